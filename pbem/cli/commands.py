@@ -1,0 +1,1 @@
+"""Imports every command module so that each adds its commands to the ``pbem`` group."""

@@ -1,0 +1,83 @@
+"""The exception tree of pbem.
+
+Exceptions mean "this input cannot be processed"; the CLI turns each into one line on stderr
+and exit status 1. An order that was processed but failed is not an exception: it becomes a
+void result with a reason inside the game's events (see ``pbem.games.base.OrderProblem``).
+"""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """Root of every error pbem reports to a user.
+
+    ``source`` names the file (or mail) the problem is in, ``line`` the 1-based line where known,
+    and ``field`` a path into the document such as ``orders.moves[2].path``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+        self.field = field
+
+    def located(self, source: str | None = None) -> PbemError:
+        """Return this error with ``source`` filled in if it had none."""
+        if self.source is None and source is not None:
+            self.source = source
+        return self
+
+    def __str__(self) -> str:
+        where = ""
+        if self.source:
+            where = self.source
+            if self.line:
+                where += f", line {self.line}"
+            where += ": "
+        elif self.line:
+            where = f"line {self.line}: "
+        field = f"{self.field}: " if self.field else ""
+        return f"{where}{field}{self.message}"
+
+
+class OrderFileError(PbemError):
+    """An order file that cannot be read: not YAML, wrong shape, too big, hostile."""
+
+
+class SignatureError(PbemError):
+    """A signature that is missing, malformed or does not verify with the roster key."""
+
+
+class OrderError(PbemError):
+    """An order document that is well-formed and signed but not acceptable now
+    (wrong campaign, phase, replayed seq, late)."""
+
+
+class DataError(PbemError):
+    """Broken game data: a map, deck, scenario or case file. May carry many problems."""
+
+    def __init__(self, message: str, problems: list[str] | None = None, **kw: object) -> None:
+        self.problems = list(problems or [])
+        if self.problems:
+            message = message + "\n" + "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(message, **kw)  # type: ignore[arg-type]
+
+
+class CampaignError(PbemError):
+    """A campaign folder that is missing, locked, or inconsistent."""
+
+
+class AuditError(PbemError):
+    """The archive does not check: names the first record or file that does not match."""
+
+
+class KeyFileError(PbemError):
+    """A key file that is missing, unreadable, world-readable or of the wrong kind."""

@@ -1,0 +1,113 @@
+"""The interface between the core and a game.
+
+The core (keys, mail, archive, campaign folder) knows a game only through :class:`Game`.
+Everything here is pure: a game never touches files, clocks, mail or global randomness. State is
+plain data (dicts, lists, str, int, bool, None) that round-trips through JSON exactly; all chance
+comes from the :class:`~pbem.core.fair.PhaseRng` the core hands to ``new_game`` and ``resolve``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pbem.core.fair import PhaseRng, Rng
+
+State = dict[str, Any]
+Orders = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One round of orders.
+
+    ``id`` is printed in reports and order forms (``1741-1/prussia``); ``kind`` names the order
+    form and its JSON Schema; ``powers`` are the powers that must send orders (empty for a phase
+    that resolves on its own, such as a winter with nothing to buy); ``deadline_kind`` is the key
+    of the campaign's deadline table that applies.
+    """
+
+    id: str
+    kind: str
+    powers: tuple[str, ...]
+    deadline_kind: str = ""
+
+
+@dataclass(frozen=True)
+class OrderProblem:
+    """One problem in an order document: a path into the YAML and a sentence for the player."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A piece of hidden state the core commits to in every phase's report.
+
+    ``owner`` is the seat that may see it (``None``: nobody until the game ends, e.g. the deck).
+    """
+
+    label: str
+    owner: str | None
+    value: Any
+
+
+@dataclass
+class Resolution:
+    """What ``resolve`` returns: the next state and the events of the phase, in order.
+
+    Each event is a plain dict with at least ``type``; an event may carry ``audience`` (a seat) to
+    mark it private to that seat (e.g. a VOID order with its reason, M12.2).
+    """
+
+    state: State
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Game(Protocol):
+    """What a game module provides. See ``pbem.games.maria`` for the real thing."""
+
+    name: str
+
+    def seats(self, scenario: str) -> tuple[str, ...]:
+        """The seats (players) of a scenario, as the campaign roster names them."""
+
+    def scenarios(self) -> tuple[str, ...]:
+        """The scenarios this game ships."""
+
+    def new_game(self, scenario: str, options: dict[str, Any], rng: PhaseRng) -> State:
+        """The state before the first phase."""
+
+    def current_phase(self, state: State) -> Phase | None:
+        """The phase waiting for orders, or ``None`` once the game is over."""
+
+    def seat_of(self, state: State, power: str) -> str | None:
+        """The seat that controls ``power`` now (``None`` for a power with no player)."""
+
+    def validate(self, state: State, power: str, orders: Any) -> list[OrderProblem]:
+        """Problems of ``orders`` for ``power`` in the current phase; empty if all is well."""
+
+    def default_orders(self, state: State, power: str) -> Orders:
+        """Orders for a power that missed the deadline."""
+
+    def resolve(self, state: State, orders: dict[str, Orders], rng: PhaseRng) -> Resolution:
+        """Resolve the current phase. ``orders`` is keyed by power, defaults already filled in."""
+
+    def view(self, state: State, audience: str) -> dict[str, Any]:
+        """What ``audience`` (``public`` or a seat) may see: the only road from state to a report."""
+
+    def legal_orders(self, state: State, power: str) -> dict[str, Any]:
+        """The legal choices of ``power`` now, for order forms and bots."""
+
+    def bot_orders(self, state: State, power: str, rng: Rng) -> Orders:
+        """Legal orders chosen at random (fuzzing, the demo, autopilot)."""
+
+    def secrets(self, state: State) -> list[Secret]:
+        """The hidden parts of ``state`` that each report commits to."""
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """The end of game (winner, reason), or ``None`` while it goes on."""
