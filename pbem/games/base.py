@@ -73,8 +73,8 @@ class Game(Protocol):
 
     name: str
 
-    def seats(self, scenario: str) -> tuple[str, ...]:
-        """The seats (players) of a scenario, as the campaign roster names them."""
+    def seats(self, scenario: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
+        """The seats (players) of a scenario under ``options``, as the roster names them."""
 
     def scenarios(self) -> tuple[str, ...]:
         """The scenarios this game ships."""
