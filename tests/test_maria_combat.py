@@ -566,8 +566,13 @@ def sides(draw: Any, power: str) -> Side:
         Fighter(f"{power}{i}", power, i + 1, draw(st.integers(1, 8)), draw(st.booleans()) or i == 0)
         for i in range(n)
     )
-    hand = draw(st.lists(st.sampled_from(DECK), max_size=14, unique=True))
-    return Side(power, fighters, draw(st.sampled_from("SHDC")), tuple(hand), draw(plans))
+    suit = draw(st.sampled_from("SHDC"))
+    # Mostly cards of the sector suit and reserves, so that most battles see an exchange.
+    playable = [c for c in DECK if SUIT_OF[c] in (suit, "R")]
+    hand = draw(st.lists(st.sampled_from(playable), max_size=10, unique=True))
+    hand += draw(st.lists(st.sampled_from(DECK), max_size=4, unique=True))
+    hand = list(dict.fromkeys(hand))
+    return Side(power, fighters, suit, tuple(draw(st.permutations(hand))), draw(plans))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
