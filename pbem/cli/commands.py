@@ -1,3 +1,3 @@
 """Imports every command module so that each adds its commands to the ``pbem`` group."""
 
-from pbem.cli import case  # noqa: F401
+from pbem.cli import campaign, case, keys  # noqa: F401

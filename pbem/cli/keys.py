@@ -1,0 +1,84 @@
+"""Player commands: ``keygen``, ``sign``, ``verify``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli import main
+from pbem.core import atomic
+from pbem.core.campaign import Campaign
+from pbem.core.envelope import format_document, parse_order_document, verify_signature
+from pbem.core.keys import generate, load_private_key, load_public_key, write_private_key
+from pbem.core.safeyaml import load_document
+from pbem.core.signer import sign_file_data
+from pbem.errors import OrderFileError, SignatureError
+
+
+@main.command()
+@click.argument("name")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=".", help="Folder for NAME.key and NAME.pub.")
+def keygen(name: str, out_dir: Path) -> None:
+    """Make a signing key: NAME.key (secret, mode 0600) and NAME.pub (give it to your GM).
+
+    \b
+    Example:  pbem keygen fritz -o ~/.pbem
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    key = generate(name)
+    write_private_key(key, out_dir / f"{name}.key")
+    line = key.public().line()
+    atomic.write_text(out_dir / f"{name}.pub", line + "\n")
+    click.echo(line)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--key", "key_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Your private key (NAME.key).")
+@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the signed file (default: print it).")
+def sign(file: Path, key_path: Path, out: Path | None) -> None:
+    """Sign an order file; fills seq, entropy_reveal and entropy_commit.
+
+    \b
+    Example:  pbem sign orders.yaml --key ~/.pbem/fritz.key -o orders.signed.yaml
+    """
+    key = load_private_key(key_path)
+    data = load_document(file.read_bytes(), str(file)).data
+    if not isinstance(data, dict):
+        raise OrderFileError("an order file must be a YAML mapping", source=str(file))
+    data.pop("signature", None)
+    text = format_document(sign_file_data(data, key, key_path))
+    if out:
+        atomic.write_text(out, text)
+        click.echo(f"signed: {out}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--pubkey", help="A .pub file or the key text.")
+@click.option("--campaign", "campaign_dir", type=click.Path(file_okay=False, path_type=Path), help="Check against this campaign's roster.")
+def verify(file: Path, pubkey: str | None, campaign_dir: Path | None) -> None:
+    """Check an order file's signature (and, with --campaign, that it is for that campaign).
+
+    \b
+    Example:  pbem verify orders.signed.yaml --pubkey fritz.pub
+    """
+    if (pubkey is None) == (campaign_dir is None):
+        raise click.UsageError("give exactly one of --pubkey or --campaign")
+    doc = parse_order_document(file.read_bytes(), str(file))
+    if campaign_dir is not None:
+        camp = Campaign(campaign_dir).require()
+        if doc.campaign != camp.id:
+            raise SignatureError(f"the file is for campaign '{doc.campaign}', not '{camp.id}'", source=str(file), field="campaign")
+        seat = camp.roster().get(doc.player)
+        if seat is None:
+            raise SignatureError(f"'{doc.player}' is not on the roster of {camp.id}", source=str(file), field="player")
+        key = seat.key
+    else:
+        assert pubkey is not None
+        key = load_public_key(pubkey)
+    verify_signature(doc, key)
+    click.echo(f"good signature: {file}: {doc.player}, {doc.campaign} {doc.phase} seq {doc.seq}, content {doc.body_hash}")

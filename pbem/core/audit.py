@@ -1,0 +1,218 @@
+"""``pbem audit``: re-check a whole campaign from its archive.
+
+In order: every record's bytes and its link to the previous record; the public hash-chain key of
+every phase; every archived order file and verdict against the hashes in the records, and every
+signature against the roster key of its seat; every state snapshot and event file against its
+record; and, when the secret seed is at hand (the GM's folder, or any copy once the end record
+has revealed it), a full replay of the game from record 0 that must reproduce every state hash,
+event hash and commitment bit for bit. The first thing that does not match is named and the
+audit stops there.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.core.campaign import Campaign, derive_keys, parse_public_key, record_hash
+from pbem.core.canonical import canonical, digest, sha256_hex
+from pbem.core.envelope import parse_order_document, verify_signature
+from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, hash_chain
+from pbem.core.phase import gather, outstanding_commits, play
+from pbem.errors import AuditError, PbemError
+
+
+@dataclass
+class AuditReport:
+    records: int = 0
+    order_files: int = 0
+    replayed: int = 0
+    replay: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{self.records} records: hash chain intact",
+            f"{self.order_files} order files: hashes and signatures verified",
+        ]
+        if self.replay:
+            out.append(f"{self.replayed} phases replayed: every state, event and commitment hash matches")
+        out += self.notes
+        return out
+
+
+def _fail(path: Path, message: str) -> AuditError:
+    return AuditError(message, source=str(path))
+
+
+def audit(camp: Campaign) -> AuditReport:
+    """Audit ``camp``; raise :class:`AuditError` naming the first record or file that does not match."""
+    camp.require()
+    report = AuditReport()
+    records = _check_chain(camp, report)
+    create = records[0]
+    roster = {name: parse_public_key(e["key"]) for name, e in create["roster"].items()}
+    anchor = bytes.fromhex(create["public_anchor"])
+    previous_key = anchor
+    for rec in records:
+        if rec["kind"] == "roster":
+            roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
+        if rec["kind"] != "phase":
+            continue
+        path = camp.record_path(rec["index"])
+        key = bytes.fromhex(rec["public_key"])
+        if rec["phase_number"] == 1 or _after_rollback(records, rec):
+            chain_ok = _chain_reaches(key, anchor, rec["phase_number"])
+        else:
+            chain_ok = check_chain_key(key, previous_key)
+        if not chain_ok:
+            raise _fail(path, f"the public key of phase {rec['phase_number']} is not the next key of the hash chain")
+        previous_key = key
+        for seat, used in sorted(rec["orders"].items()):
+            _check_order_file(camp, rec, seat, used, roster, path)
+            report.order_files += 1
+        _check_snapshot(camp, rec)
+    seed = _seed(camp, records)
+    if seed is None:
+        report.notes.append("replay skipped: the secret seed is revealed only when the game ends")
+        return report
+    _check_seed(camp, records, seed)
+    report.replay = True
+    report.replayed = _replay(camp, records, seed)
+    return report
+
+
+def _check_chain(camp: Campaign, report: AuditReport) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = []
+    prev: str | None = None
+    index = 0
+    while True:
+        path = camp.record_path(index)
+        if not path.is_file():
+            break
+        data = path.read_bytes()
+        try:
+            rec = json.loads(data)
+        except ValueError:
+            raise _fail(path, "the record is not valid JSON") from None
+        if canonical(rec) + b"\n" != data:
+            raise _fail(path, "the record's bytes are not in canonical form (it was edited)")
+        if rec.get("index") != index:
+            raise _fail(path, f"the record says index {rec.get('index')}, expected {index}")
+        if rec.get("prev") != prev:
+            raise _fail(path, "the record does not chain to the previous record's hash (a record before it was changed)")
+        prev = record_hash(data)
+        records.append(rec)
+        index += 1
+    if not records or records[0].get("kind") != "create":
+        raise _fail(camp.record_path(0), "record 0 is missing or is not a create record")
+    report.records = len(records)
+    return records
+
+
+def _after_rollback(records: list[dict[str, Any]], rec: dict[str, Any]) -> bool:
+    before = records[rec["index"] - 1] if rec["index"] else None
+    return before is not None and before["kind"] == "rollback"
+
+
+def _chain_reaches(key: bytes, anchor: bytes, steps: int) -> bool:
+    value = key
+    for _ in range(steps):
+        value = H(value)
+    return value == anchor
+
+
+def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict[str, Any], roster: dict[str, Any], rpath: Path) -> None:
+    path = camp.root / used["file"]
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise _fail(path, f"the order file of {seat} cited by record {rec['index']} is missing") from None
+    if sha256_hex(raw) != used["sha256"]:
+        raise _fail(path, f"the order file of {seat} does not match the hash in record {rec['index']}")
+    verdict = path.with_name(path.name + ".verdict.json")
+    if not verdict.is_file() or sha256_hex(verdict.read_bytes()) != used.get("verdict_sha256"):
+        raise _fail(verdict, f"the verdict of {seat}'s order file does not match record {rec['index']}")
+    try:
+        doc = parse_order_document(raw, str(path))
+        verify_signature(doc, roster[seat])
+    except PbemError as exc:
+        raise _fail(path, f"the order file does not verify: {exc.message}") from None
+    if doc.player != seat or doc.phase != rec["phase"]:
+        raise _fail(path, f"the order file is for {doc.player}/{doc.phase}, but record {rec['index']} uses it for {seat}/{rec['phase']}")
+
+
+def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
+    spath = camp.state_path(rec["index"])
+    try:
+        data = spath.read_bytes()
+    except FileNotFoundError:
+        raise _fail(spath, f"the state after record {rec['index']} is missing") from None
+    state = json.loads(data) if data.strip() else None
+    if state is None or canonical(state) + b"\n" != data or digest(state) != rec["state_hash"]:
+        raise _fail(spath, f"the state snapshot does not match record {rec['index']}")
+    epath = camp.states_dir / f"{rec['index']:06d}.events.json"
+    try:
+        events = epath.read_bytes()
+    except FileNotFoundError:
+        raise _fail(epath, f"the events of record {rec['index']} are missing") from None
+    parsed = json.loads(events) if events.strip() else None
+    if parsed is None or canonical(parsed) + b"\n" != events or digest(parsed) != rec["events_hash"]:
+        raise _fail(epath, f"the events file does not match record {rec['index']}")
+
+
+def _seed(camp: Campaign, records: list[dict[str, Any]]) -> bytes | None:
+    for rec in records:
+        if rec["kind"] == "end" and rec.get("seed"):
+            return bytes.fromhex(rec["seed"])
+    p = camp.secret_dir / "seed"
+    return bytes.fromhex(p.read_text().strip()) if p.is_file() else None
+
+
+def _check_seed(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> None:
+    keys = derive_keys(seed)
+    create = records[0]
+    if sha256_hex(keys["secret"]) != create["secret_commitment"]:
+        raise _fail(camp.secret_dir / "seed", "the secret seed does not match the commitment published in record 0")
+    if hash_chain(keys["public"], create["chain_length"])[0].hex() != create["public_anchor"]:
+        raise _fail(camp.secret_dir / "seed", "the secret seed does not produce the public hash-chain anchor of record 0")
+
+
+def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
+    game = camp.game()
+    create = records[0]
+    keys = derive_keys(seed)
+    anchor = bytes.fromhex(create["public_anchor"])
+    rng = PhaseRng(public=Rng(H(anchor + b"|create")), secret=Rng(H(keys["secret"] + b"|create")))
+    state = game.new_game(create["scenario"], create["options"], rng)
+    if digest(state) != create["state_hash"]:
+        raise _fail(camp.record_path(0), "replaying the game's creation does not give the state hash of record 0")
+    states = {0: state}
+    live: list[dict[str, Any]] = []
+    replayed = 0
+    for rec in records:
+        if rec["kind"] == "rollback":
+            live = [r for r in live if r["index"] <= rec["to"]]
+            state = states[rec["to"]]
+            live.append(rec)
+            continue
+        if rec["kind"] != "phase":
+            live.append(rec)
+            continue
+        path = camp.record_path(rec["index"])
+        phase = game.current_phase(state)
+        if phase is None or phase.id != rec["phase"]:
+            raise _fail(path, f"replay expected phase {phase.id if phase else '(game over)'}, the record says {rec['phase']}")
+        docs = {seat: ((camp.root / used["file"]).read_bytes(), Path(used["file"]).name) for seat, used in rec["orders"].items()}
+        inputs = gather(game, state, phase, docs, outstanding_commits(live))
+        resolution, body = play(game, state, phase, rec["phase_number"], inputs, seed)
+        for name in ("defaults", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
+            if body[name] != rec[name]:
+                raise _fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")
+        state = resolution.state
+        states[rec["index"]] = state
+        live.append(rec)
+        replayed += 1
+    return replayed

@@ -1,0 +1,352 @@
+"""A campaign is a folder. This module owns its layout and is the only core module, besides the
+CLI, that touches the file system.
+
+::
+
+    DIR/
+      archive/000000.json ...  the hash-chained record (the commit point of every command)
+      states/000000.json ...   full state after each record (holds secrets: the GM's copy)
+      secret/seed              the campaign's secret seed (0600; revealed in the end record)
+      orders/<phase>/          accepted order files, verbatim, with their verdicts
+      refused/                 what intake refused and why
+      inbox/                   Maildir that intake reads (pbem fetch fills it)
+      outbox/  sent/           mails to deliver, and delivered
+      reports/<phase>/         rendered reports
+      lock                     the exclusive lock
+
+Record 0 (``create``) holds everything fixed at creation: game, scenario, options, roster,
+deadlines, the public hash-chain anchor and the commitment to the secret key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pbem.core import atomic, lock
+from pbem.core.canonical import canonical, digest, sha256_hex
+from pbem.core.fair import H, hash_chain
+from pbem.core.keys import PublicKey, parse_public_key
+from pbem.errors import CampaignError
+
+RECORD_DIGITS = 6
+CHAIN_LENGTH = 2048
+LANGUAGES = ("en", "zh-TW")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_DURATION = re.compile(r"^(\d+)([mhd])$")
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time (``2026-11-30T18:00Z``); a time without zone is UTC."""
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise CampaignError(f"'{text}' is not an ISO time such as 2026-11-30T18:00Z") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def format_time(when: datetime) -> str:
+    """UTC ISO text, seconds precision, with a Z."""
+    return when.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def parse_duration(text: str) -> int:
+    """``90m``, ``48h`` or ``7d`` as seconds."""
+    m = _DURATION.match(text.strip())
+    if not m:
+        raise CampaignError(f"'{text}' is not a duration such as 90m, 48h or 7d")
+    return int(m.group(1)) * {"m": 60, "h": 3600, "d": 86400}[m.group(2)]
+
+
+def phase_key(number: int, phase_id: str) -> str:
+    """A file-system name for phase ``number`` (``0007-1741-1_prussia``)."""
+    return f"{number:04d}-" + re.sub(r"[^A-Za-z0-9._-]", "_", phase_id)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player on the roster."""
+
+    name: str
+    email: str
+    key: PublicKey
+    lang: str = "en"
+
+    def to_record(self) -> dict[str, str]:
+        return {"email": self.email, "key": self.key.line(), "lang": self.lang}
+
+
+def parse_player(spec: str, langs: dict[str, str] | None = None) -> Seat:
+    """``SEAT=EMAIL:PUBKEY`` where PUBKEY is a ``.pub`` file or the key text."""
+    from pbem.core.keys import load_public_key
+
+    seat, sep, rest = spec.partition("=")
+    email, sep2, key = rest.partition(":")
+    if not sep or not sep2 or not seat or "@" not in email or not key:
+        raise CampaignError(f"'{spec}' is not SEAT=EMAIL:PUBKEY (e.g. frederick=fritz@example.org:fritz.pub)")
+    lang = (langs or {}).get(seat, "en")
+    if lang not in LANGUAGES:
+        raise CampaignError(f"language '{lang}' for {seat}: choose one of {', '.join(LANGUAGES)}")
+    return Seat(seat, email, load_public_key(key), lang)
+
+
+def _record_bytes(record: dict[str, Any]) -> bytes:
+    return canonical(record) + b"\n"
+
+
+class Campaign:
+    """A campaign folder."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.archive_dir = self.root / "archive"
+        self.states_dir = self.root / "states"
+        self.orders_dir = self.root / "orders"
+        self.refused_dir = self.root / "refused"
+        self.inbox = self.root / "inbox"
+        self.outbox = self.root / "outbox"
+        self.sent = self.root / "sent"
+        self.reports_dir = self.root / "reports"
+        self.secret_dir = self.root / "secret"
+        self._records: list[dict[str, Any]] | None = None
+
+    # -- creation ---------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        root: str | Path,
+        *,
+        campaign_id: str,
+        game: Any,
+        scenario: str,
+        options: dict[str, Any],
+        seats: list[Seat],
+        deadlines: dict[str, int],
+        grace: int,
+        start: datetime,
+        seed: bytes | None = None,
+    ) -> Campaign:
+        """Create a campaign folder with its record 0 and initial state."""
+        from pbem.core.fair import PhaseRng, Rng
+
+        camp = cls(root)
+        if camp.archive_dir.exists():
+            raise CampaignError(f"{camp.root} already holds a campaign")
+        if not _ID.match(campaign_id):
+            raise CampaignError(f"'{campaign_id}' is not a usable campaign id (letters, digits, '.', '_', '-')")
+        if scenario not in game.scenarios():
+            raise CampaignError(f"unknown scenario '{scenario}' for {game.name}; choose one of {', '.join(game.scenarios())}")
+        wanted = set(game.seats(scenario, options))
+        given = {s.name for s in seats}
+        if given != wanted:
+            missing, extra = sorted(wanted - given), sorted(given - wanted)
+            parts = []
+            if missing:
+                parts.append("missing seats: " + ", ".join(missing))
+            if extra:
+                parts.append("unknown seats: " + ", ".join(extra))
+            raise CampaignError(f"the roster does not fit {game.name}/{scenario} ({'; '.join(parts)}); seats are {', '.join(sorted(wanted))}")
+        seed = seed if seed is not None else os.urandom(32)
+        keys = derive_keys(seed)
+        chain = hash_chain(keys["public"], CHAIN_LENGTH)
+        rng = PhaseRng(public=Rng(H(chain[0] + b"|create")), secret=Rng(H(keys["secret"] + b"|create")))
+        state = game.new_game(scenario, options, rng)
+        camp.root.mkdir(parents=True, exist_ok=True)
+        for d in (camp.secret_dir,):
+            d.mkdir(mode=0o700, exist_ok=True)
+        atomic.write_bytes(camp.secret_dir / "seed", seed.hex().encode() + b"\n", mode=0o600)
+        for d in (camp.inbox / "new", camp.inbox / "cur", camp.inbox / "tmp", camp.outbox, camp.sent):
+            d.mkdir(parents=True, exist_ok=True)
+        record = {
+            "kind": "create",
+            "campaign": campaign_id,
+            "game": game.name,
+            "scenario": scenario,
+            "options": options,
+            "roster": {s.name: s.to_record() for s in sorted(seats, key=lambda s: s.name)},
+            "deadlines": deadlines,
+            "grace": grace,
+            "opened_at": format_time(start),
+            "chain_length": CHAIN_LENGTH,
+            "public_anchor": chain[0].hex(),
+            "secret_commitment": sha256_hex(keys["secret"]),
+            "state_hash": digest(state),
+        }
+        camp.write_state(0, state)
+        camp.append_record(record)
+        return camp
+
+    # -- records ----------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        return (self.archive_dir / f"{0:0{RECORD_DIGITS}d}.json").is_file()
+
+    def require(self) -> Campaign:
+        if not self.exists():
+            raise CampaignError(f"{self.root} is not a campaign folder (no archive/000000.json); create one with 'pbem new'")
+        return self
+
+    def record_path(self, index: int) -> Path:
+        return self.archive_dir / f"{index:0{RECORD_DIGITS}d}.json"
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every record, in order (parsed; the audit checks their bytes and chain)."""
+        if self._records is None:
+            self.require()
+            out = []
+            i = 0
+            while True:
+                p = self.record_path(i)
+                if not p.is_file():
+                    break
+                try:
+                    out.append(json.loads(p.read_bytes()))
+                except ValueError:
+                    raise CampaignError(f"{p}: the record is not valid JSON; run 'pbem audit'") from None
+                i += 1
+            self._records = out
+        return self._records
+
+    def append_record(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Append ``record`` chained to the last one. This write is the commit point."""
+        records = self.records() if self.exists() else []
+        index = len(records)
+        full = {"index": index, "prev": record_hash(self.record_path(index - 1).read_bytes()) if index else None}
+        full.update(record)
+        atomic.write_bytes(self.record_path(index), _record_bytes(full))
+        if self._records is not None or index == 0:
+            self._records = records + [full]
+        return full
+
+    def create_record(self) -> dict[str, Any]:
+        return self.records()[0]
+
+    @property
+    def id(self) -> str:
+        return str(self.create_record()["campaign"])
+
+    def game(self) -> Any:
+        from pbem.games import get_game
+
+        return get_game(self.create_record()["game"])
+
+    def roster(self) -> dict[str, Seat]:
+        """The seats as they stand after every roster change."""
+        roster = dict(self.create_record()["roster"])
+        for rec in self.effective_records():
+            if rec["kind"] == "roster":
+                roster[rec["seat"]] = rec["entry"]
+        return {
+            name: Seat(name, e["email"], parse_public_key(e["key"], f"roster seat {name}"), e.get("lang", "en"))
+            for name, e in sorted(roster.items())
+        }
+
+    def effective_records(self) -> list[dict[str, Any]]:
+        """The records in force: a ``rollback`` record supersedes the records after its target."""
+        live: list[dict[str, Any]] = []
+        for rec in self.records():
+            if rec["kind"] == "rollback":
+                live = [r for r in live if r["index"] <= rec["to"]]
+            live.append(rec)
+        return live
+
+    def state_records(self) -> list[dict[str, Any]]:
+        """Effective records that set a state (create, phase, rollback)."""
+        return [r for r in self.effective_records() if "state_hash" in r]
+
+    # -- states -----------------------------------------------------------------------------
+
+    def state_path(self, index: int) -> Path:
+        return self.states_dir / f"{index:0{RECORD_DIGITS}d}.json"
+
+    def write_state(self, index: int, state: dict[str, Any]) -> None:
+        atomic.write_bytes(self.state_path(index), canonical(state) + b"\n", mode=0o600)
+
+    def read_state(self, index: int) -> dict[str, Any]:
+        p = self.state_path(index)
+        try:
+            data = p.read_bytes()
+        except FileNotFoundError:
+            raise CampaignError(f"{p} is missing; run 'pbem audit' to rebuild it from the archive") from None
+        return json.loads(data)  # type: ignore[no-any-return]
+
+    def current(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The last state-setting record and its state (checked against the record's hash)."""
+        rec = self.state_records()[-1]
+        source = rec.get("state_of", rec["index"])
+        state = self.read_state(source)
+        if digest(state) != rec["state_hash"]:
+            raise CampaignError(f"{self.state_path(source)} does not match record {rec['index']}; run 'pbem audit'")
+        return rec, state
+
+    # -- secrets and chance -----------------------------------------------------------------
+
+    def seed(self) -> bytes:
+        """The secret seed: from secret/seed, or from the end record once revealed."""
+        for rec in self.records():
+            if rec["kind"] == "end" and rec.get("seed"):
+                return bytes.fromhex(rec["seed"])
+        p = self.secret_dir / "seed"
+        try:
+            return bytes.fromhex(p.read_text().strip())
+        except FileNotFoundError:
+            raise CampaignError("the secret seed is not here (only the GM's copy has it before the game ends)") from None
+
+    def phase_number(self) -> int:
+        """1-based number of the phase now waiting (phase records in force + 1)."""
+        return sum(1 for r in self.effective_records() if r["kind"] == "phase") + 1
+
+    # -- time -------------------------------------------------------------------------------
+
+    def opened_at(self) -> datetime:
+        """When the phase now waiting opened (the last state change, or an extension)."""
+        opened = parse_time(self.create_record()["opened_at"])
+        for rec in self.effective_records():
+            if rec["kind"] in ("phase", "rollback"):
+                opened = parse_time(rec["resolved_at"])
+        return opened
+
+    def deadline(self, deadline_kind: str) -> datetime:
+        """The deadline of the phase now waiting, with every extension in force."""
+        create = self.create_record()
+        seconds = create["deadlines"].get(deadline_kind, create["deadlines"].get("default", 172800))
+        when = self.opened_at() + timedelta(seconds=seconds)
+        number = self.phase_number()
+        for rec in self.effective_records():
+            if rec["kind"] == "extend" and rec.get("phase_number") == number:
+                when += timedelta(seconds=rec["seconds"])
+        return when
+
+    # -- lock -------------------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self, wait: float = 30.0) -> Iterator[Campaign]:
+        """Hold the campaign's exclusive lock; reload records once held."""
+        self.require()
+        with lock.exclusive(self.root / "lock", wait):
+            self._records = None
+            yield self
+
+
+def record_hash(data: bytes) -> str:
+    """The hash that chains records: SHA-256 of the record file's bytes."""
+    return sha256_hex(data)
+
+
+def derive_keys(seed: bytes) -> dict[str, bytes]:
+    """The public-chain seed and the secret-stream key, both derived from the campaign seed."""
+    return {
+        "public": hmac.new(seed, b"pbem|public-chain", hashlib.sha256).digest(),
+        "secret": hmac.new(seed, b"pbem|secret-key", hashlib.sha256).digest(),
+    }
+

@@ -1,0 +1,208 @@
+"""Signed order files: the envelope around a game's orders.
+
+An order file is YAML::
+
+    pbem: 1
+    campaign: maria-1741
+    player: frederick          # the roster seat that sends and signs it
+    phase: 1741-1/prussia
+    seq: 3                     # a higher seq replaces a lower one within the phase
+    entropy_reveal: 7d0e4c...  # the value committed in this seat's previous file (absent at first)
+    entropy_commit: 91ab2f...  # SHA-256 of a fresh value, revealed next time
+    orders: {...}              # game-specific
+    signature: {key: "ed25519:<hex>", value: "<base64>"}
+
+The signature is Ed25519 over the canonical form (:mod:`pbem.core.canonical`) of every field
+but ``signature``. Re-indenting, CRLF line endings or reordering keys keep it valid; any change
+of meaning breaks it. Other signed requests (``resend``, ``pause``) use the same envelope with a
+``request:`` field instead of ``orders:``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from cryptography.exceptions import InvalidSignature
+
+from pbem.core.canonical import canonical, sha256_hex
+from pbem.core.keys import PrivateKey, PublicKey
+from pbem.core.safeyaml import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, Document, load_document
+from pbem.errors import OrderFileError, SignatureError
+
+FORMAT_VERSION = 1
+FIELD_ORDER = (
+    "pbem",
+    "campaign",
+    "player",
+    "phase",
+    "seq",
+    "entropy_reveal",
+    "entropy_commit",
+    "orders",
+    "request",
+    "signature",
+)
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEXVALUE = re.compile(r"^[0-9a-f]{32,128}$")
+
+
+@dataclass(frozen=True)
+class OrderDocument:
+    """A parsed (not yet verified) order file."""
+
+    raw: bytes
+    source: str
+    document: Document
+    campaign: str
+    player: str
+    phase: str
+    seq: int
+    orders: Any
+    request: Any
+    entropy_reveal: str | None
+    entropy_commit: str | None
+    key_id: str | None
+    signature: bytes | None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.document.data  # type: ignore[no-any-return]
+
+    @property
+    def body_hash(self) -> str:
+        """SHA-256 of the signed content: what receipts echo and records cite."""
+        return sha256_hex(signing_bytes(self.data))
+
+    @property
+    def raw_hash(self) -> str:
+        """SHA-256 of the file's bytes as received."""
+        return sha256_hex(self.raw)
+
+    def line_of(self, path: str) -> int | None:
+        return self.document.line_of(path)
+
+
+def signing_bytes(data: dict[str, Any]) -> bytes:
+    """The bytes a signature covers: the canonical form of every field but ``signature``."""
+    return canonical({k: v for k, v in data.items() if k != "signature"})
+
+
+def _problem(doc: Document, source: str, path: str, message: str) -> OrderFileError:
+    return OrderFileError(message, source=source, line=doc.line_of(path), field=path)
+
+
+def parse_order_document(
+    raw: bytes,
+    source: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    require_signature: bool = True,
+) -> OrderDocument:
+    """Parse an order file and check its envelope fields; raise one-line errors."""
+    doc = load_document(raw, source, max_bytes=max_bytes, max_depth=max_depth)
+    data = doc.data
+    if not isinstance(data, dict):
+        raise OrderFileError("an order file must be a YAML mapping (key: value lines)", source=source, line=1)
+    if data.get("pbem") != FORMAT_VERSION:
+        if "pbem" not in data:
+            raise OrderFileError(
+                "this is not a pbem order file: the first line should be 'pbem: 1'",
+                source=source,
+                line=1,
+            )
+        raise _problem(doc, source, "pbem", f"unsupported format version {data.get('pbem')!r}; write 'pbem: 1'")
+    unknown = sorted(set(data) - set(FIELD_ORDER))
+    if unknown:
+        raise _problem(doc, source, unknown[0], f"unknown field '{unknown[0]}' (allowed: {', '.join(FIELD_ORDER)})")
+
+    def text(name: str) -> str:
+        value = data.get(name)
+        if value is None:
+            raise OrderFileError(f"the field '{name}' is missing", source=source, line=None, field=name)
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            raise _problem(doc, source, name, f"'{name}' must be a word, not {type(value).__name__}")
+        return str(value)
+
+    campaign, player, phase = text("campaign"), text("player"), text("phase")
+    seq = data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise _problem(doc, source, "seq", "'seq' must be a whole number 1 or more (raise it each time you resend)")
+    if ("orders" in data) == ("request" in data):
+        raise OrderFileError("an order file needs 'orders:' (or, for a request, 'request:'), not both", source=source, field="orders")
+    orders = data.get("orders")
+    if "orders" in data and not isinstance(orders, dict):
+        raise _problem(doc, source, "orders", "'orders' must be a mapping keyed by power")
+    entropy: dict[str, str | None] = {}
+    for name in ("entropy_reveal", "entropy_commit"):
+        value = data.get(name)
+        if value is not None and not (isinstance(value, str) and (_HEX64.match(value) if name == "entropy_commit" else _HEXVALUE.match(value))):
+            raise _problem(doc, source, name, f"'{name}' must be lowercase hex ('pbem sign' fills it)")
+        entropy[name] = value
+    key_id = sig = None
+    signature = data.get("signature")
+    if signature is None:
+        if require_signature:
+            raise OrderFileError(
+                "the file is not signed; sign it with 'pbem sign FILE --key YOUR.key' and send the signed file",
+                source=source,
+                field="signature",
+            )
+    else:
+        if not isinstance(signature, dict) or set(signature) != {"key", "value"}:
+            raise _problem(doc, source, "signature", "'signature' must have exactly 'key' and 'value'")
+        key_id = str(signature["key"])
+        try:
+            sig = base64.b64decode(str(signature["value"]), validate=True)
+        except (binascii.Error, ValueError):
+            raise _problem(doc, source, "signature.value", "the signature is not valid base64; was the file edited after signing?") from None
+        if len(sig) != 64:
+            raise _problem(doc, source, "signature.value", "the signature has the wrong length; was the file edited after signing?")
+    return OrderDocument(
+        raw, source, doc, campaign, player, phase, seq, orders, data.get("request"),
+        entropy["entropy_reveal"], entropy["entropy_commit"], key_id, sig,
+    )
+
+
+def verify_signature(doc: OrderDocument, key: PublicKey) -> None:
+    """Raise :class:`SignatureError` unless ``doc`` is signed by ``key``."""
+    if doc.signature is None or doc.key_id is None:
+        raise SignatureError("the file is not signed", source=doc.source, field="signature")
+    if doc.key_id != key.sign_id:
+        raise SignatureError(
+            f"signed with a key that is not the roster key of '{doc.player}' "
+            f"(signed by {doc.key_id[:20]}…, roster has {key.sign_id[:20]}…)",
+            source=doc.source,
+            line=doc.line_of("signature.key"),
+            field="signature.key",
+        )
+    try:
+        key.verifier().verify(doc.signature, signing_bytes(doc.data))
+    except InvalidSignature:
+        raise SignatureError(
+            "the signature does not match the content: the file was changed after it was signed "
+            "(sign it again with 'pbem sign')",
+            source=doc.source,
+            line=doc.line_of("signature.value"),
+            field="signature",
+        ) from None
+
+
+def sign_data(data: dict[str, Any], key: PrivateKey) -> dict[str, Any]:
+    """A copy of ``data`` with a fresh signature by ``key`` (fields in the standard order)."""
+    body = {k: v for k, v in data.items() if k != "signature"}
+    value = base64.b64encode(key.sign(signing_bytes(body))).decode("ascii")
+    ordered = {k: body[k] for k in FIELD_ORDER if k in body}
+    ordered.update({k: v for k, v in body.items() if k not in ordered})
+    ordered["signature"] = {"key": key.public().sign_id, "value": value}
+    return ordered
+
+
+def format_document(data: dict[str, Any]) -> str:
+    """YAML text of an order document, readable and stable."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)

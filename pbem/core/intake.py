@@ -1,0 +1,245 @@
+"""Intake: accept or refuse order documents for the phase now waiting.
+
+Checks, in order: the envelope (restricted YAML, required fields), campaign id, roster seat,
+signature by that seat's roster key, phase id, ``seq`` (higher replaces lower; equal or lower is
+a replay), deadline, player entropy. Accepted documents are stored verbatim with their verdict;
+the sender gets a receipt that echoes the orders as understood and their hash, or an error reply
+naming the file, the line and what to fix. Nothing already accepted is ever changed by intake.
+
+Replies go only to roster addresses: a refused mail whose ``From`` is not on the roster is logged
+and gets no reply, so a forged sender cannot make pbem mail strangers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbem.core import atomic, outbox
+from pbem.core.campaign import Campaign, format_time, phase_key
+from pbem.core.canonical import canonical
+from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
+from pbem.core.mailin import Candidate, read_sources
+from pbem.errors import OrderError, PbemError
+
+
+@dataclass
+class Verdict:
+    """What intake decided about one candidate."""
+
+    source: str
+    accepted: bool
+    message: str
+    seat: str | None = None
+    seq: int | None = None
+    duplicate: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        if self.accepted:
+            word = "already accepted" if self.duplicate else "accepted"
+            extra = f" ({len(self.problems)} problem(s) reported to the player)" if self.problems else ""
+            return f"{word}: {self.source}: {self.seat} seq {self.seq}{extra}"
+        return f"refused: {self.message}"
+
+
+@dataclass
+class IntakeReport:
+    verdicts: list[Verdict] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> int:
+        return sum(1 for v in self.verdicts if v.accepted and not v.duplicate)
+
+    @property
+    def refused(self) -> int:
+        return sum(1 for v in self.verdicts if not v.accepted)
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """An accepted order document on disk."""
+
+    seat: str
+    seq: int
+    path: Path
+    verdict: dict[str, Any]
+
+
+def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:
+    return camp.orders_dir / phase_key(number, phase_id)
+
+
+def accepted_documents(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
+    """The highest-seq accepted document of each seat for a phase."""
+    folder = phase_orders_dir(camp, number, phase_id)
+    best: dict[str, Accepted] = {}
+    if not folder.is_dir():
+        return best
+    for vpath in sorted(folder.glob("*.verdict.json")):
+        verdict = json.loads(vpath.read_bytes())
+        doc_path = folder / verdict["file"]
+        if not doc_path.is_file():
+            continue
+        acc = Accepted(verdict["seat"], verdict["seq"], doc_path, verdict)
+        if verdict["seat"] not in best or acc.seq > best[verdict["seat"]].seq:
+            best[verdict["seat"]] = acc
+    return best
+
+
+def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
+    """Read every source and accept or refuse what it holds. Hold the campaign lock around this."""
+    report = IntakeReport()
+    game = camp.game()
+    create = camp.create_record()
+    roster = camp.roster()
+    record, state = camp.current()
+    phase = game.current_phase(state)
+    number = camp.phase_number()
+    max_bytes = int(create.get("limits", {}).get("max_bytes", 64 * 1024))
+    resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
+    for source in read_sources(sources, max_bytes):
+        for cand in source.candidates:
+            verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes)
+            report.verdicts.append(verdict)
+            _reply(camp, cand, verdict, roster, phase.id if phase else "")
+        source.done()
+    return report
+
+
+def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candidate, now, max_bytes) -> Verdict:  # type: ignore[no-untyped-def]
+    if cand.problem:
+        return _refuse(camp, cand, f"{cand.source}: {cand.problem}")
+    assert cand.raw is not None
+    try:
+        doc = parse_order_document(cand.raw, cand.source, max_bytes=max_bytes)
+        _check(camp, phase, roster, resolved_ids, doc, cand, now)
+    except PbemError as exc:
+        return _refuse(camp, cand, str(exc.located(cand.source)))
+    folder = phase_orders_dir(camp, number, phase.id)
+    existing = accepted_documents(camp, number, phase.id).get(doc.player)
+    if existing is not None and doc.seq <= existing.seq:
+        same = folder / _doc_name(doc.player, doc.seq)
+        if same.is_file() and same.read_bytes() == cand.raw:
+            return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc))
+        return _refuse(camp, cand, str(OrderError(
+            f"seq {doc.seq} is not above seq {existing.seq}, which was already accepted for {doc.phase}; "
+            f"this looks like a replay. To replace your orders, send them with seq {existing.seq + 1} or more",
+            source=cand.source, line=doc.line_of("seq"), field="seq")))
+    problems = _validate(game, state, phase, doc)
+    verdict = {
+        "seat": doc.player,
+        "seq": doc.seq,
+        "file": _doc_name(doc.player, doc.seq),
+        "source": cand.source,
+        "sender": cand.sender,
+        "received_at": format_time(cand.received or now),
+        "raw_sha256": doc.raw_hash,
+        "body_sha256": doc.body_hash,
+        "problems": problems,
+    }
+    atomic.write_bytes(folder / verdict["file"], cand.raw)
+    atomic.write_bytes(folder / (verdict["file"] + ".verdict.json"), canonical(verdict) + b"\n")
+    return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems)
+
+
+def _doc_name(seat: str, seq: int) -> str:
+    return f"{seat}.{seq:06d}.yaml"
+
+
+def _stored_problems(folder: Path, doc: OrderDocument) -> list[str]:
+    try:
+        return list(json.loads((folder / (_doc_name(doc.player, doc.seq) + ".verdict.json")).read_bytes())["problems"])
+    except (FileNotFoundError, KeyError, ValueError):
+        return []
+
+
+def _check(camp: Campaign, phase, roster, resolved_ids, doc: OrderDocument, cand: Candidate, now: datetime) -> None:  # type: ignore[no-untyped-def]
+    if doc.campaign != camp.id:
+        raise OrderError(f"this file is for campaign '{doc.campaign}', not '{camp.id}'", line=doc.line_of("campaign"), field="campaign")
+    seat = roster.get(doc.player)
+    if seat is None:
+        raise OrderError(f"'{doc.player}' is not a player of this campaign (players: {', '.join(roster)})", line=doc.line_of("player"), field="player")
+    verify_signature(doc, seat.key)
+    if doc.request is not None:
+        raise OrderError("requests are not handled by intake; send orders", field="request")
+    if phase is None:
+        raise OrderError("the game is over; no more orders are taken", field="phase")
+    if doc.phase != phase.id:
+        if doc.phase in resolved_ids:
+            raise OrderError(f"phase '{doc.phase}' is already resolved; the current phase is '{phase.id}'", line=doc.line_of("phase"), field="phase")
+        raise OrderError(f"phase '{doc.phase}' is not open; the current phase is '{phase.id}'", line=doc.line_of("phase"), field="phase")
+    deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
+    arrived = cand.received or now
+    if arrived > deadline:
+        raise OrderError(f"the orders arrived at {format_time(arrived)}, after the deadline {format_time(deadline)} of phase '{phase.id}'", field="phase")
+    if doc.entropy_commit is None:
+        raise OrderError("'entropy_commit' is missing; sign the file with 'pbem sign', which fills it", field="entropy_commit")
+
+
+def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ignore[no-untyped-def]
+    problems: list[str] = []
+    for power, orders in sorted(doc.orders.items()):
+        if game.seat_of(state, power) != doc.player:
+            problems.append(f"orders.{power}: you do not command {power} now; these orders are ignored")
+            continue
+        for problem in game.validate(state, power, orders):
+            path = problem.path if problem.path.startswith("orders.") else f"orders.{power}.{problem.path}".rstrip(".")
+            line = doc.line_of(path)
+            problems.append(f"line {line}: {path}: {problem.message}" if line else f"{path}: {problem.message}")
+    return problems
+
+
+def _refuse(camp: Campaign, cand: Candidate, message: str) -> Verdict:
+    atomic.write_if_changed(
+        camp.refused_dir / f"{cand.key[:20]}.json",
+        canonical({"source": cand.source, "sender": cand.sender, "reason": message}) + b"\n",
+    )
+    return Verdict(cand.source, False, message)
+
+
+def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: str) -> None:  # type: ignore[no-untyped-def]
+    create = camp.create_record()
+    gm = create.get("gm_email", "pbem@localhost")
+    if verdict.accepted:
+        if verdict.duplicate:
+            return
+        seat = roster[verdict.seat]
+        folder_docs = accepted_documents(camp, camp.phase_number(), phase_id)
+        acc = folder_docs[verdict.seat]
+        doc_data = yaml.safe_load(acc.path.read_bytes())
+        understood = yaml.safe_dump(doc_data.get("orders"), sort_keys=True, allow_unicode=True, default_flow_style=False)
+        lines = [
+            f"Your orders for {phase_id} (seq {verdict.seq}) are accepted.",
+            f"Hash of the signed content: {acc.verdict['body_sha256']}",
+            "",
+        ]
+        if verdict.problems:
+            lines += ["These orders have problems and will be VOID unless you send a corrected file with a higher seq:"]
+            lines += [f"  - {p}" for p in verdict.problems] + [""]
+        lines += ["The orders as understood:", "", understood]
+        msg = outbox.new_message(
+            sender=gm, to=seat.email, subject=f"[{camp.id}] orders received: {phase_id} seq {verdict.seq}",
+            mid=outbox.message_id("receipt", acc.verdict["body_sha256"][:24], camp.id), text="\n".join(lines),
+        )
+        outbox.queue(camp.outbox, f"receipt-{acc.verdict['body_sha256'][:24]}", msg)
+        return
+    emails = {s.email.lower(): s for s in roster.values()}
+    seat = emails.get((cand.sender or "").lower())
+    if seat is None:
+        return
+    text = (
+        "Your mail could not be accepted:\n\n"
+        f"  {verdict.message}\n\n"
+        "Nothing you sent earlier was changed. Fix the problem and send the file again.\n"
+    )
+    msg = outbox.new_message(
+        sender=gm, to=seat.email, subject=f"[{camp.id}] orders refused",
+        mid=outbox.message_id("refused", cand.key[:24], camp.id), text=text,
+    )
+    outbox.queue(camp.outbox, f"refused-{cand.key[:24]}", msg)

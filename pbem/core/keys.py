@@ -1,0 +1,176 @@
+"""Player keys: an Ed25519 signing key and an X25519 key for encrypted private reports.
+
+A private key file (``NAME.key``, mode 0600) holds both secret keys as hex in a small YAML file;
+the public key line (``NAME.pub``) reads ``ed25519:<hex> x25519:<hex> NAME`` and is what the GM
+puts on the campaign roster. Loading a private key that others can read is refused, as ssh does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from pbem.core.safeyaml import load_yaml
+from pbem.errors import KeyFileError
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def _raw_public(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
+    return key.public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    """A player's public keys, as on the roster."""
+
+    ed25519: bytes
+    x25519: bytes | None = None
+    name: str = ""
+
+    @property
+    def sign_id(self) -> str:
+        """``ed25519:<hex>``: how order files name the key that signed them."""
+        return "ed25519:" + self.ed25519.hex()
+
+    def line(self) -> str:
+        """The one-line text form (``NAME.pub``)."""
+        parts = [self.sign_id]
+        if self.x25519 is not None:
+            parts.append("x25519:" + self.x25519.hex())
+        if self.name:
+            parts.append(self.name)
+        return " ".join(parts)
+
+    def verifier(self) -> Ed25519PublicKey:
+        return Ed25519PublicKey.from_public_bytes(self.ed25519)
+
+
+@dataclass(frozen=True)
+class PrivateKey:
+    """A player's secret keys."""
+
+    name: str
+    ed25519: Ed25519PrivateKey
+    x25519: X25519PrivateKey
+
+    def public(self) -> PublicKey:
+        return PublicKey(
+            _raw_public(self.ed25519.public_key()), _raw_public(self.x25519.public_key()), self.name
+        )
+
+    def sign(self, message: bytes) -> bytes:
+        return self.ed25519.sign(message)
+
+
+def parse_public_key(text: str, source: str = "public key") -> PublicKey:
+    """Parse a public key line: ``ed25519:<hex> [x25519:<hex>] [NAME]``."""
+    ed = x = None
+    name_parts: list[str] = []
+    for token in text.strip().split():
+        kind, _, value = token.partition(":")
+        if kind in ("ed25519", "x25519") and value:
+            if not _HEX64.match(value):
+                raise KeyFileError(f"the {kind} key is not 64 hex digits", source=source)
+            if kind == "ed25519":
+                ed = bytes.fromhex(value)
+            else:
+                x = bytes.fromhex(value)
+        else:
+            name_parts.append(token)
+    if ed is None:
+        raise KeyFileError(
+            "no 'ed25519:<hex>' key found; give the .pub file written by 'pbem keygen'",
+            source=source,
+        )
+    try:
+        Ed25519PublicKey.from_public_bytes(ed)
+    except ValueError:
+        raise KeyFileError("the ed25519 key is not a valid public key", source=source) from None
+    return PublicKey(ed, x, " ".join(name_parts))
+
+
+def load_public_key(ref: str) -> PublicKey:
+    """A public key from a ``.pub`` file path or from the key text itself."""
+    if ref.strip().startswith("ed25519:"):
+        return parse_public_key(ref)
+    path = Path(ref)
+    if not path.is_file():
+        raise KeyFileError("no such public key file", source=ref)
+    return parse_public_key(path.read_text(encoding="utf-8"), source=ref)
+
+
+def generate(name: str) -> PrivateKey:
+    """Fresh keys for ``name``."""
+    if not _NAME.match(name):
+        raise KeyFileError(
+            f"'{name}' is not a usable key name (letters, digits, '.', '_', '-'; up to 64)"
+        )
+    return PrivateKey(name, Ed25519PrivateKey.generate(), X25519PrivateKey.generate())
+
+
+def format_private_key(key: PrivateKey) -> str:
+    """The private key file's text."""
+    from cryptography.hazmat.primitives.serialization import NoEncryption, PrivateFormat
+
+    def raw(k: Ed25519PrivateKey | X25519PrivateKey) -> str:
+        return k.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption()).hex()
+
+    return (
+        f"# pbem private key of {key.name}. Keep it secret: whoever has it can sign your orders.\n"
+        f"# Public key: {key.public().line()}\n"
+        "pbem-key: 1\n"
+        f"name: {key.name}\n"
+        f"ed25519: {raw(key.ed25519)}\n"
+        f"x25519: {raw(key.x25519)}\n"
+    )
+
+
+def write_private_key(key: PrivateKey, path: Path) -> None:
+    """Write the private key with mode 0600; refuse to overwrite or to leave it readable by others."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise KeyFileError("a key file is already there; not overwriting it", source=str(path)) from None
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(format_private_key(key))
+        fh.flush()
+        os.fsync(fh.fileno())
+    if os.stat(path).st_mode & 0o077:
+        os.unlink(path)
+        raise KeyFileError(
+            "the file system would leave the private key readable by others; write it elsewhere",
+            source=str(path),
+        )
+
+
+def load_private_key(path: str | Path) -> PrivateKey:
+    """Load a private key file written by ``pbem keygen``."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        raise KeyFileError("no such key file", source=str(p)) from None
+    if st.st_mode & 0o077:
+        raise KeyFileError(
+            f"the private key is readable by others (mode {stat.filemode(st.st_mode)}); "
+            f"run: chmod 600 {p}",
+            source=str(p),
+        )
+    data = load_yaml(p.read_bytes(), str(p))
+    if not isinstance(data, dict) or data.get("pbem-key") != 1:
+        raise KeyFileError("not a pbem private key file (made by 'pbem keygen')", source=str(p))
+    try:
+        ed = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(str(data["ed25519"])))
+        x = X25519PrivateKey.from_private_bytes(bytes.fromhex(str(data["x25519"])))
+    except (KeyError, ValueError):
+        raise KeyFileError("the key file is damaged (ed25519/x25519 fields)", source=str(p)) from None
+    return PrivateKey(str(data.get("name", p.stem)), ed, x)

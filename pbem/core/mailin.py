@@ -1,0 +1,195 @@
+"""Reading order documents out of what players send: bare YAML files, single mails (.eml), mbox
+files and Maildir folders.
+
+A mail may carry the order file as an attachment or inline in a text/plain body, in any
+transfer encoding (7bit, quoted-printable, base64) and nested in any multipart structure.
+Extraction never raises for a bad mail: it yields a :class:`Candidate` with a ``problem`` that
+intake turns into a refusal a player understands.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import mailbox
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.core.canonical import sha256_hex
+from pbem.core.safeyaml import DEFAULT_MAX_BYTES
+
+MAX_MAIL_BYTES = 25 * 1024 * 1024
+YAML_TYPES = {"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"}
+_BODY_START = re.compile(rb"^pbem:", re.MULTILINE)
+_SIG_DELIM = re.compile(rb"^-- ?\r?$", re.MULTILINE)
+
+
+@dataclass
+class Candidate:
+    """One order document (or one refusal) found in a source."""
+
+    source: str
+    raw: bytes | None = None
+    problem: str | None = None
+    sender: str | None = None
+    received: datetime | None = None
+    message_id: str | None = None
+
+    @property
+    def key(self) -> str:
+        """A stable identity for logs and reply names."""
+        return sha256_hex(self.source.encode() + b"\0" + (self.raw or b"") + (self.problem or "").encode())
+
+
+@dataclass
+class Source:
+    """A mail or file read from a source, and what to do once it is processed."""
+
+    name: str
+    candidates: list[Candidate] = field(default_factory=list)
+    maildir_file: Path | None = None
+
+    def done(self) -> None:
+        """Mark a Maildir message processed: move it from new/ to cur/ with the Seen flag."""
+        if self.maildir_file is None or self.maildir_file.parent.name != "new":
+            return
+        target = self.maildir_file.parent.parent / "cur" / (self.maildir_file.name.split(":")[0] + ":2,S")
+        try:
+            self.maildir_file.rename(target)
+        except FileNotFoundError:  # already moved by an earlier, interrupted run
+            pass
+
+
+def read_sources(paths: list[str | Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Source]:
+    """Every source named: .yaml/.yml files, .eml files, mbox files, Maildir folders."""
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            if (p / "new").is_dir() and (p / "cur").is_dir():
+                yield from _maildir(p, max_bytes)
+            else:
+                for child in sorted(p.iterdir()):
+                    if child.is_file() and not child.name.startswith("."):
+                        yield from read_sources([child], max_bytes)
+        elif p.suffix.lower() in (".yaml", ".yml"):
+            yield _bare_file(p, max_bytes)
+        elif p.is_file() and _looks_like_mbox(p):
+            yield from _mbox(p, max_bytes)
+        elif p.is_file():
+            yield _mail_file(p, p.name, max_bytes)
+        else:
+            yield Source(str(p), [Candidate(str(p), problem="no such file or folder")])
+
+
+def _bare_file(p: Path, max_bytes: int) -> Source:
+    size = p.stat().st_size
+    if size > max_bytes:
+        return Source(str(p), [Candidate(str(p), problem=f"the file is {size:,} bytes; the limit is {max_bytes:,} bytes")])
+    return Source(str(p), [Candidate(p.name, raw=p.read_bytes())])
+
+
+def _looks_like_mbox(p: Path) -> bool:
+    with p.open("rb") as fh:
+        return fh.read(5) == b"From "
+
+
+def _mail_file(p: Path, name: str, max_bytes: int, received: datetime | None = None) -> Source:
+    size = p.stat().st_size
+    if size > MAX_MAIL_BYTES:
+        return Source(name, [Candidate(name, problem=f"the mail is {size:,} bytes; pbem reads mails up to {MAX_MAIL_BYTES:,} bytes")])
+    msg = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+    return Source(name, list(extract(msg, name, max_bytes, received)))
+
+
+def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
+    for f in sorted((p / "new").iterdir()):
+        if f.name.startswith("."):
+            continue
+        source = _mail_file(f, f"{p.name}/new/{f.name}", max_bytes, _maildir_time(f.name))
+        source.maildir_file = f
+        yield source
+
+
+def _maildir_time(name: str) -> datetime | None:
+    head = name.split(".", 1)[0]
+    return datetime.fromtimestamp(int(head), UTC) if head.isdigit() else None
+
+
+def _mbox(p: Path, max_bytes: int) -> Iterator[Source]:
+    box = mailbox.mbox(p, create=False)
+    try:
+        for i, key in enumerate(box.keys()):
+            raw = box.get_bytes(key)
+            name = f"{p.name}#{i + 1}"
+            if len(raw) > MAX_MAIL_BYTES:
+                yield Source(name, [Candidate(name, problem=f"the mail is {len(raw):,} bytes; too large")])
+                continue
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
+            yield Source(name, list(extract(msg, name, max_bytes, None)))
+    finally:
+        box.close()
+
+
+def _sender(msg: EmailMessage) -> str | None:
+    try:
+        addr = email.utils.parseaddr(str(msg.get("From", "")))[1]
+    except Exception:  # noqa: BLE001 - a hostile header must not stop intake
+        return None
+    return addr.lower() or None
+
+
+def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | None) -> Iterator[Candidate]:
+    """The order documents in one mail, or one Candidate saying why there are none."""
+    sender = _sender(msg)
+    mid = str(msg.get("Message-ID", "")).strip() or None
+
+    def cand(label: str, raw: bytes | None = None, problem: str | None = None) -> Candidate:
+        return Candidate(label, raw, problem, sender, received, mid)
+
+    found = 0
+    saw_html = False
+    for index, part in enumerate(msg.walk()):
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        filename = part.get_filename()
+        label = f"{name} ({filename})" if filename else f"{name} (part {index})"
+        is_yaml = ctype in YAML_TYPES or bool(filename and filename.lower().endswith((".yaml", ".yml")))
+        if is_yaml:
+            found += 1
+            encoded = part.get_payload(decode=False)
+            if isinstance(encoded, str) and len(encoded) > 2 * max_bytes:
+                yield cand(label, problem=f"the attachment is far over the limit of {max_bytes:,} bytes")
+                continue
+            data = part.get_payload(decode=True) or b""
+            if not data:
+                yield cand(label, problem="the attachment is empty (0 bytes); attach the signed order file")
+            elif len(data) > max_bytes:
+                yield cand(label, problem=f"the attachment is {len(data):,} bytes; the limit is {max_bytes:,} bytes")
+            else:
+                yield cand(label, data)
+        elif ctype == "text/plain" and not filename:
+            data = part.get_payload(decode=True) or b""
+            m = _BODY_START.search(data)
+            if m:
+                found += 1
+                body = data[m.start():]
+                sig = _SIG_DELIM.search(body)
+                if sig:
+                    body = body[: sig.start()]
+                if len(body) > max_bytes:
+                    yield cand(f"{name} (mail body)", problem=f"the order text is {len(body):,} bytes; the limit is {max_bytes:,} bytes")
+                else:
+                    yield cand(f"{name} (mail body)", body)
+        elif ctype == "text/html":
+            saw_html = True
+    if not found:
+        if saw_html:
+            yield cand(name, problem="the mail has only HTML text; send the signed order file as an attachment or as plain text")
+        else:
+            yield cand(name, problem="no order file found in the mail; attach the signed .yaml file made by 'pbem sign'")

@@ -1,0 +1,204 @@
+"""Resolving a phase: gather the accepted orders, fill in defaults, mix the players' entropy,
+call the game, and append the record.
+
+:func:`play` is the one pure function that turns a state plus archived inputs into the next
+state; ``pbem resolve`` and ``pbem audit`` both call it, so a replay is the same computation.
+
+Crash safety: the new state and events are written first, the archive record last. The record
+is the commit point; a rerun after a crash before it recomputes the same bytes (same inputs,
+same seeds, no clock inside) and writes them again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pbem.core import atomic
+from pbem.core.campaign import Campaign, derive_keys, format_time
+from pbem.core.canonical import canonical, digest, sha256_hex
+from pbem.core.envelope import parse_order_document
+from pbem.core.fair import entropy_mix, hash_chain, phase_rng
+from pbem.core.intake import Accepted, accepted_documents
+from pbem.core.seal import commit, derive_salt
+from pbem.errors import CampaignError
+from pbem.games.base import Phase, Resolution
+
+
+@dataclass
+class Inputs:
+    """What a phase is resolved from."""
+
+    orders: dict[str, Any]
+    defaults: list[str]
+    docs: dict[str, dict[str, Any]]
+    entropy: dict[str, dict[str, Any]]
+    mix: bytes
+
+
+@dataclass
+class Outcome:
+    record: dict[str, Any]
+    state: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def outstanding_commits(records: list[dict[str, Any]]) -> dict[str, str]:
+    """Each seat's last entropy commitment not yet revealed (from the phase records in force)."""
+    commits: dict[str, str] = {}
+    for rec in records:
+        if rec["kind"] == "phase":
+            for seat, used in rec["orders"].items():
+                if used.get("entropy_commit"):
+                    commits[seat] = used["entropy_commit"]
+    return commits
+
+
+def gather(game: Any, state: dict[str, Any], phase: Phase, docs: dict[str, tuple[bytes, str]], commits: dict[str, str]) -> Inputs:
+    """Orders per power from the chosen documents (``seat -> (raw bytes, source name)``), default
+    orders for every power without them, and the entropy mix. Pure."""
+    orders: dict[str, Any] = {}
+    used: dict[str, dict[str, Any]] = {}
+    entropy: dict[str, dict[str, Any]] = {}
+    reveals: dict[str, str] = {}
+    for seat, (raw, source) in sorted(docs.items()):
+        doc = parse_order_document(raw, source)
+        used[seat] = {"sha256": sha256_hex(raw), "seq": doc.seq, "entropy_commit": doc.entropy_commit}
+        for power, power_orders in sorted(doc.orders.items()):
+            if power in phase.powers and game.seat_of(state, power) == seat:
+                orders[power] = power_orders
+        expected = commits.get(seat)
+        if expected is None:
+            continue
+        reveal = doc.entropy_reveal
+        if reveal is not None and sha256_hex(bytes.fromhex(reveal)) == expected:
+            status, value = "ok", reveal
+        else:
+            status, value = ("missing" if reveal is None else "wrong"), expected
+        entropy[seat] = {"reveal": reveal, "used": value, "status": status}
+        reveals[seat] = value
+    for seat, expected in sorted(commits.items()):
+        if seat not in entropy and any(game.seat_of(state, p) == seat for p in phase.powers):
+            entropy[seat] = {"reveal": None, "used": expected, "status": "no orders"}
+            reveals[seat] = expected
+    defaults = [p for p in phase.powers if p not in orders]
+    for power in defaults:
+        orders[power] = game.default_orders(state, power)
+    return Inputs(orders, defaults, used, entropy, entropy_mix(reveals))
+
+
+def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: Inputs, seed: bytes) -> tuple[Resolution, dict[str, Any]]:
+    """Resolve the phase and build the record body (without index/prev/time). Pure."""
+    keys = derive_keys(seed)
+    chain_key = hash_chain(keys["public"], _chain_length(number))[number]
+    rng = phase_rng(chain_key, keys["secret"], phase.id, inputs.mix)
+    resolution = game.resolve(state, inputs.orders, rng)
+    commitments = {
+        s.label: commit(s.label, s.value, derive_salt(keys["secret"], f"{number}|{s.label}"))
+        for s in game.secrets(resolution.state)
+    }
+    body = {
+        "kind": "phase",
+        "phase": phase.id,
+        "phase_number": number,
+        "orders": inputs.docs,
+        "defaults": inputs.defaults,
+        "entropy": inputs.entropy,
+        "entropy_mix": inputs.mix.hex(),
+        "public_key": chain_key.hex(),
+        "public_draws": rng.public.draws,
+        "commitments": commitments,
+        "events_hash": digest(resolution.events),
+        "state_hash": digest(resolution.state),
+    }
+    return resolution, body
+
+
+def _chain_length(number: int) -> int:
+    from pbem.core.campaign import CHAIN_LENGTH
+
+    if number > CHAIN_LENGTH:
+        raise CampaignError(f"phase {number} is past the end of the campaign's hash chain ({CHAIN_LENGTH} phases)")
+    return CHAIN_LENGTH
+
+
+def chosen_documents(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
+    return accepted_documents(camp, number, phase_id)
+
+
+@dataclass
+class Due:
+    """Whether the waiting phase may be resolved now, and why."""
+
+    phase: Phase | None
+    due: bool
+    reason: str
+    missing: list[str]
+
+
+def due(camp: Campaign, now: datetime, force: bool = False) -> Due:
+    """Is the phase now waiting due: all orders in, deadline passed, or forced?"""
+    _, state = camp.current()
+    game = camp.game()
+    phase = game.current_phase(state)
+    if phase is None:
+        return Due(None, False, "the game is over", [])
+    docs = accepted_documents(camp, camp.phase_number(), phase.id)
+    missing = [p for p in phase.powers if not _has_orders(game, state, p, docs)]
+    if not missing:
+        return Due(phase, True, "every power has sent orders", [])
+    if force:
+        return Due(phase, True, "forced by the GM", missing)
+    deadline = camp.deadline(phase.deadline_kind)
+    if now >= deadline:
+        return Due(phase, True, f"the deadline {format_time(deadline)} has passed", missing)
+    return Due(phase, False, f"waiting for {', '.join(missing)} until {format_time(deadline)}", missing)
+
+
+def _has_orders(game: Any, state: dict[str, Any], power: str, docs: dict[str, Accepted]) -> bool:
+    """A power has orders in when its seat's accepted document gives orders for it."""
+    seat = game.seat_of(state, power)
+    if seat is None:
+        return True
+    acc = docs.get(seat)
+    return acc is not None and power in parse_order_document(acc.path.read_bytes(), acc.path.name).orders
+
+
+def resolve(camp: Campaign, now: datetime) -> Outcome:
+    """Resolve the phase now waiting (the caller has checked it is due and holds the lock)."""
+    rec, state = camp.current()
+    game = camp.game()
+    phase = game.current_phase(state)
+    if phase is None:
+        raise CampaignError("the game is over; nothing to resolve")
+    number = camp.phase_number()
+    chosen = chosen_documents(camp, number, phase.id)
+    docs = {seat: (acc.path.read_bytes(), acc.path.name) for seat, acc in chosen.items()}
+    inputs = gather(game, state, phase, docs, outstanding_commits(camp.effective_records()))
+    for seat, acc in chosen.items():
+        inputs.docs[seat]["file"] = str(acc.path.relative_to(camp.root))
+        inputs.docs[seat]["verdict_sha256"] = sha256_hex(acc.path.with_name(acc.path.name + ".verdict.json").read_bytes())
+    resolution, body = play(game, state, phase, number, inputs, camp.seed())
+    index = len(camp.records())
+    camp.write_state(index, resolution.state)
+    atomic.write_bytes(camp.states_dir / f"{index:06d}.events.json", canonical(resolution.events) + b"\n", mode=0o600)
+    body["resolved_at"] = format_time(now)
+    record = camp.append_record(body)
+    settle(camp, now)
+    return Outcome(record, resolution.state, resolution.events)
+
+
+def settle(camp: Campaign, now: datetime) -> dict[str, Any] | None:
+    """Append the end record (revealing the seed) once the game is over, if it is missing.
+
+    Safe to call at any time; a rerun after a crash between the last phase record and the end
+    record completes the job here."""
+    records = camp.effective_records()
+    if records[-1]["kind"] == "end":
+        return None
+    _, state = camp.current()
+    game = camp.game()
+    if game.current_phase(state) is not None:
+        return None
+    return camp.append_record({"kind": "end", "result": game.result(state), "seed": camp.seed().hex(), "resolved_at": format_time(now)})

@@ -1,0 +1,69 @@
+"""What ``pbem sign`` does besides signing: fill ``seq`` and the player's entropy fields.
+
+The pending entropy is kept beside the key in ``KEY.state.json`` (mode 0600): per campaign and
+seat, the phase last signed for, the value revealed in it and the value committed in it. Signing
+again for the same phase (a correction with a higher seq) reveals the same value and keeps the
+same commitment; signing for a new phase reveals the value committed last time and commits a
+fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pbem.core import atomic
+from pbem.core.canonical import sha256_hex
+from pbem.core.envelope import sign_data
+from pbem.core.keys import PrivateKey
+from pbem.errors import OrderFileError
+
+
+def state_path(key_path: Path) -> Path:
+    return key_path.with_name(key_path.name + ".state.json")
+
+
+def load_state(key_path: Path) -> dict[str, Any]:
+    p = state_path(key_path)
+    try:
+        return json.loads(p.read_bytes())  # type: ignore[no-any-return]
+    except FileNotFoundError:
+        return {}
+
+
+def prepare(data: dict[str, Any], store: dict[str, Any], fresh: bytes | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Fill ``seq``, ``entropy_reveal`` and ``entropy_commit``; return the document and the new store."""
+    for name in ("campaign", "player", "phase"):
+        if not data.get(name):
+            raise OrderFileError(f"the field '{name}' is missing; fill it in from your order form", field=name)
+    slot_name = f"{data['campaign']}/{data['player']}"
+    slot = dict(store.get(slot_name, {}))
+    phase = str(data["phase"])
+    if slot.get("phase") == phase:
+        reveal, value = slot.get("reveal"), slot["value"]
+        seq = max(int(data.get("seq") or 0), int(slot.get("seq", 0)) + 1)
+    else:
+        reveal = slot.get("value")
+        value = (fresh or os.urandom(32)).hex()
+        seq = max(int(data.get("seq") or 0), 1)
+    out = dict(data)
+    out["pbem"] = 1
+    out["seq"] = seq
+    if reveal:
+        out["entropy_reveal"] = reveal
+    else:
+        out.pop("entropy_reveal", None)
+    out["entropy_commit"] = sha256_hex(bytes.fromhex(value))
+    new_store = dict(store)
+    new_store[slot_name] = {"phase": phase, "reveal": reveal, "value": value, "seq": seq}
+    return out, new_store
+
+
+def sign_file_data(data: dict[str, Any], key: PrivateKey, key_path: Path) -> dict[str, Any]:
+    """Prepare and sign ``data``, saving the pending entropy beside the key."""
+    prepared, store = prepare(data, load_state(key_path))
+    signed = sign_data(prepared, key)
+    atomic.write_bytes(state_path(key_path), json.dumps(store, sort_keys=True, indent=1).encode() + b"\n", mode=0o600)
+    return signed

@@ -1,0 +1,25 @@
+"""Writing and signing order files in tests, the way a player does with pbem sign."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from conftest import run_cli
+
+
+def write_orders(path: Path, campaign: str, player: str, phase: str, orders: dict[str, Any], seq: int | None = None) -> Path:
+    data: dict[str, Any] = {"pbem": 1, "campaign": campaign, "player": player, "phase": phase}
+    if seq is not None:
+        data["seq"] = seq
+    data["orders"] = orders
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def signed(tmp: Path, key: Path, campaign: str, player: str, phase: str, orders: dict[str, Any], seq: int | None = None, name: str | None = None) -> Path:
+    src = write_orders(tmp / f"{name or player}-{phase}-src.yaml", campaign, player, phase, orders, seq)
+    out = tmp / f"{name or player}-{phase}.yaml"
+    run_cli("sign", str(src), "--key", str(key), "-o", str(out))
+    return out
