@@ -82,3 +82,22 @@ def verify(file: Path, pubkey: str | None, campaign_dir: Path | None) -> None:
         key = load_public_key(pubkey)
     verify_signature(doc, key)
     click.echo(f"good signature: {file}: {doc.player}, {doc.campaign} {doc.phase} seq {doc.seq}, content {doc.body_hash}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--key", "key_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Your private key (NAME.key).")
+@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the report (default: print it).")
+def decrypt(file: Path, key_path: Path, out: Path | None) -> None:
+    """Open an encrypted private report (a .eml or the armoured text).
+
+    \b
+    Example:  pbem decrypt private-report.eml --key ~/.pbem/fritz.key -o report.html
+    """
+    from pbem.core.privacy import unseal
+
+    plain = unseal(file.read_text(encoding="utf-8", errors="replace"), load_private_key(key_path))
+    if out:
+        atomic.write_bytes(out, plain)
+    else:
+        click.echo(plain.decode("utf-8", errors="replace"), nl=False)
