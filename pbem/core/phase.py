@@ -12,7 +12,7 @@ same seeds, no clock inside) and writes them again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.core import atomic
@@ -150,7 +150,7 @@ def due(camp: Campaign, now: datetime, force: bool = False) -> Due:
         return Due(phase, True, "every power has sent orders", [])
     if force:
         return Due(phase, True, "forced by the GM", missing)
-    deadline = camp.deadline(phase.deadline_kind)
+    deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
     if now >= deadline:
         return Due(phase, True, f"the deadline {format_time(deadline)} has passed", missing)
     return Due(phase, False, f"waiting for {', '.join(missing)} until {format_time(deadline)}", missing)

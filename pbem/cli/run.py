@@ -1,0 +1,45 @@
+"""``pbem run``: the daily batch over every campaign under a folder."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from pbem.cli import main
+from pbem.cli.options import now_option
+from pbem.core.pipeline import find_campaigns, run_all
+
+
+@main.command()
+@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--jobs", "-j", default=1, show_default=True, help="Campaigns processed in parallel.")
+@click.option("--no-fetch", is_flag=True, help="Do not fetch mail by IMAP, even where configured.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@now_option
+def run(root: Path, jobs: int, no_fetch: bool, quiet: bool, now: datetime) -> None:
+    """Fetch, take in, resolve what is due, publish and queue mail for every campaign under ROOT.
+
+    \b
+    Example (cron, every hour):
+      0 * * * *  pbem run /srv/pbem && pbem send ... (see docs/mail.md)
+    """
+    total = len(find_campaigns(root))
+    results = []
+    with click.progressbar(length=total, label="campaigns", file=sys.stderr, hidden=quiet or total == 0) as bar:
+        for result in run_all(root, now, jobs=jobs, fetch_mail=not no_fetch, progress=bar.update):
+            results.append(result)
+    results.sort(key=lambda r: r.path)
+    for r in results:
+        click.echo(r.line())
+    broken = [r for r in results if r.error]
+    click.echo(
+        f"{len(results)} campaign(s): {sum(len(r.resolved) for r in results)} phase(s) resolved, "
+        f"{sum(r.accepted for r in results)} order file(s) accepted, {sum(r.refused for r in results)} refused, "
+        f"{sum(r.queued for r in results)} mail(s) queued, {len(broken)} skipped",
+        err=True,
+    )
+    if broken:
+        sys.exit(1)

@@ -1,0 +1,115 @@
+"""The GM's daily job for many campaigns: ``pbem run ROOT``.
+
+For every campaign folder under ROOT: fetch new mail when a mailbox is configured, take in the
+inbox, resolve every phase that is due (all orders in, or the deadline and grace passed; missing
+powers get their default orders), publish the reports and queue the mails. Each campaign runs
+under its own lock, optionally in parallel processes; a broken campaign is reported and skipped
+and never stops the others.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from pbem.core.campaign import Campaign
+from pbem.core.intake import intake
+from pbem.core.phase import due, resolve, settle
+from pbem.errors import PbemError
+
+MAX_PHASES_PER_RUN = 64
+
+
+@dataclass
+class CampaignRun:
+    """What one campaign's run did."""
+
+    path: str
+    resolved: list[str] = field(default_factory=list)
+    accepted: int = 0
+    refused: int = 0
+    queued: int = 0
+    waiting: str = ""
+    error: str | None = None
+
+    def line(self) -> str:
+        if self.error:
+            return f"{self.path}: SKIPPED: {self.error}"
+        parts = [f"{len(self.resolved)} phase(s) resolved", f"{self.accepted} accepted", f"{self.refused} refused", f"{self.queued} mail(s) queued"]
+        tail = f" — {self.waiting}" if self.waiting else ""
+        return f"{self.path}: " + ", ".join(parts) + tail
+
+
+def find_campaigns(root: Path) -> list[Path]:
+    """Campaign folders at ROOT itself, or one or two levels below it, sorted."""
+    if (root / "archive" / "000000.json").is_file():
+        return [root]
+    found = {p.parent.parent for p in root.glob("*/archive/000000.json")}
+    found |= {p.parent.parent for p in root.glob("*/*/archive/000000.json")}
+    return sorted(found)
+
+
+def _outbox_count(camp: Campaign) -> int:
+    return sum(1 for _ in camp.outbox.glob("*.eml")) if camp.outbox.is_dir() else 0
+
+
+def publish(camp: Campaign, record_index: int) -> None:
+    """Render the reports of a record and queue their mails (see pbem.render.publish)."""
+    import importlib.util
+
+    if importlib.util.find_spec("pbem.render.publish") is None:  # reports not installed yet
+        return
+    from pbem.render.publish import publish_phase
+
+    publish_phase(camp, record_index)
+
+
+def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, wait: float = 30.0) -> CampaignRun:
+    """One campaign's daily job. Never raises: a failure is reported in the result."""
+    result = CampaignRun(str(path))
+    try:
+        camp = Campaign(path)
+        if fetch_mail and (path / "mail.yaml").is_file():
+            from pbem.core.fetch import fetch
+
+            fetch(path)
+        with camp.locked(wait):
+            before = _outbox_count(camp)
+            settle(camp, now)
+            report = intake(camp, [camp.inbox], now)
+            result.accepted, result.refused = report.accepted, report.refused
+            for _ in range(MAX_PHASES_PER_RUN):
+                d = due(camp, now)
+                if not d.due:
+                    result.waiting = d.reason
+                    break
+                outcome = resolve(camp, now)
+                result.resolved.append(outcome.record["phase"])
+                publish(camp, outcome.record["index"])
+            result.queued = _outbox_count(camp) - before
+    except PbemError as exc:
+        result.error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - one broken campaign must not stop the others
+        result.error = f"internal error {type(exc).__name__}: {exc} ({traceback.extract_tb(exc.__traceback__)[-1].filename.rsplit('/', 1)[-1]})"
+    return result
+
+
+def run_all(root: Path, now: datetime, *, jobs: int = 1, fetch_mail: bool = True, progress: Callable[[int], None] | None = None) -> Iterator[CampaignRun]:
+    """Run every campaign under ``root``; yields results as they finish (sorted when jobs == 1)."""
+    paths = find_campaigns(root)
+    if jobs <= 1:
+        for p in paths:
+            yield run_campaign(p, now, fetch_mail=fetch_mail)
+            if progress:
+                progress(1)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(run_campaign, p, now, fetch_mail=fetch_mail) for p in paths]
+        for fut in as_completed(futures):
+            yield fut.result()
+            if progress:
+                progress(1)
