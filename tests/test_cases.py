@@ -12,7 +12,9 @@ CASES_DIR = Path(__file__).parent / "cases"
 
 
 def _all_cases() -> list[Case]:
-    return [c for f in iter_case_files([CASES_DIR]) for c in load_cases(f)]
+    if not CASES_DIR.is_dir():
+        return []
+    return [c for f in iter_case_files([CASES_DIR]) for c in load_cases(f) if f.name != "README.md"]
 
 
 ALL_CASES = _all_cases()
