@@ -59,12 +59,10 @@ def _outbox_count(camp: Campaign) -> int:
 
 def publish(camp: Campaign, record_index: int) -> None:
     """Render the reports of a record and queue their mails (see pbem.render.publish)."""
-    import importlib.util
-
-    if importlib.util.find_spec("pbem.render.publish") is None:  # reports not installed yet
+    try:
+        from pbem.render.publish import publish_phase
+    except ModuleNotFoundError:  # an installation without the report renderer
         return
-    from pbem.render.publish import publish_phase
-
     publish_phase(camp, record_index)
 
 
