@@ -1,3 +1,4 @@
 """Imports every command module so that each adds its commands to the ``pbem`` group."""
 
 from pbem.cli import campaign, case, keys, run  # noqa: F401
+from pbem.cli import map as _map  # noqa: F401
