@@ -117,7 +117,12 @@ def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
 
 def _maildir_time(name: str) -> datetime | None:
     head = name.split(".", 1)[0]
-    return datetime.fromtimestamp(int(head), UTC) if head.isdigit() else None
+    if not head.isdigit():
+        return None
+    try:
+        return datetime.fromtimestamp(int(head), UTC)
+    except (OverflowError, ValueError, OSError):  # a hostile name such as 99999999999999999999.x
+        return None
 
 
 def _mbox(p: Path, max_bytes: int) -> Iterator[Source]:
