@@ -244,3 +244,27 @@ def test_renders_in_headless_chromium(board: Board, view: dict[str, Any],
             ink += 1
     assert len(colours) > 200, "the screenshot is nearly blank"
     assert ink > 2000, f"only {ink} sampled pixels are dark: the map did not draw"
+
+
+def test_missing_chromium_fails_with_the_install_hint(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    """CI must install Chromium: its absence is a failure, never a skip."""
+    monkeypatch.setattr(f"{__name__}.CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(pytest.fail.Exception, match="apt-get install chromium"):
+        screenshot(tmp_path / "x.svg", tmp_path / "x.png", tmp_path / "p", (10, 10))
+
+
+def test_mini_map_without_coordinates_renders() -> None:
+    from pbem.games.maria.board import parse_board
+
+    mini = parse_board({
+        "cities": [{"id": "p", "name": "P", "sector": "K5", "suit": "H", "territory": "AU",
+                    "fortress": "major"},
+                   {"id": "q", "name": "Q", "sector": "K5", "suit": "H", "territory": "PR"}],
+        "roads": [["p", "q"]],
+    }, "case.yaml", playable=False)
+    view = {"generals": [{"id": "a", "power": "PR", "rank": 1, "city": "q"}], "trains": []}
+    root = parse(render_map(mini, view))
+    assert root.find(f".//{SVG}g[@id='general-a']") is not None
+    assert root.find(f".//{SVG}text[@id='label-p']") is not None

@@ -290,17 +290,19 @@ def _draw_panels(dwg: svgwrite.Drawing, lay: _Layout, lang: str) -> None:
         layer.add(g)
     # home-country tints: overlapping discs in one group, so the group's opacity applies once
     for c in sorted(board.cities.values(), key=lambda c: c.id):
-        colour = TERRITORY_TINTS.get(board.territories[c.territory].home or c.territory) \
-            if c.territory in board.territories else None
-        if colour and c.map in tints and c.id in lay.pos:
-            tints[c.map].add(dwg.circle(lay.pos[c.id], 19, fill=colour))
+        territory = board.territories.get(c.territory)
+        tint_colour = TERRITORY_TINTS.get(territory.home or c.territory) if territory else None
+        if tint_colour and c.map in tints and c.id in lay.pos:
+            tints[c.map].add(dwg.circle(lay.pos[c.id], 19, fill=tint_colour))
     dwg.add(layer)
 
 
 def _draw_roads(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[float, float]]
                 ) -> None:
     layer = dwg.g(id="roads")
-    plain, main, cross = [], [], []
+    plain: list[str] = []
+    main: list[str] = []
+    cross: list[str] = []
     for road in board.roads:
         if road.a not in pos or road.b not in pos:
             continue

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from pbem.errors import DataError
 
@@ -426,7 +426,7 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -1098,9 +1098,10 @@ def parse_forces(data: Any, board: Board, source: str = "<forces>") -> Forces:
             p.add(where, f"rank must be a whole number from 1, not {rank!r}")
             ok = False
         elif ok:
-            if (power, rank) in ranks:
-                p.add(where, f"rank {rank} of {power} is also the rank of '{ranks[(power, rank)]}'")
-            ranks[(power, rank)] = gid  # type: ignore[index]
+            key = (str(power), rank)
+            if key in ranks:
+                p.add(where, f"rank {rank} of {power} is also the rank of '{ranks[key]}'")
+            ranks[key] = gid
         if minimum is not None and (not _is_int(minimum) or not 1 <= minimum <= MAX_TROOPS):
             p.add(where, f"min must be a whole number from 1 to {MAX_TROOPS}, not {minimum!r}")
             ok = False
@@ -1203,8 +1204,7 @@ def parse_forces(data: Any, board: Board, source: str = "<forces>") -> Forces:
         if cid not in board.cities:
             p.add(where, f"'{cid}' is not a city{_suggest(cid, board.cities)}")
             continue
-        city = board.cities[cid]
-        if city.fortress == "none":
+        if board.cities[cid].fortress == "none":
             p.add(where, f"'{cid}' is not a fortress")
             continue
         if board.home_of(cid) is not None:
