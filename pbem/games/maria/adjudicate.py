@@ -1,0 +1,334 @@
+"""One pipeline for every round: standing-order updates, the round's own steps, then on through
+every following step that needs no orders (M12.12). The sequence of play is data
+(:func:`turn_steps`); each step is one function of a rules module."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core.fair import PhaseRng
+from pbem.errors import DataError
+from pbem.games.base import Phase, Resolution
+from pbem.games.maria import model
+from pbem.games.maria.cards import full_deck, owner_discard
+from pbem.games.maria.context import Ctx
+from pbem.games.maria.rules import battle, conquest, hussars, movement, supply, victory, winter
+
+FIRST_YEAR = 1741
+
+
+def turn_steps(state: dict[str, Any], turn: int) -> list[str]:
+    """The steps of ``turn`` that are rounds of orders (M2.3, M8.1)."""
+    steps = [] if model.is_intro(state) else ["politics"]
+    steps += ["hussars", *model.STAGES]
+    if turn in state["winters"]:
+        steps.append("winter")
+    return steps
+
+
+def phase_id(state: dict[str, Any]) -> str | None:
+    """``setup``, ``1741-1/hussars``, ``1741-2/france``, ``1741-winter``; None when over."""
+    step, turn = state["step"], state["turn"]
+    if step == "setup":
+        return "setup"
+    if step == "over":
+        return None
+    year = FIRST_YEAR + (turn - 1) // 3
+    if step == "winter":
+        return f"{year}-winter"
+    return f"{year}-{(turn - 1) % 3 + 1}/{step}"
+
+
+def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
+    """The powers that must send orders in the current round."""
+    step = state["step"]
+    with_player = [p for p in state["powers"] if model.seat_of(state, p) is not None]
+    if step in ("setup", "winter"):
+        return tuple(with_player)
+    if step == "hussars":
+        return ("AU",) if "AU" in with_player else ()
+    if step in model.STAGES:
+        return tuple(p for p in model.stage_powers(state, step) if p in with_player)
+    return ()
+
+
+def current_phase(state: dict[str, Any]) -> Phase | None:
+    """The round waiting for orders, or None once the game is over."""
+    pid = phase_id(state)
+    if pid is None:
+        return None
+    step = state["step"]
+    kind = "stage" if step in model.STAGES else step
+    return Phase(pid, kind, phase_powers(state), kind)
+
+
+# --- a new game -----------------------------------------------------------------------------
+
+
+def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng, board: Any = None
+             ) -> dict[str, Any]:
+    """The state before the set-up round (M2.1 steps 1 and 3; the TCs are shuffled now with
+    secret chance, M11.8, and dealt when the set-up round resolves)."""
+    scen = model.scenario_data(scenario)
+    opts = model.resolve_options(scen.get("options"), options)
+    if opts["game.variant"] != scen["variant"]:
+        raise DataError(f"the scenario '{scenario}' is the {scen['variant']} game; the option "
+                        f"game.variant cannot make it {opts['game.variant']}")
+    if opts["game.variant"] != "intro":
+        raise DataError("the advanced game (politics, Flanders, the Pragmatic Army) is not "
+                        "available yet; use the scenario 'intro'")
+    if board is None:
+        from pbem.games.maria.board import load_board
+
+        board = load_board()
+    model.register_board(board)
+    forces = model.forces_of(board)
+    intro = scen["variant"] == "intro"
+    powers = [p for p in model.POWERS if p in scen["powers"]]
+    state = empty_state(scen, opts, board.id, powers)
+    for g in forces.generals:
+        if g.power in powers and (g.intro or not intro):
+            state["generals"][g.id] = new_general(g.name, g.power, g.rank, g.minimum, g.start)
+    for t in forces.trains:
+        if t.power in powers and (t.intro or not intro):
+            state["trains"][t.id] = {"power": t.power, "city": t.start}
+    tmax = forces.train_max_intro if intro else forces.train_max
+    state["train_max"] = {p: int(tmax.get(p, 0)) for p in powers}
+    for city, f in forces.fortress_start.items():
+        if city in board.cities and board.map_of(city) in state["maps"]:
+            model.set_control(state, board, city, f.controller, f.marker)
+            if f.marker and state["pools"] is not None and f.controller in state["pools"]:
+                state["pools"][f.controller] -= 1
+    state["troop_totals"] = {p: int(forces.powers[p].troops) for p in powers}
+    deck = full_deck()
+    rng.secret.shuffle(deck)
+    state["cards"]["draw"] = deck
+    return state
+
+
+def empty_state(scen: dict[str, Any], opts: dict[str, Any], board_id: str,
+                powers: list[str]) -> dict[str, Any]:
+    """A state with no pieces: the skeleton every game (and every case) starts from."""
+    intro = scen["variant"] == "intro"
+    return {
+        "game": "maria",
+        "scenario": scen["scenario"],
+        "variant": scen["variant"],
+        "board": board_id,
+        "options": opts,
+        "turns": int(scen["turns"]),
+        "winters": [int(w) for w in scen["winters"]],
+        "maps": list(scen["maps"]),
+        "powers": powers,
+        "alliances": dict(scen.get("alliances") or {"BA": "FR", "SX": "PR"}),
+        "neutral": [],
+        "turn": 0,
+        "step": "setup",
+        "generals": {},
+        "trains": {},
+        "train_max": {},
+        "troop_totals": {},
+        "hussars": [],
+        "cards": {"draw": [], "discard": [], "hands": {p: [] for p in powers}, "reshuffles": 0},
+        "control": {},
+        "pools": None if intro else {"AU": 8, "FR": 11, "PR": 13, "PA": 8},
+        "last_battle_winner": None,
+        "standing": {p: {} for p in powers},
+        "stage_record": {"moved": [], "lost": [], "pending": [], "acting": []},
+        "result": None,
+    }
+
+
+def new_general(name: str, power: str, rank: int, minimum: int | None, city: str | None
+                ) -> dict[str, Any]:
+    """A general record of the state."""
+    return {"name": name, "power": power, "rank": rank, "min": minimum, "city": city,
+            "troops": 0, "face_down": False, "supply_failures": 0, "blocked": False}
+
+
+# --- resolving a round ----------------------------------------------------------------------
+
+
+def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Resolution:
+    """Resolve the current round and run on to the next round that needs orders (M12.12)."""
+    st = copy.deepcopy(state)
+    ctx = Ctx(st, model.board_of(st), rng)
+    step = st["step"]
+    if step == "over":
+        return Resolution(st, [])
+    wanted = set(phase_powers(st))
+    clean: dict[str, dict[str, Any]] = {}
+    for power, o in sorted(orders.items()):
+        if power in st["powers"] and isinstance(o, dict):
+            apply_standing(ctx, power, o.get("standing"))
+            if power in wanted:
+                clean[power] = o
+    if step == "setup":
+        run_setup(ctx, clean)
+    elif step == "hussars":
+        hussars.place_hussars(ctx, clean.get("AU") or {})
+    elif step in model.STAGES:
+        run_stage_orders(ctx, step, clean)
+    elif step == "winter":
+        winter.run_winter(ctx, clean)
+    if st["result"] is None:
+        advance(ctx)
+    return Resolution(st, ctx.events)
+
+
+STANDING_KEYS = ("defence", "default_plan", "loss_order", "hussar_policy", "transfer_preference",
+                 "trump", "accept_peace", "payments")
+
+
+def apply_standing(ctx: Ctx, power: str, update: Any) -> None:
+    """M12.3: standing-order updates take effect when the round resolves, before its steps."""
+    if not isinstance(update, dict):
+        return
+    standing = ctx.state["standing"].setdefault(power, {})
+    for key in STANDING_KEYS:
+        if key in update:
+            if update[key] is None:
+                standing.pop(key, None)
+            else:
+                standing[key] = copy.deepcopy(update[key])
+
+
+def run_setup(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
+    """M2.1 steps 2 and 5: troop splits (M1.7), then the starting hands."""
+    state = ctx.state
+    top = int(ctx.opt("troops.max"))
+    for power in state["powers"]:
+        gens = [g for g in model.general_ids(state) if state["generals"][g]["power"] == power]
+        if not gens:
+            continue
+        total = state["troop_totals"][power]
+        info = [{"id": g, "rank": state["generals"][g]["rank"], "min": state["generals"][g]["min"]}
+                for g in gens]
+        split = (orders.get(power) or {}).get("troops")
+        problem = split_problem(state, power, split) if split is not None else "no split given"
+        if problem:
+            if split is not None:
+                ctx.void(power, "troops", problem + "; the default split is used (M1.7)")
+            split = model.default_split(info, total, top)
+        for g in gens:
+            state["generals"][g]["troops"] = int(split[g])
+        ctx.private(power, "troops", split={g: int(split[g]) for g in gens})
+    for power in model.POWERS:
+        if power in state["powers"]:
+            n = int(ctx.opt("cards.draws").get(power, 0))
+            model.draw_cards(state, power, n, ctx.rng.secret)
+            ctx.event("draw", power=power, count=n)
+
+
+def split_problem(state: dict[str, Any], power: str, split: Any) -> str | None:
+    """Why ``split`` is not a valid troop split for ``power`` (M1.7), or None."""
+    gens = {g: v for g, v in state["generals"].items() if v["power"] == power}
+    top = int(state["options"]["troops.max"])
+    if not isinstance(split, dict):
+        return "the split must map each general to its troops"
+    extra = sorted(set(split) - set(gens))
+    if extra:
+        return f"{extra[0]} is not a general of {model.POWER_NAMES[power]}"
+    for g, v in sorted(gens.items(), key=lambda kv: kv[1]["rank"]):
+        n = split.get(g)
+        low = v["min"] or 1
+        if not isinstance(n, int) or isinstance(n, bool):
+            return f"{g} needs a number of troops"
+        if not low <= n <= top:
+            return f"{g} must get {low} to {top} troops, not {n}"
+    total = sum(split.values())
+    if total != state["troop_totals"][power]:
+        return (f"the split adds up to {total}, but {model.POWER_NAMES[power]} has "
+                f"{state['troop_totals'][power]} troops")
+    return None
+
+
+def run_stage_orders(ctx: Ctx, stage: str, orders: dict[str, dict[str, Any]]) -> None:
+    """Steps (c)-(f) of a stage (M2.4)."""
+    state = ctx.state
+    acting = list(ctx.stage["acting"])
+    movement.run_movement(ctx, acting, orders)
+    battle.fight_battles(ctx, acting, orders)
+    conquest.retroactive(ctx, acting)
+    won = victory.check_stage(state, ctx.board)
+    if won is not None:
+        finish(ctx, won)
+        return
+    limit = ctx.opt("cards.hand_limit")
+    if limit != "none":
+        for p in acting:
+            hand = state["cards"]["hands"].get(p, [])
+            if len(hand) > int(limit):
+                drop = owner_discard(hand, len(hand) - int(limit))
+                model.spend_cards(state, p, drop)
+                ctx.event("discard", power=p, cards=drop, reason="hand limit (M1.9)")
+
+
+def finish(ctx: Ctx, won: dict[str, Any]) -> None:
+    """End the game with ``won`` ({winner, reason}) (M10)."""
+    state = ctx.state
+    won = dict(won)
+    won["player"] = model.seat_of(state, won["winner"])
+    state["result"] = won
+    state["step"] = "over"
+    ctx.event("game_over", **won)
+
+
+def start_stage(ctx: Ctx, stage: str) -> bool:
+    """Steps (a) and (b) of ``stage``; False if no power acts in it (M2.5)."""
+    state = ctx.state
+    acting = model.stage_powers(state, stage)
+    state["stage_record"] = {"moved": [], "lost": [], "pending": [], "acting": acting}
+    if not acting:
+        return False
+    draws = ctx.opt("cards.draws")
+    for p in acting:  # already in power order (M2.4)
+        n = max(0, int(draws.get(p, 0)) + draw_change(state, p))
+        got = model.draw_cards(state, p, n, ctx.rng.secret)
+        ctx.event("draw", power=p, count=len(got))
+        ctx.private(p, "drawn", cards=got)
+    supply.supply_step(ctx, acting)
+    return True
+
+
+def draw_change(state: dict[str, Any], power: str) -> int:
+    """The sum of changes in force to ``power``'s draw (tracks and cards: advanced game)."""
+    return 0
+
+
+def advance(ctx: Ctx) -> None:
+    """Move to the next round, running every step that needs no orders on the way (M12.12)."""
+    state = ctx.state
+    while True:
+        step, turn = state["step"], state["turn"]
+        if step == "setup":
+            turn, nxt = 1, turn_steps(state, 1)[0]
+        else:
+            steps = turn_steps(state, turn)
+            i = steps.index(step)
+            if i + 1 < len(steps):
+                nxt = steps[i + 1]
+            else:
+                turn += 1
+                if turn > state["turns"]:
+                    finish(ctx, victory.check_end(state, ctx.board))
+                    return
+                nxt = turn_steps(state, turn)[0]
+        state["turn"], state["step"] = turn, nxt
+        if nxt in model.STAGES:
+            if not start_stage(ctx, nxt):
+                continue
+            if not phase_powers(state):
+                run_stage_orders(ctx, nxt, {})
+                if state["result"] is not None:
+                    return
+                continue
+            return
+        if nxt == "winter":
+            winter.start_winter(ctx)
+            return
+        if nxt == "hussars" and not phase_powers(state):
+            state["hussars"] = []
+            continue
+        return

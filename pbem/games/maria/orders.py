@@ -1,0 +1,298 @@
+"""Order documents of Maria: checking them against the current round (M12.2) and the default
+orders of a power that missed its deadline (M12.6).
+
+An order file's ``orders:`` is keyed by power; this module sees one power's part. Problems are
+reported with a path into the file (``orders.PR.moves[2].path[3]``) and a sentence a player
+understands. Checking here is a courtesy before sending: the adjudicator checks every order
+again when it runs, against the position at that moment, and a bad order is VOID without
+voiding the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import OrderProblem
+from pbem.games.maria import model
+from pbem.games.maria.adjudicate import STANDING_KEYS, phase_powers, split_problem
+from pbem.games.maria.cards import is_card_id, resolve_partial
+
+KEYS = {
+    "setup": ("troops", "standing"),
+    "hussars": ("hussars", "standing"),
+    "stage": ("moves", "sequence", "reentries", "payments", "battles", "plans", "standing"),
+    "winter": ("recruits", "returns", "payments", "standing"),
+}
+PLAN_KEYS = ("max_cards", "max_points", "concede_if_behind_by", "use_reserve", "prefer",
+             "retreat", "loss_order", "commit")
+
+
+def kind_of(state: dict[str, Any]) -> str:
+    """The order-form kind of the current round."""
+    step = state["step"]
+    return "stage" if step in model.STAGES else step
+
+
+class _Check:
+    def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
+        self.state, self.board, self.power = state, board, power
+        self.problems: list[OrderProblem] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.problems.append(OrderProblem(f"orders.{self.power}{path}", message))
+
+    def city(self, path: str, city: Any) -> bool:
+        if not isinstance(city, str) or city not in self.board.cities:
+            self.add(path, f"there is no city '{city}' on the map")
+            return False
+        return True
+
+    def name(self, city: str) -> str:
+        return str(self.board.cities[city].name)
+
+
+def validate(state: dict[str, Any], power: str, orders: Any) -> list[OrderProblem]:
+    """Problems of ``orders`` (one power's part of an order file) in the current round."""
+    board = model.board_of(state)
+    c = _Check(state, board, power)
+    if power not in state["powers"]:
+        c.add("", f"'{power}' is not a power of this game")
+        return c.problems
+    if orders is None:
+        return []
+    if not isinstance(orders, dict):
+        c.add("", "the orders of a power must be a mapping")
+        return c.problems
+    kind = kind_of(state)
+    allowed = KEYS.get(kind, ("standing",))
+    if power not in phase_powers(state):
+        allowed = ("standing",)
+    for key in orders:
+        if key not in allowed:
+            c.add(f".{key}", f"'{key}' is not an order of this round ({kind}); allowed: "
+                  f"{', '.join(allowed)}")
+    if "standing" in orders:
+        _standing(c, orders["standing"])
+    if kind == "setup" and "troops" in orders:
+        problem = split_problem(state, power, orders["troops"])
+        if problem:
+            c.add(".troops", problem)
+    elif kind == "hussars" and "hussars" in orders:
+        _hussars(c, orders["hussars"])
+    elif kind == "stage":
+        _stage(c, orders)
+    elif kind == "winter":
+        _winter(c, orders)
+    return c.problems
+
+
+def _list(c: _Check, path: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        c.add(path, "must be a list")
+        return []
+    return value
+
+
+def _standing(c: _Check, st: Any) -> None:
+    if not isinstance(st, dict):
+        c.add(".standing", "must be a mapping of standing orders")
+        return
+    for key, value in st.items():
+        path = f".standing.{key}"
+        if key not in STANDING_KEYS:
+            c.add(path, f"'{key}' is not a standing order; known: {', '.join(STANDING_KEYS)}")
+        elif key == "hussar_policy":
+            ok = value in ("pay", "refuse") or (
+                isinstance(value, dict) and set(value) == {"pay_up_to"}
+                and isinstance(value["pay_up_to"], int) and value["pay_up_to"] >= 0)
+            if not ok:
+                c.add(path, "must be pay, refuse or {pay_up_to: N} (M12.3)")
+        elif key == "default_plan":
+            _plan(c, path, value)
+        elif key == "defence":
+            if not isinstance(value, dict):
+                c.add(path, "must map a general or a city to a battle plan")
+            else:
+                for k, plan in value.items():
+                    if k not in c.state["generals"] and k not in c.board.cities:
+                        c.add(f"{path}.{k}", f"'{k}' is neither a general nor a city")
+                    _plan(c, f"{path}.{k}", plan)
+        elif key in ("loss_order", "transfer_preference", "payments"):
+            _list(c, path, value)
+
+
+def _plan(c: _Check, path: str, plan: Any) -> None:
+    if not isinstance(plan, dict):
+        c.add(path, "a battle plan must be a mapping (M12.4)")
+        return
+    for key, value in plan.items():
+        p = f"{path}.{key}"
+        if key not in PLAN_KEYS:
+            c.add(p, f"'{key}' is not a plan field; known: {', '.join(PLAN_KEYS)}")
+        elif key in ("max_cards", "max_points", "concede_if_behind_by"):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                c.add(p, "must be a whole number of at least 0")
+        elif key == "use_reserve":
+            if value not in (True, False, "yes", "no"):
+                c.add(p, "must be yes or no")
+        elif key == "prefer":
+            for i, card in enumerate(_list(c, p, value)):
+                if not isinstance(card, str) or (
+                        not is_card_id(card) and resolve_partial([card], card) is None
+                        and not _partial_ok(card)):
+                    c.add(f"{p}[{i}]", f"'{card}' is not a card id (e.g. H7.2, H7, R.3a, R)")
+        elif key == "retreat":
+            for i, city in enumerate(_list(c, p, value)):
+                c.city(f"{p}[{i}]", city)
+        elif key == "loss_order":
+            for i, g in enumerate(_list(c, p, value)):
+                if g not in c.state["generals"]:
+                    c.add(f"{p}[{i}]", f"there is no general '{g}'")
+
+
+def _partial_ok(card: str) -> bool:
+    import re
+
+    return bool(re.fullmatch(r"[SHDC](10|[2-9])|R|R\.[1-4]", card))
+
+
+def _hussars(c: _Check, cities: Any) -> None:
+    for i, city in enumerate(_list(c, ".hussars", cities)):
+        if c.city(f".hussars[{i}]", city) and c.board.map_of(city) != "bohemia":
+            c.add(f".hussars[{i}]", f"{c.name(city)} is not on the Bohemia map (M7.1)")
+
+
+def _stage(c: _Check, orders: dict[str, Any]) -> None:
+    state, board, power = c.state, c.board, c.power
+    gens = state["generals"]
+    seen: set[str] = set()
+    for i, m in enumerate(_list(c, ".moves", orders.get("moves", []))):
+        base = f".moves[{i}]"
+        if not isinstance(m, dict):
+            c.add(base, "a move is {piece: ID, path: [...]} or {stack: [ID, ID], path: [...]}")
+            continue
+        unknown = set(m) - {"piece", "stack", "path", "force_march"}
+        for k in sorted(unknown):
+            c.add(f"{base}.{k}", f"'{k}' is not a field of a move")
+        if ("piece" in m) == ("stack" in m):
+            c.add(base, "give either 'piece' or 'stack'")
+            continue
+        ids = m["stack"] if "stack" in m else [m["piece"]]
+        if not isinstance(ids, list) or not ids:
+            c.add(f"{base}.stack", "must list the generals that move together")
+            continue
+        start = None
+        for j, pid in enumerate(ids):
+            ppath = f"{base}.stack[{j}]" if "stack" in m else f"{base}.piece"
+            owner = model.piece_power(state, pid) if isinstance(pid, str) else None
+            if owner is None:
+                c.add(ppath, f"there is no piece '{pid}'")
+                continue
+            if model.seat_of(state, owner) != model.seat_of(state, power):
+                c.add(ppath, f"{pid} is not yours to move")
+                continue
+            if "stack" in m and pid not in gens:
+                c.add(ppath, f"{pid} is a supply train; only generals form stacks")
+                continue
+            rec = gens.get(pid) or state["trains"][pid]
+            if rec["city"] is None:
+                c.add(ppath, f"{pid} is not on the map")
+                continue
+            if pid in seen:
+                c.add(ppath, f"{pid} has a second move this stage (M3.5)")
+            seen.add(pid)
+            start = start or rec["city"]
+        if m.get("force_march") and "piece" in m and m["piece"] in state["trains"]:
+            c.add(f"{base}.force_march", "supply trains may not force march (M3.6)")
+        path = m.get("path")
+        if not isinstance(path, list) or not path:
+            c.add(f"{base}.path", "must list the cities entered, in order")
+            continue
+        prev = start
+        if prev is not None and path[0] == prev:
+            path = path[1:]
+            off = 1
+        else:
+            off = 0
+        all_main = True
+        for j, city in enumerate(path):
+            p = f"{base}.path[{j + off}]"
+            if not c.city(p, city):
+                prev = None
+                continue
+            if prev is not None and not board.is_adjacent(prev, city):
+                c.add(p, f"'{c.name(city)}' is not a road neighbour of '{c.name(prev)}'")
+            elif prev is not None and not board.is_main(prev, city):
+                all_main = False
+            prev = city
+        is_train = "piece" in m and m["piece"] in state["trains"]
+        if m.get("force_march"):
+            cap = 8
+            if not all_main:
+                c.add(f"{base}.path", "a force march must keep to main roads (M3.6)")
+        elif is_train:
+            cap = 3 if all_main else 2
+        else:
+            cap = 4 if all_main else 3
+        if len(path) > cap:
+            what = "supply train" if is_train else "general"
+            c.add(f"{base}.path", f"the path enters {len(path)} cities; a {what} may move at "
+                  f"most {cap} here (M3.1)")
+    for i, s in enumerate(_list(c, ".sequence", orders.get("sequence", []))):
+        if model.piece_power(state, s) is None if isinstance(s, str) else True:
+            c.add(f".sequence[{i}]", f"there is no piece '{s}'")
+    for i, r in enumerate(_list(c, ".reentries", orders.get("reentries", []))):
+        if not isinstance(r, dict) or "site" not in r:
+            c.add(f".reentries[{i}]", "a re-entry is {site: CITY} or {train: ID, site: CITY}")
+            continue
+        if c.city(f".reentries[{i}].site", r["site"]) and \
+                r["site"] not in board.reentry_sites(power):
+            c.add(f".reentries[{i}].site", f"{c.name(r['site'])} is not a re-entry site of "
+                  f"{model.POWER_NAMES[power]} (M4.1)")
+    _payments(c, orders)
+    for i, b in enumerate(_list(c, ".battles", orders.get("battles", []))):
+        if not isinstance(b, str) or ">" not in b:
+            c.add(f".battles[{i}]", "a battle is named attacker>defender, e.g. broglie>neipperg")
+    plans = orders.get("plans", {})
+    if not isinstance(plans, dict):
+        c.add(".plans", "must map a battle name (or 'stage') to a plan")
+    else:
+        for k, plan in plans.items():
+            if k != "stage" and ">" not in str(k):
+                c.add(f".plans.{k}", "plans are keyed by battle name (attacker>defender) or "
+                      "'stage'")
+            _plan(c, f".plans.{k}", plan)
+
+
+def _payments(c: _Check, orders: dict[str, Any]) -> None:
+    for i, card in enumerate(_list(c, ".payments", orders.get("payments", []))):
+        if not isinstance(card, str) or not (is_card_id(card) or _partial_ok(card)):
+            c.add(f".payments[{i}]", f"'{card}' is not a card id (e.g. H7.2 or H7)")
+
+
+def _winter(c: _Check, orders: dict[str, Any]) -> None:
+    gens = c.state["generals"]
+    for i, r in enumerate(_list(c, ".recruits", orders.get("recruits", []))):
+        if not isinstance(r, dict) or r.get("general") not in gens:
+            c.add(f".recruits[{i}]", "a recruit is {general: ID, troops: N}")
+            continue
+        if gens[r["general"]]["power"] != c.power:
+            c.add(f".recruits[{i}].general", f"{r['general']} is not yours")
+    for i, r in enumerate(_list(c, ".returns", orders.get("returns", []))):
+        if not isinstance(r, dict) or r.get("general") not in gens or "site" not in r:
+            c.add(f".returns[{i}]", "a return is {general: ID, site: CITY, troops: N}")
+            continue
+        if gens[r["general"]]["power"] != c.power:
+            c.add(f".returns[{i}].general", f"{r['general']} is not yours")
+        elif gens[r["general"]]["city"] is not None:
+            c.add(f".returns[{i}].general", f"{r['general']} is on the map; only eliminated "
+                  "generals return (M8.3)")
+        c.city(f".returns[{i}].site", r["site"])
+    _payments(c, orders)
+
+
+def default_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
+    """M12.6: the default split at set-up, and otherwise nothing: no hussars, no moves or
+    re-entries (draw, supply, forced battles with standing plans and conquest still run),
+    nothing bought in winter."""
+    return {}

@@ -1,0 +1,56 @@
+"""The hussar step: Austria lifts its hussars and places the number in force (M7.1, M7.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.maria import model
+from pbem.games.maria.context import Ctx
+
+
+def hussar_count(state: dict[str, Any]) -> int:
+    """The number of hussars in force (``hussars.count``; E13 changes come with politics)."""
+    extra = sum(int(e.get("delta", 0)) for e in state.get("hussar_effects", []))
+    return max(0, int(state["options"]["hussars.count"]) + extra)
+
+
+def hussar_problem(state: dict[str, Any], board: Any, city: Any, placed: list[str]) -> str | None:
+    """Why a hussar may not go to ``city`` now (M7.1), or None."""
+    if not isinstance(city, str) or city not in board.cities:
+        return f"there is no city '{city}' on the map"
+    c = board.cities[city]
+    if c.map != "bohemia" or c.map not in state["maps"]:
+        return f"{c.name} is not on the Bohemia map (M7.1)"
+    if city in placed:
+        return f"{c.name} already holds a hussar (M7.1)"
+    rng = int(state["options"]["hussars.range"])
+    dist = board.distances_from(city)
+    if not any(
+        g["power"] == "AU" and g["city"] is not None and dist.get(g["city"], rng + 1) <= rng
+        for g in state["generals"].values()
+    ):
+        return f"{c.name} is not within {rng} of an Austrian general (M7.1)"
+    for p in model.occupancy(state).get(city, []):
+        if model.are_enemies(state, "AU", p):
+            return f"{c.name} holds a piece of an enemy of Austria (M7.1)"
+    return None
+
+
+def place_hussars(ctx: Ctx, orders: dict[str, Any]) -> None:
+    """Lift all hussars, then place them on the first valid cities of AU's list (M7.1)."""
+    state = ctx.state
+    state["hussars"] = []
+    want = hussar_count(state)
+    cities = orders.get("hussars") or []
+    if not isinstance(cities, list):
+        ctx.void("AU", "hussars", "'hussars' must be a list of cities")
+        return
+    for i, city in enumerate(cities):
+        if len(state["hussars"]) >= want:
+            break
+        prob = hussar_problem(state, ctx.board, city, state["hussars"])
+        if prob:
+            ctx.void("AU", f"hussars[{i}]", prob)
+            continue
+        state["hussars"].append(city)
+    ctx.event("hussars", cities=list(state["hussars"]))

@@ -1,0 +1,183 @@
+"""Supply, step (b): supply paths, hussar costs and payments, out-of-supply losses
+(M6.1-M6.6, M7.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.maria import model
+from pbem.games.maria.cards import cheapest_payment, payment_value
+from pbem.games.maria.context import Ctx
+
+
+def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[str]:
+    """Cities a supply path of ``power`` may not enter (M6.2): those holding an enemy general or
+    an enemy train, the home countries of neutral powers, and (option) enemy fortresses."""
+    blocked: set[str] = set()
+    for g in state["generals"].values():
+        if g["city"] is not None and model.are_enemies(state, power, g["power"]):
+            blocked.add(g["city"])
+    for t in state["trains"].values():
+        if t["city"] is not None and model.are_enemies(state, power, t["power"]):
+            blocked.add(t["city"])
+    neutral = [p for p in state.get("neutral", []) if p != power]
+    if neutral:
+        for c in board.cities.values():
+            if board.home_of(c.id) in neutral:
+                blocked.add(c.id)
+    if state["options"]["supply.enemy_fortress_blocks"]:
+        for f in board.fortresses():
+            holder = model.controller(state, board, f)
+            if holder is not None and model.are_enemies(state, power, holder):
+                blocked.add(f)
+    return blocked
+
+
+def train_cities(state: dict[str, Any], power: str) -> set[str]:
+    """Cities holding a train that can supply ``power`` (its own; allied ones by option)."""
+    allied = state["options"]["supply.allied_trains"]
+    return {
+        t["city"] for t in state["trains"].values()
+        if t["city"] is not None
+        and (t["power"] == power or (allied and model.are_friends(state, power, t["power"])))
+    }
+
+
+def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str],
+                    avoid: set[str], limit: int) -> int | None:
+    """Fewest steps from ``start`` to a city of ``targets`` entering no city of ``blocked`` or
+    ``avoid``, at most ``limit``; None if there is none. The start city is not entered."""
+    if start in targets:
+        return 0
+    seen = {start}
+    frontier = [start]
+    for step in range(1, limit + 1):
+        nxt = []
+        for here in frontier:
+            for there in board.neighbours(here):
+                if there in seen or there in blocked or there in avoid:
+                    continue
+                if there in targets:
+                    return step
+                seen.add(there)
+                nxt.append(there)
+        if not nxt:
+            return None
+        frontier = nxt
+    return None
+
+
+def supply_cost(state: dict[str, Any], board: Any, gid: str) -> int | None:
+    """The TC points general ``gid`` must pay to be in supply now: 0 at home or with a path
+    that avoids hussars, n for a shortest path of n steps through a hussar (M6.3, for
+    Austria's enemies only), None when it has no supply path (M6.1-M6.3)."""
+    g = state["generals"][gid]
+    power, city = g["power"], g["city"]
+    if board.home_of(city) == power:
+        return 0
+    limit = int(state["options"]["supply.range"])
+    targets = train_cities(state, power)
+    if not targets:
+        return None
+    blocked = path_blocked_cities(state, board, power)
+    hussars = set(state["hussars"]) if model.are_enemies(state, power, "AU") else set()
+    d = supply_distance(board, city, targets, blocked, hussars, limit)
+    if d is not None:
+        return 0
+    if not hussars:
+        return None
+    d = supply_distance(board, city, targets, blocked, set(), limit)
+    return None if d is None else d
+
+
+def in_supply(state: dict[str, Any], board: Any, gid: str) -> bool:
+    """M6.1-M6.2 alone (no hussar cost, no change): used by winter recruiting and E5."""
+    g = state["generals"][gid]
+    if board.home_of(g["city"]) == g["power"]:
+        return True
+    targets = train_cities(state, g["power"])
+    blocked = path_blocked_cities(state, board, g["power"])
+    limit = int(state["options"]["supply.range"])
+    return supply_distance(board, g["city"], targets, blocked, set(), limit) is not None
+
+
+def hussar_policy(state: dict[str, Any], power: str) -> tuple[str, int | None]:
+    """The standing hussar policy of ``power`` (M12.3): ``pay``, ``refuse`` or
+    ``pay_up_to`` with its limit."""
+    pol = state["standing"].get(power, {}).get("hussar_policy", "pay")
+    if isinstance(pol, dict) and "pay_up_to" in pol:
+        return "pay_up_to", int(pol["pay_up_to"])
+    if pol == "refuse":
+        return "refuse", None
+    return "pay", None
+
+
+def supply_step(ctx: Ctx, acting: list[str]) -> None:
+    """Step (b): check every general of the acting powers on the map (M6.1), in city-id order,
+    then power order and rank; each payment is made before the next check."""
+    state, board = ctx.state, ctx.board
+    gens = state["generals"]
+    order = sorted(
+        (g for g in model.on_map(state) if gens[g]["power"] in acting),
+        key=lambda g: (gens[g]["city"], model.POWER_INDEX[gens[g]["power"]], gens[g]["rank"]),
+    )
+    budget: dict[str, int | None] = {}
+    paid_stacks: set[tuple[str, str]] = set()
+    per_stack = ctx.opt("supply.hussar_charge") == "per_stack"
+    for gid in order:
+        g = gens[gid]
+        if g["city"] is None:
+            continue
+        power = g["power"]
+        cost = supply_cost(state, board, gid)
+        ok = cost is not None
+        cards: list[str] = []
+        if cost and per_stack and (g["city"], power) in paid_stacks:
+            cost = 0
+        if cost:
+            policy, limit = hussar_policy(state, power)
+            if power not in budget:
+                budget[power] = limit
+            hand = state["cards"]["hands"].get(power, [])
+            pay = None if policy == "refuse" else cheapest_payment(
+                hand, cost, state["standing"].get(power, {}).get("payments", []),
+                state["options"])
+            if pay is not None and budget[power] is not None:
+                face = sum(payment_value(c, state["options"]) for c in pay)
+                if face > budget[power]:  # type: ignore[operator]
+                    pay = None
+                else:
+                    budget[power] -= face  # type: ignore[operator]
+            if pay is None:
+                ok = False
+            else:
+                model.spend_cards(state, power, pay)
+                cards = pay
+                paid_stacks.add((g["city"], power))
+        if ok:
+            was_down = g["face_down"]
+            g["face_down"] = False
+            g["supply_failures"] = 0
+            ctx.event("supply", general=gid, power=power, city=g["city"], result="in_supply",
+                      cost=cost or 0, cards=cards, face_up=was_down)
+            continue
+        loss = 1 if not g["face_down"] or ctx.opt("supply.loss") == "1_always" else 2
+        loss = min(loss, g["troops"])
+        g["troops"] -= loss
+        g["face_down"] = True
+        g["supply_failures"] = g.get("supply_failures", 0) + 1
+        ctx.event("supply", general=gid, power=power, city=g["city"], result="out_of_supply",
+                  lost=loss)
+        if g["troops"] <= 0:
+            eliminate(ctx, gid, "supply")
+
+
+def eliminate(ctx: Ctx, gid: str, cause: str) -> None:
+    """Take a general off the map (M1.7: at 0 troops; M5.7: no retreat path)."""
+    g = ctx.state["generals"][gid]
+    city = g["city"]
+    g["city"] = None
+    g["troops"] = 0
+    g["face_down"] = False
+    g["supply_failures"] = 0
+    ctx.event("eliminated", general=gid, power=g["power"], city=city, cause=cause)

@@ -1,0 +1,110 @@
+"""What each audience may see (M11): the only road from the state to a report.
+
+The public view holds positions, faces, hussars, fortress control, hand and pile sizes, the
+discard pile and the turn; a seat's view adds the hands, troop counts and standing orders of the
+powers it plays. No other seat's secret is ever copied into a view.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.games.base import Secret
+from pbem.games.maria import model
+from pbem.games.maria.adjudicate import FIRST_YEAR, phase_id
+
+STEP_TITLES = {"hussars": "hussars", "france": "France and Bavaria",
+               "prussia": "Prussia and Saxony", "austria": "Austria", "winter": "winter",
+               "setup": "set-up", "over": "end of the game", "politics": "politics"}
+
+
+def title(state: dict[str, Any]) -> str:
+    """``1741, turn 1 — Prussia and Saxony``."""
+    turn, step = state["turn"], state["step"]
+    if step == "setup":
+        return f"{FIRST_YEAR}, set-up"
+    year = FIRST_YEAR + (max(turn, 1) - 1) // 3
+    if step == "winter":
+        return f"{year}, winter"
+    return f"{year}, turn {turn} \u2014 {STEP_TITLES.get(step, step)}"
+
+
+def map_view(state: dict[str, Any], own: set[str]) -> dict[str, Any]:
+    """The map view of maria-formats.md; troops only for generals of the powers in ``own``."""
+    gens = state["generals"]
+    generals = [
+        {"id": g, "name": gens[g]["name"], "power": gens[g]["power"], "rank": gens[g]["rank"],
+         "city": gens[g]["city"], "face_down": gens[g]["face_down"],
+         "blocked": bool(gens[g].get("blocked")),
+         "troops": gens[g]["troops"] if gens[g]["power"] in own else None}
+        for g in model.on_map(state)
+    ]
+    trains = [{"id": t, "power": v["power"], "city": v["city"]}
+              for t, v in sorted(state["trains"].items()) if v["city"] is not None]
+    return {
+        "generals": generals,
+        "trains": trains,
+        "hussars": list(state["hussars"]),
+        "control": copy.deepcopy(state["control"]),
+        "turn": state["turn"],
+        "title": title(state),
+    }
+
+
+def view(state: dict[str, Any], audience: str) -> dict[str, Any]:
+    """``public`` or a seat."""
+    seats = model.seat_powers(state)
+    if audience != "public" and audience not in seats:
+        raise KeyError(f"unknown audience '{audience}' (public or one of {', '.join(seats)})")
+    own = set(seats.get(audience, []))
+    cards = state["cards"]
+    out: dict[str, Any] = {
+        "game": "maria",
+        "scenario": state["scenario"],
+        "variant": state["variant"],
+        "phase": phase_id(state),
+        "turn": state["turn"],
+        "step": state["step"],
+        "map": map_view(state, own),
+        "control": copy.deepcopy(state["control"]),
+        "draw_pile": len(cards["draw"]),
+        "discard": list(cards["discard"]),
+        "eliminated": [g for g in model.general_ids(state) if state["generals"][g]["city"] is None],
+        "eliminated_trains": sorted(t for t, v in state["trains"].items() if v["city"] is None),
+        "pools": copy.deepcopy(state["pools"]),
+        "tracks": copy.deepcopy(state.get("tracks", {})),
+        "last_battle_winner": state["last_battle_winner"],
+        "seats": seats,
+        "neutral": list(state.get("neutral", [])),
+        "options": copy.deepcopy(state["options"]),
+        "result": copy.deepcopy(state["result"]),
+    }
+    if state["options"]["hidden.hand_size_public"] or audience != "public":
+        out["hand_sizes"] = {p: len(h) for p, h in cards["hands"].items()
+                             if state["options"]["hidden.hand_size_public"] or p in own}
+    if audience != "public":
+        out["audience"] = audience
+        out["own"] = {
+            p: {
+                "hand": list(cards["hands"].get(p, [])),
+                "troops": {g: v["troops"] for g, v in state["generals"].items()
+                           if v["power"] == p and v["city"] is not None},
+                "standing": copy.deepcopy(state["standing"].get(p, {})),
+            }
+            for p in seats[audience]
+        }
+    return out
+
+
+def secrets(state: dict[str, Any]) -> list[Secret]:
+    """Each power's hand and troop numbers (owner: its seat now) and the draw-pile order."""
+    out = []
+    for p in state["powers"]:
+        seat = model.seat_of(state, p)
+        out.append(Secret(f"hand:{p}", seat, list(state["cards"]["hands"].get(p, []))))
+        troops = {g: v["troops"] for g, v in sorted(state["generals"].items())
+                  if v["power"] == p and v["city"] is not None}
+        out.append(Secret(f"troops:{p}", seat, troops))
+    out.append(Secret("draw_pile", None, list(state["cards"]["draw"])))
+    return out
