@@ -2,3 +2,4 @@
 
 from pbem.cli import campaign, case, keys, run  # noqa: F401
 from pbem.cli import map as _map  # noqa: F401
+from pbem.cli import send  # noqa: F401
