@@ -268,3 +268,24 @@ def test_mini_map_without_coordinates_renders() -> None:
     root = parse(render_map(mini, view))
     assert root.find(f".//{SVG}g[@id='general-a']") is not None
     assert root.find(f".//{SVG}text[@id='label-p']") is not None
+
+
+def test_map_render_command(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    out = tmp_path / "start.svg"
+    result = CliRunner().invoke(main, ["map", "render", "--map", str(MAPS / "valid.yaml"),
+                                       "--lang", "zh-TW", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text(encoding="utf-8"))
+    assert len(groups(root, "general")) == 20
+    assert root.find(f".//{SVG}text[@id='label-prag']").text == "布拉格"  # type: ignore[union-attr]
+    intro = CliRunner().invoke(main, ["map", "render", "--map", str(MAPS / "valid.yaml"),
+                                      "--intro", "-o", str(out)])
+    assert intro.exit_code == 0
+    assert len(groups(parse(out.read_text(encoding="utf-8")), "general")) == 13
+    not_campaign = CliRunner().invoke(main, ["map", "render", str(tmp_path), "-o", str(out)])
+    assert not_campaign.exit_code == 1
+    assert "not a campaign folder" in not_campaign.stderr

@@ -54,11 +54,17 @@ def map_check(file: str, forces: str | None, no_forces: bool) -> None:
 
 
 def _campaign_view(folder: Path) -> tuple[Board, dict[str, Any]]:
-    """The board and current public view of a campaign folder."""
-    raise click.UsageError(
-        f"{folder}: drawing a campaign's current position is not available yet; draw the "
-        "starting position with --map/--forces instead"
-    )
+    """The board and the current public map view of a campaign folder."""
+    from pbem.core.campaign import Campaign
+    from pbem.errors import CampaignError
+
+    camp = Campaign(folder).require()
+    _, state = camp.current()
+    view = camp.game().view(state, "public")
+    map_view = view.get("map") if isinstance(view, dict) else None
+    if not isinstance(map_view, dict):
+        raise CampaignError(f"{folder}: this campaign's game has no map to draw")
+    return load_board(), map_view
 
 
 def _start_view(map_file: str | None, forces_file: str | None, intro: bool
