@@ -1,0 +1,329 @@
+"""Orders: checking a faction's orders (R8.6), defaults (R8.4) and the legal choices (R8.2).
+
+The ``orders`` field of an order file holds one mapping for the faction of the round:
+
+* ``revolution``: ``trades``, ``plays``, ``discards``, ``declarations``, ``consent_pay``;
+* ``senate``: ``dispatch``, ``reinforce``;
+* ``endgame``: ``attack``;
+* any round: ``standing`` (``desert``, ``consent``, ``release``, ``accept``, ``attack``,
+  ``redistribute``), kept until replaced.
+
+Problems carry a path into the YAML (``orders.trades[1].give[0]``) and a sentence a player
+understands. A problem found here is reported before the deadline; an order that passes here
+but cannot run when its turn comes is void at resolution (R8.6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import OrderProblem
+from pbem.games.ror.civil_war import eligible_commanders, manilian_problem
+from pbem.games.ror.model import (
+    State,
+    army_legions,
+    army_of,
+    card_data,
+    is_aligned,
+    is_concession_id,
+    is_statesman_id,
+    legions_at,
+)
+from pbem.games.ror.revolution import concession_problem, statesman_problem
+from pbem.games.ror.turn import STANDING_KEYS, default_dispatch
+
+ROUND_KEYS = {
+    "revolution": ("trades", "plays", "discards", "declarations", "consent_pay"),
+    "senate": ("dispatch", "reinforce"),
+    "endgame": ("attack",),
+}
+
+
+class _Checker:
+    def __init__(self, st: State, power: str) -> None:
+        self.st, self.power = st, power
+        self.problems: list[OrderProblem] = []
+
+    def bad(self, path: str, msg: str) -> None:
+        self.problems.append(OrderProblem(path, msg))
+
+    def is_list(self, x: Any, path: str) -> list[Any]:
+        if x is None:
+            return []
+        if not isinstance(x, list):
+            self.bad(path, "must be a list")
+            return []
+        return x
+
+    def is_map(self, x: Any, path: str) -> dict[str, Any] | None:
+        if not isinstance(x, dict):
+            self.bad(path, "must be a mapping (key: value lines)")
+            return None
+        return x
+
+    def int_ok(self, x: Any, path: str, lo: int = 0) -> bool:
+        if isinstance(x, bool) or not isinstance(x, int) or x < lo:
+            self.bad(path, f"must be a whole number of at least {lo}")
+            return False
+        return True
+
+    def own_senator(self, x: Any, path: str) -> str | None:
+        sid = str(x)
+        rec = self.st["senators"].get(sid)
+        if rec is None or not is_aligned(rec) or rec["faction"] != self.power:
+            self.bad(path, f"'{x}' is not a living senator of your faction")
+            return None
+        return sid
+
+    def card_in_hand(self, x: Any, path: str) -> str | None:
+        c = str(x)
+        if c not in self.st["factions"][self.power]["hand"]:
+            self.bad(path, f"card '{x}' is not in your hand")
+            return None
+        return c
+
+
+def validate_orders(st: State, power: str, orders: Any) -> list[OrderProblem]:
+    """Problems of ``orders`` for ``power`` in the current round; empty if all is well."""
+    ck = _Checker(st, power)
+    if power not in st["factions"]:
+        return [OrderProblem("", f"there is no faction '{power}'")]
+    if orders is None:
+        return []
+    o = ck.is_map(orders, "orders")
+    if o is None:
+        return ck.problems
+    waiting = st.get("awaiting") or {}
+    kind = waiting.get("kind")
+    allowed = set(ROUND_KEYS.get(kind or "", ())) | {"standing"}
+    for key in sorted(o):
+        if key not in allowed:
+            where = kind or "no"
+            ck.bad(f"orders.{key}", f"'{key}' is not an order of the {where} round; this round "
+                   f"takes: {', '.join(sorted(allowed))}")
+    if power not in (waiting.get("powers") or []) and set(o) - {"standing"}:
+        ck.bad("orders", f"faction {power} sends only standing orders in this round")
+    _check_revolution(ck, o)
+    _check_senate(ck, o)
+    _check_endgame(ck, o.get("attack"), "orders.attack")
+    if "standing" in o:
+        _check_standing(ck, o["standing"])
+    return ck.problems
+
+
+def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
+    st, power = ck.st, ck.power
+    others = [f for f in st["factions"] if f != power]
+    for i, t in enumerate(ck.is_list(o.get("trades"), "orders.trades")):
+        p = f"orders.trades[{i}]"
+        t = ck.is_map(t, p)
+        if t is None:
+            continue
+        if ("to" in t) == ("with" in t):
+            ck.bad(p, "a GIVE names 'to', a TRADE names 'with' and 'get'")
+            continue
+        partner = t.get("to", t.get("with"))
+        if str(partner) not in others:
+            ck.bad(f"{p}.{'to' if 'to' in t else 'with'}",
+                   f"'{partner}' is not another faction ({', '.join(others)})")
+        for j, c in enumerate(ck.is_list(t.get("give"), f"{p}.give")):
+            ck.card_in_hand(c, f"{p}.give[{j}]")
+        if "with" in t:
+            for j, c in enumerate(ck.is_list(t.get("get"), f"{p}.get")):
+                if not (is_statesman_id(str(c)) or is_concession_id(str(c))
+                        or str(c).startswith(("intrigue", "law"))):
+                    ck.bad(f"{p}.get[{j}]", f"'{c}' is not a Faction card")
+        if not t.get("give") and not t.get("get"):
+            ck.bad(p, "names no card")
+    for i, pl in enumerate(ck.is_list(o.get("plays"), "orders.plays")):
+        p = f"orders.plays[{i}]"
+        pl = ck.is_map(pl, p)
+        if pl is None:
+            continue
+        if "statesman" in pl:
+            c = str(pl["statesman"])
+            if not is_statesman_id(c):
+                ck.bad(f"{p}.statesman", f"'{c}' is not a Statesman card")
+            elif c in st["factions"][power]["hand"]:
+                why = statesman_problem(st, power, c)
+                if why and "not in your hand" not in why:
+                    ck.bad(f"{p}.statesman", f"{c} cannot be played now: {why}")
+        elif "concession" in pl:
+            c = str(pl["concession"])
+            if not is_concession_id(c):
+                ck.bad(f"{p}.concession", f"'{c}' is not a Concession card")
+            elif "senator" not in pl:
+                ck.bad(p, "say on which 'senator' the Concession goes")
+            elif c in st["factions"][power]["hand"]:
+                why = concession_problem(st, power, c, str(pl["senator"]))
+                if why:
+                    ck.bad(f"{p}.senator", why)
+        else:
+            ck.bad(p, "a play names a 'statesman' or a 'concession' (with 'senator')")
+    for i, c in enumerate(ck.is_list(o.get("discards"), "orders.discards")):
+        if not (is_statesman_id(str(c)) or is_concession_id(str(c))
+                or str(c).startswith(("intrigue", "law"))):
+            ck.bad(f"orders.discards[{i}]", f"'{c}' is not a Faction card")
+    mine = {sid for f, sid in eligible_commanders(st) if f == power}
+    for i, d in enumerate(ck.is_list(o.get("declarations"), "orders.declarations")):
+        p = f"orders.declarations[{i}]"
+        d = ck.is_map(d, p)
+        if d is None:
+            continue
+        sid = str(d.get("commander"))
+        if sid not in mine:
+            ck.bad(f"{p}.commander", f"'{d.get('commander')}' is not a land victor of your "
+                   f"faction who must decide (eligible: {', '.join(sorted(mine)) or 'none'})")
+        dec = d.get("decision")
+        if dec not in ("revolt", "lay_down", "manilian"):
+            ck.bad(f"{p}.decision", "must be revolt, lay_down or manilian")
+        if dec == "manilian" and sid in mine:
+            why = manilian_problem(st, sid, d.get("war"))
+            if why:
+                ck.bad(f"{p}.war", why)
+        a = army_of(st, sid)
+        lids = set(army_legions(st, a)) if a else set()
+        for j, lid in enumerate(ck.is_list(d.get("bribes"), f"{p}.bribes")):
+            if str(lid) not in lids:
+                ck.bad(f"{p}.bribes[{j}]", f"legion {lid} is not in {sid}'s army")
+        for key in ("moh_pays", "min_strength"):
+            if key in d:
+                ck.int_ok(d[key], f"{p}.{key}")
+        for key in ("moh_joins", "only_if_primary", "roll"):
+            if key in d and not isinstance(d[key], bool):
+                ck.bad(f"{p}.{key}", "must be true or false")
+        for j, s in enumerate(ck.is_list(d.get("secondaries"), f"{p}.secondaries")):
+            if ck.own_senator(s, f"{p}.secondaries[{j}]") == sid:
+                ck.bad(f"{p}.secondaries[{j}]", "the commander cannot be his own Secondary")
+    for i, c in enumerate(ck.is_list(o.get("consent_pay"), "orders.consent_pay")):
+        p = f"orders.consent_pay[{i}]"
+        c = ck.is_map(c, p)
+        if c is None:
+            continue
+        ck.own_senator(c.get("moh"), f"{p}.moh")
+        ck.int_ok(c.get("n"), f"{p}.n")
+
+
+def _check_senate(ck: _Checker, o: dict[str, Any]) -> None:
+    st = ck.st
+    af = set(legions_at(st, "active_forces"))
+    seen: set[str] = set()
+    for key, who in (("dispatch", "commander"), ("reinforce", "proconsul")):
+        for i, e in enumerate(ck.is_list(o.get(key), f"orders.{key}")):
+            p = f"orders.{key}[{i}]"
+            e = ck.is_map(e, p)
+            if e is None:
+                continue
+            sid = str(e.get(who))
+            rec = st["senators"].get(sid)
+            if rec is None or not is_aligned(rec):
+                ck.bad(f"{p}.{who}", f"'{e.get(who)}' is not a living aligned senator")
+            for j, lid in enumerate(ck.is_list(e.get("legions"), f"{p}.legions")):
+                if str(lid) not in af:
+                    ck.bad(f"{p}.legions[{j}]", f"legion {lid} is not in Active Forces")
+                elif str(lid) in seen:
+                    ck.bad(f"{p}.legions[{j}]", f"legion {lid} is already sent")
+                seen.add(str(lid))
+            if "raise" in e:
+                ck.int_ok(e["raise"], f"{p}.raise")
+
+
+def _check_endgame(ck: _Checker, attack: Any, path: str) -> None:
+    for i, w in enumerate(ck.is_list(attack, path)):
+        if str(w) not in ck.st["wars"]:
+            ck.bad(f"{path}[{i}]", f"there is no war '{w}'")
+
+
+def _check_standing(ck: _Checker, s: Any) -> None:
+    s = ck.is_map(s, "orders.standing")
+    if s is None:
+        return
+    st = ck.st
+    for key in sorted(s):
+        if key not in STANDING_KEYS:
+            ck.bad(f"orders.standing.{key}", f"'{key}' is not a standing order "
+                   f"({', '.join(STANDING_KEYS)})")
+    for i, d in enumerate(ck.is_list(s.get("desert"), "orders.standing.desert")):
+        p = f"orders.standing.desert[{i}]"
+        d = ck.is_map(d, p)
+        if d is None:
+            continue
+        if str(d.get("legion")) not in st["legions"]:
+            ck.bad(f"{p}.legion", f"there is no legion {d.get('legion')}")
+        if d.get("to") not in ("senate_army", "active_forces"):
+            ck.bad(f"{p}.to", "must be senate_army or active_forces")
+    consent = s.get("consent")
+    if consent is not None:
+        c = ck.is_map(consent, "orders.standing.consent")
+        for sid, v in (c or {}).items():
+            ck.own_senator(sid, f"orders.standing.consent.{sid}")
+            if v not in (True, False, "yes", "no"):
+                ck.bad(f"orders.standing.consent.{sid}", "must be yes or no")
+    for i, lid in enumerate(ck.is_list(s.get("release"), "orders.standing.release")):
+        if str(lid) not in st["legions"]:
+            ck.bad(f"orders.standing.release[{i}]", f"there is no legion {lid}")
+    acc = s.get("accept")
+    if acc is not None and acc != "all":
+        for i, lid in enumerate(ck.is_list(acc, "orders.standing.accept")):
+            if str(lid) not in st["legions"]:
+                ck.bad(f"orders.standing.accept[{i}]", f"there is no legion {lid}")
+    _check_endgame(ck, s.get("attack"), "orders.standing.attack")
+    for i, r in enumerate(ck.is_list(s.get("redistribute"), "orders.standing.redistribute")):
+        p = f"orders.standing.redistribute[{i}]"
+        r = ck.is_map(r, p)
+        if r is None:
+            continue
+        for end in ("from", "to"):
+            x = r.get(end)
+            if x == "treasury" or (end == "to" and isinstance(x, str) and x.startswith(
+                    "faction:") and x[8:] in st["factions"]):
+                continue
+            ck.own_senator(x, f"{p}.{end}")
+        ck.int_ok(r.get("amount"), f"{p}.amount", 1)
+
+
+def default_orders(st: State, power: str) -> dict[str, Any]:
+    """Orders for a faction that missed the deadline (R8.4)."""
+    waiting = st.get("awaiting") or {}
+    if waiting.get("kind") == "senate" and power in waiting.get("powers", []):
+        return {"dispatch": default_dispatch(st)}
+    return {}
+
+
+def legal_orders(st: State, power: str) -> dict[str, Any]:
+    """The legal choices of ``power`` now (order forms and bots)."""
+    from pbem.games.ror.turn import can_command
+    from pbem.games.ror.victory import default_attack
+
+    waiting = st.get("awaiting") or {}
+    kind = waiting.get("kind")
+    out: dict[str, Any] = {"round": waiting.get("round"), "kind": kind,
+                           "must_send": power in (waiting.get("powers") or [])}
+    if kind == "revolution":
+        hand = list(st["factions"][power]["hand"])
+        out["hand"] = hand
+        out["statesmen"] = [c for c in hand if is_statesman_id(c)
+                            and statesman_problem(st, power, c) is None]
+        members = [s for s, r in st["senators"].items() if is_aligned(r) and r["faction"] ==
+                   power]
+        out["concessions"] = {c: sorted(s for s in members
+                                        if concession_problem(st, power, c, s) is None)
+                              for c in hand if is_concession_id(c)}
+        out["trade_partners"] = [f for f in st["seating"] if f != power]
+        out["must_discard"] = max(0, len(hand) - 5)
+        out["commanders"] = {sid: {"legions": army_legions(st, army_of(st, sid) or {"id": ""}),
+                                   "decisions": ["lay_down", "revolt"]
+                                   + (["manilian"] if st["laws"].get("manilian_law") else [])}
+                             for f, sid in eligible_commanders(st) if f == power}
+        out["secondaries"] = sorted(members)
+    elif kind == "senate":
+        out["commanders"] = sorted(s for s in st["senators"] if can_command(st, s))
+        out["active_forces"] = legions_at(st, "active_forces")
+        out["pool"] = len(legions_at(st, "pool"))
+        out["default"] = default_dispatch(st)
+    elif kind == "endgame":
+        out["wars"] = default_attack(st)
+    return out
+
+
+__all__ = ["card_data", "default_orders", "legal_orders", "validate_orders"]

@@ -1,0 +1,678 @@
+"""The minimal rest of the turn (R9) and the sequence of play that runs between order rounds.
+
+``advance`` runs every step that needs no orders and stops when the next round opens or the
+game ends (R8.5); ``resolve_round`` applies the orders of the round that was waiting.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.ror.civil_war import (
+    check_primary,
+    disband,
+    rebel_strength,
+    return_to_rome,
+    step_declarations,
+    strength_with,
+)
+from pbem.games.ror.combat import civil_war_battles, run_desertions
+from pbem.games.ror.maintenance import rebel_maintenance
+from pbem.games.ror.model import (
+    PHASES,
+    Ctx,
+    State,
+    active_war_count,
+    army_legions,
+    card_data,
+    change_talents,
+    clockwise_from,
+    cw_armies,
+    faction_members,
+    fleets_at,
+    hrao,
+    is_aligned,
+    is_in_rome,
+    is_rebel,
+    legions_at,
+    military,
+    new_army_id,
+    office_holder,
+    primary_alive,
+    sen,
+    senators_sorted,
+    transfer,
+)
+from pbem.games.ror.mortality import draw_chits, kill
+from pbem.games.ror.revolution import (
+    family_appears,
+    step_hand_limit,
+    step_plays,
+    step_trading,
+)
+from pbem.games.ror.victory import (
+    all_lose,
+    bankruptcy,
+    check_consul_for_life,
+    elect_consul_for_life,
+    end_of_turn,
+    era_ends,
+    four_wars,
+    people_revolt,
+    rebel_meets,
+    run_endgame,
+    settle_rebel,
+)
+
+STANDING_KEYS = ("desert", "consent", "release", "accept", "attack", "redistribute")
+
+
+# --------------------------------------------------------------------------- script (R9.11)
+
+
+def apply_script(ctx: Ctx, phase: str) -> None:
+    """Apply the script entries of this turn and phase, in list order (R1.9, R9.11)."""
+    st = ctx.state
+    for entry in st["script"]:
+        if int(entry.get("turn", -1)) != int(st["turn"]) or entry.get("phase") != phase:
+            continue
+        if st["game_result"] is not None or st["awaiting"] is not None:
+            return
+        effect, args = entry.get("effect"), dict(entry.get("args") or {})
+        ctx.emit("script", effect=effect, args=args)
+        _effect(ctx, str(effect), args)
+        check_primary(ctx, "R9.11 script")
+        check_consul_for_life(ctx)
+
+
+def _effect(ctx: Ctx, effect: str, args: dict[str, Any]) -> None:
+    st = ctx.state
+    if effect == "war":
+        wid = str(args.pop("id"))
+        from pbem.games.ror.setup import WAR_DEFAULTS
+
+        if args.pop("remove", False):
+            st["wars"].pop(wid, None)
+        else:
+            w = st["wars"].setdefault(wid, {**WAR_DEFAULTS, "id": wid})
+            w.update(args)
+    elif effect == "army":
+        cmd = str(args["commander"])
+        rec = st["senators"].get(cmd)
+        if rec is None or not is_aligned(rec) or is_rebel(rec) or any(
+                a["commander"] == cmd for a in st["armies"]):
+            ctx.emit("void", faction=None, path="script", reason=f"{cmd} cannot take an army")
+            return
+        aid = new_army_id(st, cmd)
+        st["armies"].append({"id": aid, "commander": cmd,
+                             "master_of_horse": args.get("master_of_horse"),
+                             "target": args.get("target"), "dispatch_index": None,
+                             "reinforced_turn": None, "dispatched_turn": st["turn"]})
+        rec["location"] = "field"
+        for lid in [str(x) for x in args.get("legions", [])]:
+            where = st["legions"][lid]["location"]
+            if where == "pool":
+                ctx.emit("legion_raised", legion=lid, reason="R9.11 army")
+            if where in ("pool", "active_forces"):
+                st["legions"][lid]["location"] = f"army:{aid}"
+        for fid in [str(x) for x in args.get("fleets", [])]:
+            if st["fleets"][fid]["location"] in ("pool", "active_forces"):
+                st["fleets"][fid]["location"] = f"army:{aid}"
+    elif effect == "land_victory":
+        cmd = str(args["commander"])
+        a = next((x for x in st["armies"] if x["commander"] == cmd), None)
+        if a is None:
+            ctx.emit("void", faction=None, path="script", reason=f"{cmd} commands no army")
+            return
+        sen(st, cmd)["land_victory_this_turn"] = True
+        if a["target"] in st["wars"]:
+            st["wars"][a["target"]]["status"] = "defeated"
+    elif effect == "adjust":
+        rec = sen(st, str(args["senator"]))
+        if not rec["alive"]:
+            return
+        rec["influence"] = max(0, rec["influence"] + int(args.get("influence", 0)))
+        rec["popularity"] = max(-9, min(9, rec["popularity"] + int(args.get("popularity", 0))))
+        rec["knights"] = max(0, rec["knights"] + int(args.get("knights", 0)))
+        t = max(-rec["talents"], int(args.get("talents", 0)))
+        change_talents(ctx, f"senator:{rec['id']}", t, "R9.11 adjust")
+    elif effect == "office":
+        rec = sen(st, str(args["senator"]))
+        office = str(args["office"])
+        if args.get("holds", True):
+            holder = office_holder(st, office)
+            if holder and not office.startswith("governor:"):
+                sen(st, holder)["offices"].remove(office)
+            if office not in rec["offices"]:
+                rec["offices"].append(office)
+        elif office in rec["offices"]:
+            rec["offices"].remove(office)
+    elif effect == "treasury":
+        delta = int(args["delta"])
+        if st["state_treasury"] + delta < 0:
+            change_talents(ctx, "state", -st["state_treasury"], "R9.11 treasury")
+            bankruptcy(ctx)
+        else:
+            change_talents(ctx, "state", delta, "R9.11 treasury")
+    elif effect == "unrest":
+        st["unrest"] = max(0, st["unrest"] + int(args["delta"]))
+    elif effect == "evil_omens":
+        st["evil_omens_level"] = int(args["level"])
+    elif effect == "drought":
+        st["drought_effects"] = int(args["count"])
+    elif effect == "law":
+        st["laws"][str(args["name"])] = bool(args["in_play"])
+    elif effect == "family_appears":
+        family_appears(ctx, str(args["id"]))
+    elif effect == "card_to_hand":
+        st["factions"][str(args["faction"])]["hand"].append(str(args["card"]))
+    elif effect == "kill":
+        if str(args["senator"]) in st["senators"]:
+            kill(ctx, str(args["senator"]), "R9.11 script")
+    elif effect == "consul_for_life":
+        elect_consul_for_life(ctx, str(args["senator"]))
+    elif effect == "people_revolt":
+        people_revolt(ctx)
+    elif effect == "bankruptcy":
+        change_talents(ctx, "state", -st["state_treasury"], "R9.11 bankruptcy")
+        bankruptcy(ctx)
+    elif effect == "era_ends":
+        st["era_ends_revealed"] = True
+        st["era_ends_turn"] = st["turn"]
+    else:
+        ctx.emit("void", faction=None, path="script", reason=f"unknown effect '{effect}'")
+
+
+# --------------------------------------------------------------------------- phases
+
+
+def mortality_phase(ctx: Ctx) -> None:
+    """R9.2: era change, matching wars, one mortality chit."""
+    st = ctx.state
+    new_era = st["era_changes"].get(str(st["turn"]))
+    if new_era:
+        st["era"] = new_era
+        ctx.emit("era", era=new_era)
+    groups: dict[str, dict[str, Any]] = {}
+    for w in st["wars"].values():
+        g = w.get("matching_group")
+        if g and w["status"] == "imminent":
+            if g not in groups or w["matching_index"] < groups[g]["matching_index"]:
+                groups[g] = w
+    for g in sorted(groups):
+        groups[g]["status"] = "active"
+        ctx.emit("war_activated", war=groups[g]["id"])
+    draw_chits(ctx, 1, "R9.2 mortality", lambda sid: True)
+    check_primary(ctx, "R9.2 Mortality")
+
+
+def revenue_phase(ctx: Ctx) -> None:
+    """R9.5: personal revenue, rebel maintenance, redistribution, the State."""
+    st = ctx.state
+    st["paid_this_turn"] = []
+    data = card_data()
+    for sid in senators_sorted(st, is_aligned):
+        rec = sen(st, sid)
+        if is_rebel(rec) or rec["location"] == "captive":
+            continue
+        base = 3 if "faction_leader" in rec["markers"] else 1
+        conc = sum(int(data.concessions[c]["income"]) for c in rec["concessions"])
+        factor = int((data.statesmen.get(sid) or {}).get("abilities", {}).get(
+            "income_factor", 1))
+        income = factor * (base + conc) + int(rec["knights"])
+        change_talents(ctx, f"senator:{sid}", income, "R9.5 personal revenue")
+    rebel_maintenance(ctx)
+    redistribution(ctx)
+    # (4) the State
+    change_talents(ctx, "state", int(st["state_income"]), "R9.5 state income")
+    wars = active_war_count(st)
+    rebel_govs = {"garrison:" + o.split(":", 1)[1] for r in st["senators"].values()
+                  if r["alive"] and is_rebel(r) for o in r["offices"] if o.startswith("governor:")}
+    units = [lid for lid, lg in st["legions"].items()
+             if lg["location"] not in ("pool", "rebel_army") and lg["location"] not in rebel_govs
+             and lid not in st["paid_this_turn"]]
+    units += [fid for fid, fl in st["fleets"].items()
+              if fl["location"] not in ("pool", "rebel_army")]
+    debits = 20 * wars + 2 * len(units) + int(st["state_other_debits"])
+    ctx.emit("state_debits", wars=wars, units=len(units), other=int(st["state_other_debits"]),
+             total=debits)
+    if debits > st["state_treasury"]:
+        change_talents(ctx, "state", -st["state_treasury"], "R9.5 state debits")
+        bankruptcy(ctx)
+    else:
+        change_talents(ctx, "state", -debits, "R9.5 state debits")
+
+
+def redistribution(ctx: Ctx) -> None:
+    """R9.5 (3): each faction's standing REDISTRIBUTE, used once, clockwise from the HRAO's."""
+    st = ctx.state
+    _, first = hrao(st)
+    for fid in clockwise_from(st, first):
+        standing = st["factions"][fid]["standing"]
+        orders = standing.pop("redistribute", None) or []
+        for i, o in enumerate(orders):
+            path = f"orders.standing.redistribute[{i}]"
+            src, dst = _holder(st, fid, o.get("from")), _holder(st, fid, o.get("to"), dest=True)
+            if src is None or dst is None or src == dst:
+                ctx.emit("void", faction=fid, path=path, reason="not a transfer your faction "
+                         "may make", audience=ctx.seat(fid))
+                continue
+            why = _r48(st, src, dst)
+            if why:
+                ctx.emit("void", faction=fid, path=path, reason=why, audience=ctx.seat(fid))
+                continue
+            from pbem.games.ror.model import holder_amount
+
+            amount = min(max(0, int(o.get("amount") or 0)), holder_amount(st, src))
+            transfer(ctx, src, dst, amount, "R9.5 redistribution")
+
+
+def _holder(st: State, fid: str, x: Any, dest: bool = False) -> str | None:
+    if x is None:
+        return None
+    x = str(x)
+    if x == "treasury":
+        return f"faction:{fid}"
+    if x.startswith("faction:"):
+        return x if dest and x[8:] in st["factions"] else None
+    rec = st["senators"].get(x)
+    if rec is None or not is_aligned(rec) or rec["faction"] != fid:
+        return None
+    return f"senator:{x}"
+
+
+def _r48(st: State, src: str, dst: str) -> str | None:
+    """R4.8 and captives: which transfers are void."""
+    def rec(h: str) -> dict[str, Any] | None:
+        return st["senators"][h[8:]] if h.startswith("senator:") else None
+
+    s, d = rec(src), rec(dst)
+    if (s and s["location"] == "captive") or (d and d["location"] == "captive"):
+        return "a captive cannot give or receive talents"
+    if s and is_rebel(s) and not (d and is_rebel(d)):
+        return "a rebel's talents go only to rebels (R4.8)"
+    if d and is_rebel(d) and not (s and is_rebel(s)):
+        return "a rebel receives nothing from loyal senators or a Faction Treasury (R4.8)"
+    return None
+
+
+POPULATION_TABLE = ((18, -3), (17, -2), (16, -1), (11, 0), (10, 1), (9, 2), (7, 3), (5, 4),
+                    (1, 5), (0, 6))
+
+
+def population_phase(ctx: Ctx) -> None:
+    """R9.7: Unrest from unprosecuted wars and drought, then the State of the Republic."""
+    st = ctx.state
+    unpro = sum(1 for w in st["wars"].values() if w["status"] == "unprosecuted")
+    cw = st.get("civil_war")
+    if cw and cw.get("unprosecuted"):
+        unpro += 1
+    st["unrest"] += unpro + int(st["drought_effects"])
+    hsid, _ = hrao(st)
+    pop = int(sen(st, hsid)["popularity"]) if hsid else 0
+    dice = ctx.dice.dice(3, "R9.7 3d6")
+    total = sum(dice) - st["unrest"] + pop - int(st["evil_omens_level"])
+    ctx.emit("population", dice=dice, unrest=st["unrest"], hrao_popularity=pop, total=total)
+    if total < 0:
+        people_revolt(ctx)
+        return
+    change = next(c for lo, c in POPULATION_TABLE if total >= lo)
+    st["unrest"] = max(0, st["unrest"] + change)
+    if total <= 1:
+        ctx.emit("mob")
+        draw_chits(ctx, 6, "R9.7 mob", lambda sid: is_in_rome(sen(st, sid)))
+        check_primary(ctx, "R9.7 Mob")
+
+
+def senate_offices(ctx: Ctx) -> None:
+    """R9.8: commanderless armies come home; vacant Consulships are filled."""
+    st = ctx.state
+    for a in [a for a in st["armies"] if a["commander"] is None]:
+        lids = disband(st, a)
+        ctx.emit("army_returns", army=a["id"], legions=lids, reason="R9.8 no commander")
+    for office in ("rome_consul", "field_consul"):
+        if office_holder(st, office) is not None:
+            continue
+        cands = senators_sorted(st, lambda r: is_in_rome(r) and not r["offices"])
+        if not cands:
+            continue
+        best = min(cands, key=lambda s: (-sen(st, s)["influence"], -sen(st, s)["ora"],
+                                         _k(s)))
+        sen(st, best)["offices"].append(office)
+        sen(st, best)["influence"] += 5
+        ctx.emit("office", senator=best, office=office, influence_gain=5)
+
+
+def _k(s: str) -> tuple[int, str]:
+    from pbem.games.ror.model import sid_key
+
+    return sid_key(s)
+
+
+def dispatcher(st: State) -> str:
+    """The faction whose player sends DISPATCH (R9.9)."""
+    cfl = st.get("consul_for_life")
+    if cfl and sen(st, cfl["senator"])["alive"] and is_aligned(sen(st, cfl["senator"])):
+        return str(sen(st, cfl["senator"])["faction"])
+    rebel_faction = sen(st, st["civil_war"]["primary_rebel"])["faction"]
+    _, f = hrao(st, exclude_faction=rebel_faction)
+    return f
+
+
+def can_command(st: State, sid: str) -> bool:
+    """A Dictator, Field Consul or Rome Consul in Rome with no army (R9.9)."""
+    rec = st["senators"].get(sid)
+    return bool(rec and is_in_rome(rec) and any(
+        o in rec["offices"] for o in ("dictator", "field_consul", "rome_consul")))
+
+
+def moh_of(st: State, sid: str) -> str | None:
+    """The Master of Horse who goes with a Dictator, if he is in Rome."""
+    if "dictator" not in sen(st, sid)["offices"]:
+        return None
+    m = office_holder(st, "master_of_horse")
+    return m if m and is_in_rome(sen(st, m)) else None
+
+
+def consents(st: State, dispatcher_faction: str, sid: str, strength: int) -> bool:
+    """R9.9 consent: own senator, CONSENT, the Consul for Life, or strength >= the rebel's."""
+    f = sen(st, sid)["faction"]
+    if f == dispatcher_faction:
+        return True
+    cfl = st.get("consul_for_life")
+    if cfl and sen(st, cfl["senator"])["alive"] and sen(st, cfl["senator"])["faction"] == \
+            dispatcher_faction:
+        return True
+    c = st["factions"][f]["standing"].get("consent") or {}
+    if c.get(sid) in (True, "yes"):
+        return True
+    return strength >= rebel_strength(st)
+
+
+def default_dispatch(st: State) -> list[dict[str, Any]]:
+    """R8.4: one army under the first of Dictator, Field Consul, Rome Consul who may be sent,
+    with every legion in Active Forces."""
+    lids = legions_at(st, "active_forces")
+    if not lids or not st.get("civil_war"):
+        return []
+    d = dispatcher(st)
+    for office in ("dictator", "field_consul", "rome_consul"):
+        sid = office_holder(st, office)
+        if sid is None or not can_command(st, sid):
+            continue
+        mil = military(st, sid) + military(st, moh_of(st, sid))
+        if consents(st, d, sid, strength_with(st, lids, mil)):
+            return [{"commander": sid, "legions": [int(x) for x in lids], "raise": 0}]
+    return []
+
+
+def raise_legions(ctx: Ctx, n: int) -> list[str]:
+    """Raise up to ``n`` legions from the pool, lowest ids, 10T each (R9.9)."""
+    st = ctx.state
+    out = []
+    for lid in legions_at(st, "pool")[: max(0, n)]:
+        if st["state_treasury"] < 10:
+            break
+        change_talents(ctx, "state", -10, "R9.9 raise legion")
+        st["legions"][lid]["location"] = "active_forces"
+        ctx.emit("legion_raised", legion=lid)
+        out.append(lid)
+    if out:
+        for sid in senators_sorted(st, lambda r: "armaments" in r["concessions"]):
+            if is_aligned(sen(st, sid)) and not is_rebel(sen(st, sid)):
+                change_talents(ctx, f"senator:{sid}", 2 * len(out), "R9.9 armaments")
+    return out
+
+
+def apply_dispatch(ctx: Ctx) -> None:
+    """R9.9: the dispatcher's DISPATCH and REINFORCE entries."""
+    st = ctx.state
+    d = st["awaiting_dispatcher"] if "awaiting_dispatcher" in st else dispatcher(st)
+    st.pop("awaiting_dispatcher", None)
+    orders = ctx.orders.get(d) or {}
+    seat = ctx.seat(d)
+    used: set[str] = set()
+    cw = st["civil_war"]
+    for key in ("dispatch", "reinforce"):
+        for i, e in enumerate(orders.get(key) or []):
+            path = f"orders.{key}[{i}]"
+            if not isinstance(e, dict):
+                continue
+            who = str(e.get("commander" if key == "dispatch" else "proconsul"))
+            lids = [str(x) for x in e.get("legions") or []]
+            bad = [x for x in lids if x in used or st["legions"].get(x, {}).get("location")
+                   != "active_forces"]
+            if bad:
+                ctx.emit("void", faction=d, path=path, audience=seat,
+                         reason=f"legion {bad[0]} is not in Active Forces")
+                continue
+            if key == "dispatch":
+                if not can_command(st, who) or any(a["commander"] == who for a in st["armies"]):
+                    ctx.emit("void", faction=d, path=path, audience=seat,
+                             reason=f"{who} is not a Dictator or Consul in Rome")
+                    continue
+                n_raise = min(int(e.get("raise") or 0), len(legions_at(st, "pool")),
+                              st["state_treasury"] // 10)
+                moh = moh_of(st, who)
+                mil = military(st, who) + military(st, moh)
+                ls = strength_with(st, lids, 0) + n_raise
+                strength = ls + min(mil, ls)
+                if not lids and n_raise == 0:
+                    ctx.emit("void", faction=d, path=path, audience=seat,
+                             reason="an army needs at least one legion")
+                    continue
+                if not consents(st, d, who, strength):
+                    ctx.emit("void", faction=d, path=path, audience=seat,
+                             reason=f"faction {sen(st, who)['faction']} does not consent to "
+                             f"sending {who}")
+                    continue
+                lids = lids + raise_legions(ctx, n_raise)
+                if not lids:
+                    continue
+                aid = new_army_id(st, who)
+                st["armies"].append({"id": aid, "commander": who, "master_of_horse": moh,
+                                     "target": "civil_war",
+                                     "dispatch_index": cw["next_dispatch_index"],
+                                     "reinforced_turn": None, "dispatched_turn": st["turn"]})
+                cw["next_dispatch_index"] += 1
+                sen(st, who)["location"] = "field"
+                if moh:
+                    sen(st, moh)["location"] = "field"
+                for lid in lids:
+                    st["legions"][lid]["location"] = f"army:{aid}"
+                    used.add(lid)
+                ctx.emit("dispatch", commander=who, legions=lids, army=aid,
+                         dispatch_index=cw["next_dispatch_index"] - 1,
+                         strength=strength_with(st, lids, mil), rebel_strength=rebel_strength(st))
+            else:
+                a = next((x for x in cw_armies(st) if x["commander"] == who), None)
+                if a is None:
+                    ctx.emit("void", faction=d, path=path, audience=seat,
+                             reason=f"{who} commands no army facing the rebel")
+                    continue
+                lids = lids + raise_legions(ctx, int(e.get("raise") or 0))
+                for lid in lids:
+                    st["legions"][lid]["location"] = f"army:{a['id']}"
+                    used.add(lid)
+                a["reinforced_turn"] = st["turn"]
+                ctx.emit("reinforce", proconsul=who, legions=lids)
+
+
+def senate_end(ctx: Ctx) -> None:
+    """R9.9, end: a Proconsul facing the rebel with no legion returns to Rome."""
+    st = ctx.state
+    for a in list(cw_armies(st)):
+        if a["commander"] is not None and not army_legions(st, a):
+            return_to_rome(st, a)
+            disband(st, a)
+            ctx.emit("army_returns", army=a["id"], legions=[], reason="R9.9 no legion")
+
+
+def combat_end(ctx: Ctx) -> None:
+    """R9.10: Unprosecuted status (R5.5), then R7.6 for condition 1, else the L1 count."""
+    st = ctx.state
+    cw = st.get("civil_war")
+    if cw:
+        faced = any(army_legions(st, a) for a in cw_armies(st))
+        cw["unprosecuted"] = not faced
+    if cw and cw.get("rebel_condition_met") == 1:
+        settle_rebel(ctx)
+        return
+    four_wars(ctx)
+
+
+# --------------------------------------------------------------------------- sequence
+
+
+def apply_standing(ctx: Ctx) -> None:
+    """Standing orders ride in any round and are kept until replaced (R8.2)."""
+    st = ctx.state
+    for fid in sorted(ctx.orders):
+        o = ctx.orders.get(fid)
+        if fid not in st["factions"] or not isinstance(o, dict):
+            continue
+        standing = o.get("standing")
+        if isinstance(standing, dict):
+            for key in STANDING_KEYS:
+                if key in standing:
+                    st["factions"][fid]["standing"][key] = standing[key]
+
+
+def revolution_round_needed(st: State) -> bool:
+    """R8.5: the Revolution round opens unless no faction holds a card and nobody is a land
+    victor."""
+    cards = any(f["hand"] for f in st["factions"].values())
+    victors = any(r["land_victory_this_turn"] and r["alive"] for r in st["senators"].values())
+    return cards or victors
+
+
+def open_round(st: State, kind: str, powers: list[str]) -> None:
+    """Wait for orders (R8.5)."""
+    st["awaiting"] = {"round": f"T{st['turn']}/{kind}", "kind": kind, "powers": powers}
+
+
+def _next_phase(st: State) -> None:
+    i = PHASES.index(st["phase"])
+    if i + 1 < len(PHASES):
+        st["phase"], st["step"] = PHASES[i + 1], "start"
+    else:
+        st["turn"] += 1
+        st["phase"], st["step"] = PHASES[0], "start"
+
+
+def run_step(ctx: Ctx) -> None:
+    """Run the step at the cursor (``phase``/``step``) and move the cursor on."""
+    st = ctx.state
+    phase, step = st["phase"], st["step"]
+    if step == "start":
+        apply_script(ctx, phase)
+        if st["game_result"] is not None or st["awaiting"] is not None:
+            return
+    if phase == "mortality":
+        mortality_phase(ctx)
+        _next_phase(st)
+    elif phase == "revenue":
+        revenue_phase(ctx)
+        if st["awaiting"] is None:
+            _next_phase(st)
+    elif phase == "forum":
+        if st.get("era_ends_turn") is not None and int(st["era_ends_turn"]) == int(st["turn"]):
+            st["era_ends_revealed"] = True
+            ctx.emit("era_ends_revealed")
+        if st["era_ends_revealed"]:
+            era_ends(ctx)
+        _next_phase(st)
+    elif phase == "population":
+        population_phase(ctx)
+        if st["awaiting"] is None:
+            _next_phase(st)
+    elif phase == "senate":
+        if step == "start":
+            senate_offices(ctx)
+            if st.get("civil_war"):
+                st["step"] = "dispatch"
+                d = dispatcher(st)
+                st["awaiting_dispatcher"] = d
+                open_round(st, "senate", [d])
+            else:
+                st["step"] = "end"
+        elif step == "end":
+            senate_end(ctx)
+            _next_phase(st)
+    elif phase == "combat":
+        if step == "start":
+            civil_war_battles(ctx)
+            st["step"] = "end"
+        elif step == "end":
+            combat_end(ctx)
+            if st["awaiting"] is None and st["game_result"] is None:
+                _next_phase(st)
+    elif phase == "revolution":
+        if step == "start":
+            st["step"] = "a"
+            if revolution_round_needed(st):
+                open_round(st, "revolution", list(st["seating"]))
+        elif step == "a":
+            step_trading(ctx)
+            st["step"] = "b"
+        elif step == "b":
+            step_plays(ctx)
+            st["step"] = "c"
+        elif step == "c":
+            step_hand_limit(ctx)
+            st["step"] = "d"
+        elif step == "d":
+            step_declarations(ctx)
+            st["step"] = "e"
+        elif step == "e":
+            end_of_turn(ctx)
+            if st["game_result"] is None:
+                for r in st["senators"].values():
+                    r["land_victory_this_turn"] = False
+                _next_phase(st)
+    check_consul_for_life(ctx)
+
+
+def advance(ctx: Ctx, until: tuple[str, str] | None = None, max_steps: int = 10000) -> None:
+    """Run steps until a round opens, the game ends, or the cursor reaches ``until``."""
+    st = ctx.state
+    for _ in range(max_steps):
+        if st["game_result"] is not None or st["awaiting"] is not None:
+            return
+        if until is not None and (st["phase"], st["step"]) == until:
+            return
+        run_step(ctx)
+    raise RuntimeError("the sequence of play does not advance")
+
+
+def resolve_round(ctx: Ctx) -> None:
+    """Apply the orders of the waiting round, then run on (R8.5)."""
+    st = ctx.state
+    waiting = st["awaiting"]
+    st["awaiting"] = None
+    apply_standing(ctx)
+    if st.get("civil_war"):
+        run_desertions(ctx, None)  # R4.6: DESERT takes effect when its round is resolved
+    kind = waiting["kind"]
+    if kind == "senate":
+        apply_dispatch(ctx)
+        st["step"] = "end"
+    elif kind == "revolution":
+        st["step"] = "a"
+    elif kind == "endgame":
+        faction = waiting["powers"][0]
+        o = ctx.orders.get(faction) or {}
+        attack = o.get("attack")
+        if attack is None:
+            attack = st["factions"][faction]["standing"].get("attack")
+        if attack is None:
+            from pbem.games.ror.victory import default_attack
+
+            attack = default_attack(st)
+        run_endgame(ctx, [str(w) for w in attack])
+        if st["game_result"] is None:
+            _next_phase(st)
+
+
+__all__ = ["advance", "all_lose", "faction_members", "fleets_at", "primary_alive",
+           "rebel_meets", "resolve_round"]

@@ -1,0 +1,91 @@
+"""What each audience may see (R8.7): the only road from state to a report."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.games.ror.civil_war import rebel_strength
+from pbem.games.ror.model import (
+    State,
+    active_war_count,
+    army_fleets,
+    army_legions,
+    hrao,
+    legion_strength,
+    legions_at,
+    sid_key,
+)
+
+PUBLIC_SENATOR_KEYS = (
+    "id", "name", "family_under", "mil", "ora", "loy", "influence", "popularity", "knights",
+    "talents", "offices", "markers", "concessions", "faction", "zone", "location", "alive",
+    "land_victory_this_turn",
+)
+
+
+def view(st: State, audience: str) -> dict[str, Any]:
+    """``public``, or one seat: that seat's hands, treasuries and standing orders are added.
+
+    Hands and Faction Treasuries are secret until the game ends (R8.7); every senator's
+    Talents, offices and markers are public, and so is every draw.
+    """
+    over = st.get("game_result") is not None
+    hsid, hfaction = hrao(st)
+    senators = {
+        sid: {k: copy.deepcopy(r[k]) for k in PUBLIC_SENATOR_KEYS}
+        for sid, r in sorted(st["senators"].items(), key=lambda kv: sid_key(kv[0]))
+        if r["zone"] in ("faction", "forum") and r["alive"]
+    }
+    factions = {}
+    for fid in st["seating"]:
+        f = st["factions"][fid]
+        mine = f["player"] == audience
+        members = [s for s, r in senators.items() if r["faction"] == fid and r["zone"] ==
+                   "faction"]
+        entry: dict[str, Any] = {
+            "id": fid, "player": f["player"], "hand_size": len(f["hand"]),
+            "senators": members,
+            "influence": sum(senators[s]["influence"] for s in members),
+            "votes": sum(senators[s]["ora"] + senators[s]["knights"] for s in members
+                         if senators[s]["location"] == "rome"
+                         and "rebel" not in senators[s]["markers"]),
+        }
+        if mine or over:
+            entry["hand"] = list(f["hand"])
+            entry["faction_treasury"] = f["faction_treasury"]
+        if mine:
+            entry["standing"] = copy.deepcopy(f["standing"])
+        factions[fid] = entry
+    armies = []
+    for a in st["armies"]:
+        lids = army_legions(st, a)
+        armies.append({**copy.deepcopy(a), "legions": lids, "fleets": army_fleets(st, a),
+                       "legion_strength": legion_strength(st, lids)})
+    cw = copy.deepcopy(st.get("civil_war"))
+    if cw:
+        cw["legions"] = legions_at(st, "rebel_army")
+        cw["strength"] = rebel_strength(st)
+    rnd = (st.get("dice_log") or [{}])[-1].get("round") if st.get("dice_log") else None
+    return {
+        "game": "ror", "audience": audience, "scenario": st.get("scenario"),
+        "turn": st["turn"], "phase": st["phase"], "step": st["step"], "era": st["era"],
+        "round": (st.get("awaiting") or {}).get("round"),
+        "awaiting": copy.deepcopy(st.get("awaiting")),
+        "seating": list(st["seating"]), "hrao": hsid, "hrao_faction": hfaction,
+        "state_treasury": st["state_treasury"], "state_income": st["state_income"],
+        "unrest": st["unrest"], "evil_omens_level": st["evil_omens_level"],
+        "laws": dict(st["laws"]), "era_ends_turn": st.get("era_ends_turn"),
+        "era_ends_revealed": st["era_ends_revealed"], "options": dict(st["options"]),
+        "senators": senators, "factions": factions,
+        "curia": sorted((s for s, r in st["senators"].items() if r["zone"] == "curia"),
+                        key=sid_key),
+        "forum_concessions": list(st["forum_concessions"]), "discard": list(st["discard"]),
+        "legions": copy.deepcopy(st["legions"]), "fleets": copy.deepcopy(st["fleets"]),
+        "active_forces": legions_at(st, "active_forces"), "armies": armies,
+        "wars": copy.deepcopy(st["wars"]), "active_wars": active_war_count(st),
+        "civil_war": cw, "consul_for_life": copy.deepcopy(st.get("consul_for_life")),
+        "pending_wins": copy.deepcopy(st["pending_wins"]),
+        "result": copy.deepcopy(st.get("game_result")),
+        "dice": [d for d in st["dice_log"] if d["round"] == rnd] if rnd else [],
+    }
