@@ -102,8 +102,7 @@ def _mail_file(p: Path, name: str, max_bytes: int, received: datetime | None = N
     size = p.stat().st_size
     if size > MAX_MAIL_BYTES:
         return Source(name, [Candidate(name, problem=f"the mail is {size:,} bytes; pbem reads mails up to {MAX_MAIL_BYTES:,} bytes")])
-    msg = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-    return Source(name, list(extract(msg, name, max_bytes, received)))
+    return Source(name, _extract_bytes(p.read_bytes(), name, max_bytes, received))
 
 
 def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
@@ -134,15 +133,32 @@ def _mbox(p: Path, max_bytes: int) -> Iterator[Source]:
             if len(raw) > MAX_MAIL_BYTES:
                 yield Source(name, [Candidate(name, problem=f"the mail is {len(raw):,} bytes; too large")])
                 continue
-            msg = email.message_from_bytes(raw, policy=email.policy.default)
-            yield Source(name, list(extract(msg, name, max_bytes, None)))
+            yield Source(name, _extract_bytes(raw, name, max_bytes, None))
     finally:
         box.close()
 
 
+def _extract_bytes(raw: bytes, name: str, max_bytes: int, received: datetime | None) -> list[Candidate]:
+    """Parse one mail and extract its candidates; a mail the email package chokes on (malformed
+    headers raise from deep inside it) becomes one refusal instead of a traceback."""
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        return list(extract(msg, name, max_bytes, received))
+    except Exception as exc:  # noqa: BLE001 - a hostile mail must not stop intake
+        return [Candidate(name, problem=f"the mail is malformed and cannot be read ({type(exc).__name__}); send it again as a plain mail")]
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    """A header's text, or '' when it cannot be parsed."""
+    try:
+        return str(msg.get(name, ""))
+    except Exception:  # noqa: BLE001 - e.g. HeaderParseError on a hostile Message-ID
+        return ""
+
+
 def _sender(msg: EmailMessage) -> str | None:
     try:
-        addr = email.utils.parseaddr(str(msg.get("From", "")))[1]
+        addr = email.utils.parseaddr(_header(msg, "From"))[1]
     except Exception:  # noqa: BLE001 - a hostile header must not stop intake
         return None
     return addr.lower() or None
@@ -151,7 +167,7 @@ def _sender(msg: EmailMessage) -> str | None:
 def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | None) -> Iterator[Candidate]:
     """The order documents in one mail, or one Candidate saying why there are none."""
     sender = _sender(msg)
-    mid = str(msg.get("Message-ID", "")).strip() or None
+    mid = _header(msg, "Message-ID").strip() or None
 
     def cand(label: str, raw: bytes | None = None, problem: str | None = None) -> Candidate:
         return Candidate(label, raw, problem, sender, received, mid)
