@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.cli import main
 from pbem.core.safeyaml import load_yaml_file
@@ -403,3 +405,66 @@ def test_map_check_reports_bad_yaml_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert len(result.stderr.splitlines()) == 1
     assert "not valid YAML" in result.stderr
+
+
+# -- the queries against brute force on small random maps -----------------------------------
+
+
+@st.composite
+def small_maps(draw: Any) -> tuple[Board, frozenset[str]]:
+    n = draw(st.integers(2, 7))
+    ids = [f"c{i}" for i in range(n)]
+    pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]]
+    chosen = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=len(pairs)))
+    mains = draw(st.lists(st.booleans(), min_size=len(chosen), max_size=len(chosen)))
+    avoid = frozenset(draw(st.lists(st.sampled_from(ids), max_size=2)))
+    data = {
+        "cities": [{"id": c, "name": c.upper(), "sector": "K5", "suit": "S",
+                    "territory": "neutral"} for c in ids],
+        "roads": [[a, b, "main"] if m else [a, b] for (a, b), m in zip(chosen, mains,
+                                                                        strict=True)],
+    }
+    return parse_board(data, "random.yaml", playable=False), avoid
+
+
+def _simple_paths(board: Board, a: str, b: str, ok: Any, main_only: bool = False
+                  ) -> list[tuple[str, ...]]:
+    found = []
+
+    def walk(path: tuple[str, ...]) -> None:
+        if path[-1] == b:
+            found.append(path)
+            return
+        step = board.main_neighbours if main_only else board.neighbours
+        for n in step(path[-1]):
+            if n not in path and ok(n):
+                walk(path + (n,))
+
+    walk((a,))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_maps())
+def test_paths_match_brute_force(case: tuple[Board, frozenset[str]]) -> None:
+    board, avoid = case
+    ids = sorted(board.cities)
+    for a in ids:
+        for b in ids:
+            if a == b:
+                continue
+            every = _simple_paths(board, a, b, lambda c: True)
+            want = min(every, key=lambda p: (len(p), p)) if every else None
+            assert board.shortest_path(a, b) == want
+            assert board.distance(a, b) == (len(want) - 1 if want else None)
+            allowed = _simple_paths(board, a, b, lambda c: c not in avoid)
+            want = min(allowed, key=lambda p: (len(p), p)) if allowed else None
+            assert board.shortest_path(a, b, avoid=avoid) == want
+        reach = board.main_road_reach(a, 3, blocked=lambda c: c in avoid)
+        for b in ids:
+            if b == a:
+                continue
+            paths = [p for p in _simple_paths(board, a, b, lambda c: c not in avoid, True)
+                     if len(p) <= 4]
+            want = min(paths, key=lambda p: (len(p), p)) if paths else None
+            assert reach.get(b) == want

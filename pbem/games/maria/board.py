@@ -816,11 +816,11 @@ def parse_board(data: Any, source: str = "<map>", *, playable: bool = True) -> B
 
     # A city rejected above would make these checks report its roads and neighbours too;
     # they run once every city parses.
-    if len(cities) == len(raw_cities):
+    # (A case mini-map may hold a city without roads on purpose.)
+    if len(cities) == len(raw_cities) and playable:
         for cid in sorted(c for c in cities if not adjacent[c]):
             p.add(f"cities[{first_index[cid]}] ({cid})", "has no road")
-        if playable:
-            _check_playable(board, p, first_index)
+        _check_playable(board, p, first_index)
     p.raise_if_any("the map file")
     return board
 
