@@ -39,6 +39,7 @@ class Verdict:
     seq: int | None = None
     duplicate: bool = False
     problems: list[str] = field(default_factory=list)
+    reply: bool = True  # False: the sender is unproven; do not answer (see _signed_by_sender)
 
     def line(self) -> str:
         if self.accepted:
@@ -118,9 +119,12 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     assert cand.raw is not None
     try:
         doc = parse_order_document(cand.raw, cand.source, max_bytes=max_bytes)
-        _check(camp, phase, roster, resolved_ids, doc, cand, now)
     except PbemError as exc:
         return _refuse(camp, cand, str(exc.located(cand.source)))
+    try:
+        _check(camp, phase, roster, resolved_ids, doc, cand, now)
+    except PbemError as exc:
+        return _refuse(camp, cand, str(exc.located(cand.source)), reply=_signed_by_sender(doc, cand, roster))
     folder = phase_orders_dir(camp, number, phase.id)
     existing = accepted_documents(camp, number, phase.id).get(doc.player)
     if existing is not None and doc.seq <= existing.seq:
@@ -195,12 +199,23 @@ def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ign
     return problems
 
 
-def _refuse(camp: Campaign, cand: Candidate, message: str) -> Verdict:
+def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster) -> bool:  # type: ignore[no-untyped-def]
+    """False when the file is signed by a key other than the roster key of the seat whose address
+    the mail comes from: the From line is then forged (or the key is someone else's), and an error
+    reply would let a stranger make pbem mail that player."""
+    if doc.key_id is None:
+        return True
+    sender = (cand.sender or "").lower()
+    seats = [s for s in roster.values() if s.email.lower() == sender]
+    return not seats or any(s.key.sign_id == doc.key_id for s in seats)
+
+
+def _refuse(camp: Campaign, cand: Candidate, message: str, reply: bool = True) -> Verdict:
     atomic.write_if_changed(
         camp.refused_dir / f"{cand.key[:20]}.json",
         canonical({"source": cand.source, "sender": cand.sender, "reason": message}) + b"\n",
     )
-    return Verdict(cand.source, False, message)
+    return Verdict(cand.source, False, message, reply=reply)
 
 
 def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: str) -> None:  # type: ignore[no-untyped-def]
@@ -228,6 +243,8 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
             mid=outbox.message_id("receipt", acc.verdict["body_sha256"][:24], camp.id), text="\n".join(lines),
         )
         outbox.queue(camp.outbox, f"receipt-{acc.verdict['body_sha256'][:24]}", msg)
+        return
+    if not verdict.reply:
         return
     emails = {s.email.lower(): s for s in roster.values()}
     seat = emails.get((cand.sender or "").lower())
