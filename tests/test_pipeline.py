@@ -10,13 +10,13 @@ from conftest import NOW, run_cli
 from orders_util import signed
 
 
-def _new(root: Path, name: str, keys: dict[str, Path]) -> Path:
+def _new(root: Path, name: str, keys: dict[str, Path], *extra: str) -> Path:
     camp = root / name
     run_cli(
         "new", str(camp), "--game", "mini", "--scenario", "short",
         "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
         "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
-        "--deadline", "stage=24h", "--grace", "1h", "--now", NOW,
+        "--deadline", "stage=24h", "--grace", "1h", "--now", NOW, *extra,
     )
     return camp
 
@@ -59,7 +59,7 @@ def test_run_resolves_due_campaigns_and_waits_for_others(tmp_path: Path, keys: d
 
 def test_broken_campaign_is_skipped_not_fatal(tmp_path: Path, keys: dict[str, Path]) -> None:
     root = tmp_path / "games"
-    good = _new(root, "good", keys)
+    good = _new(root, "good", keys, "--outage-share", "0")  # nobody sends orders here
     bad = _new(root, "bad", keys)
     (bad / "states" / "000000.json").write_text("{}\n")
     result = run_cli("run", str(root), "--now", "2026-12-09T00:00:00Z", "-q", ok=False)
@@ -73,7 +73,7 @@ def test_parallel_jobs_give_the_same_archives(tmp_path: Path, keys: dict[str, Pa
     for jobs in (1, 2):
         root = tmp_path / f"j{jobs}"
         for name in ("c1", "c2", "c3"):
-            _new(root, name, keys)
+            _new(root, name, keys, "--outage-share", "0")  # nobody sends orders here
         run_cli("run", str(root), "--now", "2026-12-09T00:00:00Z", "-q", "--jobs", str(jobs))
         roots.append(root)
     for name in ("c1", "c2", "c3"):

@@ -10,13 +10,14 @@ import click
 
 from pbem.cli import main
 from pbem.cli.options import campaign_arg, echo_lines, now_option, wait_option
+from pbem.core import gm
 from pbem.core.audit import audit as run_audit
 from pbem.core.campaign import Campaign, format_time, parse_duration, parse_player
 from pbem.core.envelope import parse_order_document
-from pbem.core.intake import accepted_documents
 from pbem.core.intake import intake as run_intake
-from pbem.core.phase import due, settle
+from pbem.core.phase import chosen_documents, due, settle
 from pbem.core.phase import resolve as run_resolve
+from pbem.core.pipeline import publish
 from pbem.core.safeyaml import load_yaml
 from pbem.errors import CampaignError
 from pbem.games import get_game
@@ -45,9 +46,13 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("--deadline", "deadlines", multiple=True, metavar="KIND=DURATION", help="e.g. stage=48h, setup=7d.")
 @click.option("--grace", default="0m", show_default=True, help="Grace period after each deadline.")
 @click.option("--gm", "gm_email", default="pbem@localhost", show_default=True, help="The address reports are sent from.")
+@click.option("--autopilot-after", default=0, show_default=True, help="After this many missed deadlines in a row a seat is played by the bot (0: never).")
+@click.option("--outage-share", default=0.5, show_default=True, help="Hold a phase when at least this share of players (and 2 or more) sent nothing; 0 turns the guard off.")
+@click.option("--encrypt-private", is_flag=True, help="Encrypt private reports to each player's key.")
 @now_option
 def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, ...], langs: tuple[str, ...], campaign_id: str | None,
-        options: tuple[str, ...], deadlines: tuple[str, ...], grace: str, gm_email: str, now: datetime) -> None:
+        options: tuple[str, ...], deadlines: tuple[str, ...], grace: str, gm_email: str, autopilot_after: int, outage_share: float,
+        encrypt_private: bool, now: datetime) -> None:
     """Create a campaign folder.
 
     \b
@@ -64,6 +69,7 @@ def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, .
     camp = Campaign.create(
         campaign_dir, campaign_id=campaign_id or campaign_dir.name, game=game, scenario=scenario, options=opts, seats=seats,
         deadlines={k: parse_duration(v) for k, v in table.items()}, grace=parse_duration(grace), start=now,
+        settings={"gm_email": gm_email, "autopilot_after": autopilot_after, "outage_share": outage_share, "encrypt_private": encrypt_private},
     )
     rec = camp.create_record()
     click.echo(f"created {camp.id} ({game_name}/{scenario}) in {campaign_dir}")
@@ -105,7 +111,7 @@ def status(campaign_dir: Path, now: datetime) -> None:
     if phase is None:
         click.echo(f"{camp.id}: the game is over: {game.result(state)}")
         return
-    docs = accepted_documents(camp, camp.phase_number(), phase.id)
+    docs = chosen_documents(camp, camp.phase_number(), phase.id)
     click.echo(f"{camp.id}: phase {phase.id} (#{camp.phase_number()}), deadline {format_time(camp.deadline(phase.deadline_kind))}")
     for power in phase.powers:
         seat = game.seat_of(state, power)
@@ -119,9 +125,10 @@ def status(campaign_dir: Path, now: datetime) -> None:
 @main.command()
 @campaign_arg
 @click.option("--force", is_flag=True, help="Resolve now even if orders are missing and the deadline has not passed.")
+@click.option("--confirm-missing", is_flag=True, help="Resolve although the outage guard holds the phase (many players silent).")
 @now_option
 @wait_option
-def resolve(campaign_dir: Path, force: bool, now: datetime, wait: float) -> None:
+def resolve(campaign_dir: Path, force: bool, confirm_missing: bool, now: datetime, wait: float) -> None:
     """Resolve the phase now waiting, if it is due.
 
     \b
@@ -129,11 +136,14 @@ def resolve(campaign_dir: Path, force: bool, now: datetime, wait: float) -> None
     """
     with Campaign(campaign_dir).locked(wait) as camp:
         settle(camp, now)
+        if confirm_missing:
+            gm.confirm_missing(camp, now)
         d = due(camp, now, force)
         if not d.due:
             click.echo(f"not due: {d.reason}")
             return
         outcome = run_resolve(camp, now)
+        publish(camp, outcome.record["index"])
     missing = f"; no orders from {', '.join(d.missing)} (defaults used)" if d.missing else ""
     click.echo(f"resolved {outcome.record['phase']} (record {outcome.record['index']}){missing}")
 

@@ -20,7 +20,7 @@ from pbem.core.campaign import Campaign, derive_keys, parse_public_key, record_h
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, hash_chain
-from pbem.core.phase import gather, outstanding_commits, play
+from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
 from pbem.errors import AuditError, PbemError
 
 
@@ -59,6 +59,8 @@ def audit(camp: Campaign) -> AuditReport:
     for rec in records:
         if rec["kind"] == "roster":
             roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
+        if "requests" in rec:
+            _check_requests(camp, rec, roster)
         if rec["kind"] != "phase":
             continue
         path = camp.record_path(rec["index"])
@@ -144,6 +146,22 @@ def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict
         raise _fail(path, f"the order file is for {doc.player}/{doc.phase}, but record {rec['index']} uses it for {seat}/{rec['phase']}")
 
 
+def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any]) -> None:
+    """A pause or resume record: every signed request it cites is there, unchanged, and signed."""
+    for seat, req in sorted(rec["requests"].items()):
+        path = camp.root / req["file"]
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise _fail(path, f"the {rec['kind']} request of {seat} cited by record {rec['index']} is missing") from None
+        if sha256_hex(raw) != req["sha256"]:
+            raise _fail(path, f"the {rec['kind']} request of {seat} does not match the hash in record {rec['index']}")
+        try:
+            verify_signature(parse_order_document(raw, str(path)), roster[seat])
+        except PbemError as exc:
+            raise _fail(path, f"the request does not verify: {exc.message}") from None
+
+
 def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
     spath = camp.state_path(rec["index"])
     try:
@@ -206,9 +224,10 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
         if phase is None or phase.id != rec["phase"]:
             raise _fail(path, f"replay expected phase {phase.id if phase else '(game over)'}, the record says {rec['phase']}")
         docs = {seat: ((camp.root / used["file"]).read_bytes(), Path(used["file"]).name) for seat, used in rec["orders"].items()}
-        inputs = gather(game, state, phase, docs, outstanding_commits(live))
+        autopilot = autopilot_seats(live, int(create.get("autopilot_after", 0)))
+        inputs = gather(game, state, phase, docs, outstanding_commits(live), autopilot)
         resolution, body = play(game, state, phase, rec["phase_number"], inputs, seed)
-        for name in ("defaults", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
+        for name in ("defaults", "missing_seats", "autopilot", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
             if body[name] != rec[name]:
                 raise _fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")
         state = resolution.state

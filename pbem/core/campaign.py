@@ -135,8 +135,12 @@ class Campaign:
         grace: int,
         start: datetime,
         seed: bytes | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> Campaign:
-        """Create a campaign folder with its record 0 and initial state."""
+        """Create a campaign folder with its record 0 and initial state.
+
+        ``settings`` are the campaign's procedural settings (``gm_email``, ``outage_share``,
+        ``autopilot_after``, ``encrypt_private``), kept in record 0 beside the rule options."""
         from pbem.core.fair import PhaseRng, Rng
 
         camp = cls(root)
@@ -182,6 +186,7 @@ class Campaign:
             "secret_commitment": sha256_hex(keys["secret"]),
             "state_hash": digest(state),
         }
+        record.update(settings or {})
         camp.write_state(0, state)
         camp.append_record(record)
         return camp
@@ -323,7 +328,7 @@ class Campaign:
         when = self.opened_at() + timedelta(seconds=seconds)
         number = self.phase_number()
         for rec in self.effective_records():
-            if rec["kind"] == "extend" and rec.get("phase_number") == number:
+            if rec["kind"] in ("extend", "resume") and rec.get("phase_number") == number:
                 when += timedelta(seconds=rec["seconds"])
         return when
 

@@ -22,7 +22,7 @@ import yaml
 
 from pbem.core import atomic, outbox
 from pbem.core.campaign import Campaign, format_time, phase_key
-from pbem.core.canonical import canonical
+from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
 from pbem.core.mailin import Candidate, read_sources
 from pbem.errors import OrderError, PbemError
@@ -40,6 +40,7 @@ class Verdict:
     duplicate: bool = False
     problems: list[str] = field(default_factory=list)
     reply: bool = True  # False: the sender is unproven; do not answer (see _signed_by_sender)
+    request: str | None = None
 
     def line(self) -> str:
         if self.accepted:
@@ -76,21 +77,22 @@ def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:
     return camp.orders_dir / phase_key(number, phase_id)
 
 
-def accepted_documents(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
-    """The highest-seq accepted document of each seat for a phase."""
+def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: bool = False) -> Any:
+    """The highest-seq accepted document of each seat for a phase (with ``all_seqs``: every
+    accepted document of each seat, highest seq first)."""
     folder = phase_orders_dir(camp, number, phase_id)
-    best: dict[str, Accepted] = {}
-    if not folder.is_dir():
-        return best
-    for vpath in sorted(folder.glob("*.verdict.json")):
-        verdict = json.loads(vpath.read_bytes())
-        doc_path = folder / verdict["file"]
-        if not doc_path.is_file():
-            continue
-        acc = Accepted(verdict["seat"], verdict["seq"], doc_path, verdict)
-        if verdict["seat"] not in best or acc.seq > best[verdict["seat"]].seq:
-            best[verdict["seat"]] = acc
-    return best
+    by_seat: dict[str, list[Accepted]] = {}
+    if folder.is_dir():
+        for vpath in sorted(folder.glob("*.verdict.json")):
+            verdict = json.loads(vpath.read_bytes())
+            doc_path = folder / verdict["file"]
+            if doc_path.is_file():
+                by_seat.setdefault(verdict["seat"], []).append(Accepted(verdict["seat"], verdict["seq"], doc_path, verdict))
+    for docs in by_seat.values():
+        docs.sort(key=lambda a: -a.seq)
+    if all_seqs:
+        return by_seat
+    return {seat: docs[0] for seat, docs in by_seat.items()}
 
 
 def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
@@ -126,6 +128,8 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     except PbemError as exc:
         return _refuse(camp, cand, str(exc.located(cand.source)), reply=_signed_by_sender(doc, cand, roster))
     folder = phase_orders_dir(camp, number, phase.id)
+    if doc.request is not None:
+        return _accept_request(camp, folder, doc, cand, now, phase)
     existing = accepted_documents(camp, number, phase.id).get(doc.player)
     if existing is not None and doc.seq <= existing.seq:
         same = folder / _doc_name(doc.player, doc.seq)
@@ -152,6 +156,46 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems)
 
 
+REQUEST_KINDS = ("pause", "resume", "resend")
+
+
+def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Candidate, now: datetime, phase) -> Verdict:  # type: ignore[no-untyped-def]
+    """Store a signed request (pause, resume, resend) and act on it once enough seats agree."""
+    from pbem.core import gm
+
+    rdir = folder / "requests"
+    kind = doc.request["kind"]
+    name = f"{doc.player}.{kind}.{doc.seq:06d}.yaml"
+    earlier = [int(p.name.split(".")[2]) for p in rdir.glob(f"{doc.player}.*.yaml")] if rdir.is_dir() else []
+    if (rdir / name).is_file() and (rdir / name).read_bytes() == cand.raw:
+        return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, request=kind)
+    if earlier and doc.seq <= max(earlier):
+        return _refuse(camp, cand, str(OrderError(f"seq {doc.seq} is not above your last request's seq {max(earlier)}; this looks like a replay", source=cand.source, field="seq")))
+    atomic.write_bytes(rdir / name, cand.raw)
+    if kind in ("pause", "resume"):
+        latest: dict[str, tuple[str, Path]] = {}
+        for p in sorted(rdir.glob("*.yaml"), key=lambda p: (p.name.split(".")[0], int(p.name.split(".")[2]))):
+            seat, rkind = p.name.split(".")[:2]
+            if rkind in ("pause", "resume"):
+                latest[seat] = (rkind, p)
+        agreeing = {seat: p for seat, (rkind, p) in latest.items() if rkind == kind}
+        paused = gm.pause_in_force(camp) is not None
+        if gm.majority(len(agreeing), len(camp.roster())) and paused == (kind == "resume"):
+            body: dict[str, Any] = {
+                "kind": kind, "phase": phase.id, "phase_number": camp.phase_number(),
+                "requests": {seat: {"file": str(p.relative_to(camp.root)), "sha256": sha256_hex(p.read_bytes())} for seat, p in sorted(agreeing.items())},
+                "resolved_at": format_time(now),
+            }
+            if kind == "resume":
+                since = gm.pause_in_force(camp)
+                assert since is not None
+                from pbem.core.campaign import parse_time
+
+                body["seconds"] = max(0, int((now - parse_time(since.since)).total_seconds()))
+            camp.append_record(body)
+    return Verdict(cand.source, True, f"{kind} request accepted", doc.player, doc.seq, request=kind)
+
+
 def _doc_name(seat: str, seq: int) -> str:
     return f"{seat}.{seq:06d}.yaml"
 
@@ -171,7 +215,9 @@ def _check(camp: Campaign, phase, roster, resolved_ids, doc: OrderDocument, cand
         raise OrderError(f"'{doc.player}' is not a player of this campaign (players: {', '.join(roster)})", line=doc.line_of("player"), field="player")
     verify_signature(doc, seat.key)
     if doc.request is not None:
-        raise OrderError("requests are not handled by intake; send orders", field="request")
+        kind = doc.request.get("kind") if isinstance(doc.request, dict) else None
+        if kind not in REQUEST_KINDS:
+            raise OrderError(f"unknown request; write 'request: {{kind: pause}}' (kinds: {', '.join(REQUEST_KINDS)})", line=doc.line_of("request"), field="request.kind")
     if phase is None:
         raise OrderError("the game is over; no more orders are taken", field="phase")
     if doc.phase != phase.id:
@@ -225,6 +271,15 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
         if verdict.duplicate:
             return
         seat = roster[verdict.seat]
+        if verdict.request:
+            key = sha256_hex(f"{cand.key}|{verdict.request}".encode())[:24]
+            msg = outbox.new_message(
+                sender=gm, to=seat.email, subject=f"[{camp.id}] {verdict.request} request received",
+                mid=outbox.message_id("request", key, camp.id),
+                text=f"Your {verdict.request} request (seq {verdict.seq}) for {phase_id} is accepted.\n",
+            )
+            outbox.queue(camp.outbox, f"request-{key}", msg)
+            return
         folder_docs = accepted_documents(camp, camp.phase_number(), phase_id)
         acc = folder_docs[verdict.seat]
         doc_data = yaml.safe_load(acc.path.read_bytes())

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from pbem.core import atomic
+from pbem.core import atomic, gm
 from pbem.core.campaign import Campaign, derive_keys, format_time
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document
-from pbem.core.fair import entropy_mix, hash_chain, phase_rng
+from pbem.core.fair import H, Rng, entropy_mix, hash_chain, phase_rng
 from pbem.core.intake import Accepted, accepted_documents
 from pbem.core.seal import commit, derive_salt
 from pbem.errors import CampaignError
@@ -35,6 +36,8 @@ class Inputs:
     docs: dict[str, dict[str, Any]]
     entropy: dict[str, dict[str, Any]]
     mix: bytes
+    missing_seats: list[str] = field(default_factory=list)
+    autopilot: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -55,9 +58,19 @@ def outstanding_commits(records: list[dict[str, Any]]) -> dict[str, str]:
     return commits
 
 
-def gather(game: Any, state: dict[str, Any], phase: Phase, docs: dict[str, tuple[bytes, str]], commits: dict[str, str]) -> Inputs:
+def gather(
+    game: Any,
+    state: dict[str, Any],
+    phase: Phase,
+    docs: dict[str, tuple[bytes, str]],
+    commits: dict[str, str],
+    autopilot: frozenset[str] = frozenset(),
+) -> Inputs:
     """Orders per power from the chosen documents (``seat -> (raw bytes, source name)``), default
-    orders for every power without them, and the entropy mix. Pure."""
+    orders for every power without them, and the entropy mix. Pure.
+
+    Seats in ``autopilot`` (too many missed deadlines in a row) get the game's bot orders,
+    drawn from a stream seeded by the phase's entropy mix, instead of their standing orders."""
     orders: dict[str, Any] = {}
     used: dict[str, dict[str, Any]] = {}
     entropy: dict[str, dict[str, Any]] = {}
@@ -82,16 +95,38 @@ def gather(game: Any, state: dict[str, Any], phase: Phase, docs: dict[str, tuple
         if seat not in entropy and any(game.seat_of(state, p) == seat for p in phase.powers):
             entropy[seat] = {"reveal": None, "used": expected, "status": "no orders"}
             reveals[seat] = expected
+    mix = entropy_mix(reveals)
     defaults = [p for p in phase.powers if p not in orders]
+    piloted = []
     for power in defaults:
-        orders[power] = game.default_orders(state, power)
-    return Inputs(orders, defaults, used, entropy, entropy_mix(reveals))
+        if game.seat_of(state, power) in autopilot:
+            piloted.append(power)
+            orders[power] = game.bot_orders(state, power, Rng(H(b"pbem|autopilot|" + mix + power.encode())))
+        else:
+            orders[power] = game.default_orders(state, power)
+    missing = sorted({s for p in defaults if (s := game.seat_of(state, p)) is not None and s not in used})
+    return Inputs(orders, defaults, used, entropy, mix, missing, piloted)
+
+
+def autopilot_seats(records: list[dict[str, Any]], after: int) -> frozenset[str]:
+    """Seats that missed the last ``after`` deadlines in a row at which they owed orders."""
+    if after <= 0:
+        return frozenset()
+    streak: dict[str, int] = {}
+    for rec in records:
+        if rec["kind"] != "phase":
+            continue
+        owed = set(rec.get("missing_seats", [])) | set(rec["orders"])
+        for seat in owed:
+            streak[seat] = streak.get(seat, 0) + 1 if seat in rec.get("missing_seats", []) else 0
+    return frozenset(seat for seat, n in streak.items() if n >= after)
 
 
 def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: Inputs, seed: bytes) -> tuple[Resolution, dict[str, Any]]:
     """Resolve the phase and build the record body (without index/prev/time). Pure."""
     keys = derive_keys(seed)
-    chain_key = hash_chain(keys["public"], _chain_length(number))[number]
+    _chain_length(number)
+    chain_key = _chain(keys["public"])[number]
     rng = phase_rng(chain_key, keys["secret"], phase.id, inputs.mix)
     resolution = game.resolve(state, inputs.orders, rng)
     commitments = {
@@ -104,6 +139,8 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
         "phase_number": number,
         "orders": inputs.docs,
         "defaults": inputs.defaults,
+        "missing_seats": inputs.missing_seats,
+        "autopilot": inputs.autopilot,
         "entropy": inputs.entropy,
         "entropy_mix": inputs.mix.hex(),
         "public_key": chain_key.hex(),
@@ -115,6 +152,13 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
     return resolution, body
 
 
+@lru_cache(maxsize=8)
+def _chain(public_seed: bytes) -> list[bytes]:
+    from pbem.core.campaign import CHAIN_LENGTH
+
+    return hash_chain(public_seed, CHAIN_LENGTH)
+
+
 def _chain_length(number: int) -> int:
     from pbem.core.campaign import CHAIN_LENGTH
 
@@ -124,7 +168,17 @@ def _chain_length(number: int) -> int:
 
 
 def chosen_documents(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
-    return accepted_documents(camp, number, phase_id)
+    """The documents a phase is resolved from: each seat's highest seq signed by the key the
+    roster holds now (after a replace-player, the old player's orders no longer count)."""
+    roster = camp.roster()
+    chosen: dict[str, Accepted] = {}
+    for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True).items():
+        for candidate in acc:
+            doc = parse_order_document(candidate.path.read_bytes(), candidate.path.name)
+            if seat in roster and doc.key_id == roster[seat].key.sign_id:
+                chosen[seat] = candidate
+                break
+    return chosen
 
 
 @dataclass
@@ -144,14 +198,22 @@ def due(camp: Campaign, now: datetime, force: bool = False) -> Due:
     phase = game.current_phase(state)
     if phase is None:
         return Due(None, False, "the game is over", [])
-    docs = accepted_documents(camp, camp.phase_number(), phase.id)
+    docs = chosen_documents(camp, camp.phase_number(), phase.id)
     missing = [p for p in phase.powers if not _has_orders(game, state, p, docs)]
     if not missing:
         return Due(phase, True, "every power has sent orders", [])
     if force:
         return Due(phase, True, "forced by the GM", missing)
+    pause = gm.pause_in_force(camp)
+    if pause is not None:
+        return Due(phase, False, f"paused since {pause.since} at the request of {', '.join(pause.seats)}", missing)
     deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
     if now >= deadline:
+        owing = sorted({s for p in phase.powers if (s := game.seat_of(state, p)) is not None})
+        silent = sorted({s for p in missing if (s := game.seat_of(state, p)) is not None and s not in docs})
+        if gm.outage_suspected(camp, silent, owing):
+            return Due(phase, False, f"held: {len(silent)} of {len(owing)} players sent nothing ({', '.join(silent)}); "
+                       "if this is not a mail outage, confirm with 'pbem resolve --confirm-missing'", missing)
         return Due(phase, True, f"the deadline {format_time(deadline)} has passed", missing)
     return Due(phase, False, f"waiting for {', '.join(missing)} until {format_time(deadline)}", missing)
 
@@ -175,7 +237,9 @@ def resolve(camp: Campaign, now: datetime) -> Outcome:
     number = camp.phase_number()
     chosen = chosen_documents(camp, number, phase.id)
     docs = {seat: (acc.path.read_bytes(), acc.path.name) for seat, acc in chosen.items()}
-    inputs = gather(game, state, phase, docs, outstanding_commits(camp.effective_records()))
+    records = camp.effective_records()
+    autopilot = autopilot_seats(records, int(camp.create_record().get("autopilot_after", 0)))
+    inputs = gather(game, state, phase, docs, outstanding_commits(records), autopilot)
     for seat, acc in chosen.items():
         inputs.docs[seat]["file"] = str(acc.path.relative_to(camp.root))
         inputs.docs[seat]["verdict_sha256"] = sha256_hex(acc.path.with_name(acc.path.name + ".verdict.json").read_bytes())

@@ -1,0 +1,145 @@
+"""Deadlines, grace, extensions, pauses, autopilot, the outage guard, replace-player, rollback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import NOW, run_cli
+from orders_util import signed, write_orders
+
+DEADLINE = "2026-12-03T12:00:00Z"  # NOW + 48h (stage deadline of the mini_campaign fixture)
+
+
+def _state(camp: Path) -> dict[str, Any]:
+    rec = json.loads(max((camp / "archive").glob("*.json")).read_bytes())
+    index = rec.get("state_of", rec["index"]) if "state_hash" in rec else None
+    if index is None:
+        states = sorted(p for p in (camp / "states").glob("[0-9]*.json") if "events" not in p.name)
+        return json.loads(states[-1].read_bytes())
+    return json.loads((camp / "states" / f"{index:06d}.json").read_bytes())
+
+
+def _bid(tmp: Path, camp: Path, keys: dict[str, Path], seat: str, phase: str = "round-1", name: str | None = None) -> Path:
+    power = seat[0].upper()
+    return signed(tmp, keys[seat], "mini-1", seat, phase, {power: {"bid": _state(camp)["hands"][power][0]}}, name=name)
+
+
+def _records(camp: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_bytes()) for p in sorted((camp / "archive").glob("*.json"))]
+
+
+def test_deadline_refuses_late_orders_and_status_shows_it(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    assert f"deadline {DEADLINE}" in run_cli("status", str(mini_campaign), "--now", NOW).output
+    late = run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, "north")), "--now", "2026-12-03T12:00:01Z")
+    assert "after the deadline 2026-12-03T12:00:00Z" in late.output
+    assert not list((mini_campaign / "orders").glob("*/*.yaml"))
+
+
+def test_extend_moves_the_deadline_and_is_recorded(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    out = run_cli("extend", str(mini_campaign), "--by", "24h", "--reason", "holiday", "--now", NOW).output
+    assert "deadline now 2026-12-04T12:00:00Z" in out
+    ok = run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, "north")), "--now", "2026-12-04T11:00:00Z")
+    assert "accepted:" in ok.output
+    assert _records(mini_campaign)[-1]["kind"] == "extend"
+    assert "audit passed" in run_cli("audit", str(mini_campaign)).output
+
+
+def test_grace_accepts_late_orders_and_delays_resolution(tmp_path: Path, keys: dict[str, Path]) -> None:
+    camp = tmp_path / "g"
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+            "--player", f"north=n@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=s@example.org:{keys['south'].with_suffix('.pub')}",
+            "--deadline", "stage=48h", "--grace", "2h", "--now", NOW)
+    assert "accepted:" in run_cli("intake", str(camp), str(_bid(tmp_path, camp, keys, "north")), "--now", "2026-12-03T13:00:00Z").output
+    assert "not due" in run_cli("resolve", str(camp), "--now", "2026-12-03T13:30:00Z").output
+    assert "resolved round-1" in run_cli("resolve", str(camp), "--now", "2026-12-03T14:00:00Z").output
+
+
+def _request(tmp: Path, keys: dict[str, Path], seat: str, kind: str, seq: int) -> Path:
+    src = tmp / f"{seat}-{kind}-{seq}-src.yaml"
+    src.write_text(f"pbem: 1\ncampaign: mini-1\nplayer: {seat}\nphase: round-1\nseq: {seq}\nrequest: {{kind: {kind}}}\n")
+    out = tmp / f"{seat}-{kind}-{seq}.yaml"
+    run_cli("sign", str(src), "--key", str(keys[seat]), "-o", str(out))
+    return out
+
+
+def test_pause_needs_a_signed_majority_and_resume_extends_the_deadline(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    run_cli("intake", str(mini_campaign), str(_request(tmp_path, keys, "north", "pause", 1)), "--now", NOW)
+    assert not any(r["kind"] == "pause" for r in _records(mini_campaign)), "one of two players is not a majority"
+    run_cli("intake", str(mini_campaign), str(_request(tmp_path, keys, "south", "pause", 1)), "--now", NOW)
+    pause = _records(mini_campaign)[-1]
+    assert pause["kind"] == "pause" and sorted(pause["requests"]) == ["north", "south"]
+    status = run_cli("status", str(mini_campaign), "--now", "2026-12-10T00:00:00Z").output
+    assert "paused since" in status
+    assert "not due" in run_cli("resolve", str(mini_campaign), "--now", "2026-12-10T00:00:00Z").output
+    for seat in ("north", "south"):
+        run_cli("intake", str(mini_campaign), str(_request(tmp_path, keys, seat, "resume", 2)), "--now", "2026-12-02T12:00:00Z")
+    resume = _records(mini_campaign)[-1]
+    assert resume["kind"] == "resume" and resume["seconds"] == 24 * 3600
+    assert "deadline 2026-12-04T12:00:00Z" in run_cli("status", str(mini_campaign), "--now", "2026-12-02T12:00:00Z").output
+    assert "audit passed" in run_cli("audit", str(mini_campaign)).output
+
+
+def test_outage_guard_holds_until_the_gm_confirms(mini_campaign: Path) -> None:
+    held = run_cli("resolve", str(mini_campaign), "--now", "2026-12-05T00:00:00Z").output
+    assert "not due: held: 2 of 2 players sent nothing" in held
+    out = run_cli("resolve", str(mini_campaign), "--confirm-missing", "--now", "2026-12-05T00:00:00Z").output
+    assert "resolved round-1" in out and "defaults used" in out
+
+
+def test_autopilot_takes_over_after_missed_deadlines(tmp_path: Path, keys: dict[str, Path]) -> None:
+    camp = tmp_path / "a"
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "long", "--id", "mini-1",
+            "--player", f"north=n@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=s@example.org:{keys['south'].with_suffix('.pub')}",
+            "--deadline", "stage=1h", "--autopilot-after", "2", "--now", NOW)
+    for n in range(1, 5):
+        doc = _bid(tmp_path, camp, keys, "north", f"round-{n}", name=f"n{n}")
+        run_cli("intake", str(camp), str(doc), "--now", NOW)
+        run_cli("resolve", str(camp), "--force", "--now", NOW)
+    phases = [r for r in _records(camp) if r["kind"] == "phase"]
+    assert [r["missing_seats"] for r in phases] == [["south"]] * 4
+    assert [r["autopilot"] for r in phases] == [[], [], ["S"], ["S"]]
+    assert "4 phases replayed" in run_cli("audit", str(camp)).output
+
+
+def test_replace_player_new_key_counts_old_key_refused(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    old_doc = _bid(tmp_path, mini_campaign, keys, "south", name="old")
+    run_cli("intake", str(mini_campaign), str(old_doc), "--now", NOW)
+    run_cli("replace-player", str(mini_campaign), f"south=m@example.org:{keys['mallory'].with_suffix('.pub')}", "--now", NOW)
+    # the old player's pending orders no longer count
+    assert "waiting" in run_cli("status", str(mini_campaign), "--now", NOW).output.split("S ")[1].splitlines()[0]
+    again = _bid(tmp_path, mini_campaign, keys, "south", name="again")
+    assert "not the roster key of 'south'" in run_cli("intake", str(mini_campaign), str(again), "--now", NOW).output
+    state = _state(mini_campaign)
+    src = write_orders(tmp_path / "m-src.yaml", "mini-1", "south", "round-1", {"S": {"bid": state["hands"]["S"][0]}}, seq=5)
+    run_cli("sign", str(src), "--key", str(keys["mallory"]), "-o", str(tmp_path / "m.yaml"))
+    assert "accepted:" in run_cli("intake", str(mini_campaign), str(tmp_path / "m.yaml"), "--now", NOW).output
+    run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, "north")), "--now", NOW)
+    assert "resolved round-1" in run_cli("resolve", str(mini_campaign), "--now", NOW).output
+    rec = [r for r in _records(mini_campaign) if r["kind"] == "phase"][0]
+    assert rec["orders"]["south"]["seq"] == 5
+    assert "audit passed" in run_cli("audit", str(mini_campaign)).output
+
+
+def test_rollback_reopens_a_phase_keeps_history_and_audits(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    for seat in ("north", "south"):
+        run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, seat)), "--now", NOW)
+    run_cli("resolve", str(mini_campaign), "--now", NOW)
+    before = _records(mini_campaign)
+    first_state = json.loads((mini_campaign / "states" / "000000.json").read_bytes())
+    out = run_cli("rollback", str(mini_campaign), "--to", "round-1", "--now", "2026-12-01T13:00:00Z").output
+    assert "reopened round-1" in out
+    after = _records(mini_campaign)
+    assert after[: len(before)] == before, "nothing is deleted or changed"
+    assert after[-1]["kind"] == "rollback" and after[-1]["state_hash"] == after[0]["state_hash"]
+    assert _state(mini_campaign) == first_state
+    assert "phase round-1" in run_cli("status", str(mini_campaign), "--now", NOW).output
+    # the accepted orders still stand; resolving again gives the same state as the first time
+    again = run_cli("resolve", str(mini_campaign), "--now", "2026-12-01T14:00:00Z").output
+    assert "resolved round-1" in again
+    recs = _records(mini_campaign)
+    assert recs[-1]["state_hash"] == before[1]["state_hash"]
+    assert "audit passed" in run_cli("audit", str(mini_campaign)).output
