@@ -289,3 +289,16 @@ def test_map_render_command(tmp_path: Path) -> None:
     not_campaign = CliRunner().invoke(main, ["map", "render", str(tmp_path), "-o", str(out)])
     assert not_campaign.exit_code == 1
     assert "not a campaign folder" in not_campaign.stderr
+
+
+def test_control_by_nobody_or_by_the_home_power_is_not_drawn(board: Board,
+                                                             view: dict[str, Any]) -> None:
+    view["control"] = {"glogau": {"power": None, "marker": False},
+                       "prag": {"power": "AU", "marker": False},
+                       "wien": {"power": "FR", "marker": True},
+                       "linz": {"power": "BA", "marker": False}}
+    root = parse(render_map(board, view))
+    drawn = sorted(g.get("id") for g in root.iter(f"{SVG}g")
+                   if (g.get("id") or "").startswith("control-")
+                   and "legend" not in (g.get("id") or ""))
+    assert drawn == ["control-linz", "control-wien"]

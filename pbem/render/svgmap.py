@@ -208,7 +208,12 @@ def render_map(
     generals = [g for g in view.get("generals", []) if g.get("city") in pos]
     trains = [t for t in view.get("trains", []) if t.get("city") in pos]
     hussars = sorted(h for h in view.get("hussars", []) if h in pos)
-    control = {c: v for c, v in sorted(view.get("control", {}).items()) if c in pos}
+    # Nothing to show for a fortress held by nobody, or by its own home power without a marker.
+    control = {
+        c: v for c, v in sorted(view.get("control", {}).items())
+        if c in pos and v.get("power") is not None
+        and (v.get("marker") or v.get("power") != board.home_of(c))
+    }
 
     _draw_panels(dwg, lay, lang)
     _draw_roads(dwg, board, pos)
