@@ -266,7 +266,7 @@ def _draw_panels(dwg: svgwrite.Drawing, lay: _Layout, lang: str) -> None:
         tints[p.map_id] = tint
         cw = p.width / len(m.columns)
         ch = p.height / m.rows
-        suits = dwg.g(class_="suits", opacity="0.07")
+        suits = dwg.g(class_="suits", opacity="0.06")
         for ci, col in enumerate(m.columns):
             for row in range(1, m.rows + 1):
                 x = p.x0 + ci * cw
@@ -489,8 +489,8 @@ def _draw_pieces(
     boxes = []
     for city, info in control.items():
         x, y = pos[city]
-        layer.add(_control(dwg, city, info, _r(x - 12), _r(y)))
-        boxes.append((x - 17, y - 6, x - 6, y + 6))
+        layer.add(_control(dwg, city, info, _r(x - 13), _r(y)))
+        boxes.append((x - 18, y - 6, x - 7, y + 6))
     for city in hussars:
         x, y = pos[city]
         layer.add(_hussar(dwg, city, _r(x - 8), _r(y + 9)))
@@ -560,7 +560,7 @@ def _draw_legend(dwg: svgwrite.Drawing, lay: _Layout, words: Mapping[str, str], 
     x = x0 + 10
     y += 16
     g.add(dwg.text(words["legend"], insert=(x, y), class_="legend-head"))
-    y += 14
+    y += 18
 
     def row(label: str) -> float:
         nonlocal y
