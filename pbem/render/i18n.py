@@ -1,0 +1,132 @@
+"""Two languages for every report, mail and order-form comment: English and Traditional Chinese.
+
+Templates mark their words with Jinja2's i18n extension (``{% trans %}``, ``_()``); the words
+live in gettext catalogs under ``pbem/locale/<locale>/LC_MESSAGES/pbem.po`` (compiled ``.mo``
+beside it, both committed). English is the source language, so ``en`` needs no catalog.
+
+Refreshing the catalogs after a template changes::
+
+    pybabel extract -F pbem/locale/babel.cfg -o pbem/locale/pbem.pot --no-location --omit-header .
+    pybabel update -i pbem/locale/pbem.pot -d pbem/locale -D pbem -l zh_TW --no-fuzzy-matching
+    # translate the new entries in pbem/locale/zh_TW/LC_MESSAGES/pbem.po, then
+    pybabel compile -d pbem/locale -D pbem -l zh_TW
+
+``tests/test_i18n.py`` fails when a message lacks a translation or a ``.mo`` is stale.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from pbem.data import templates_dir
+
+DOMAIN = "pbem"
+# The roster's language tags and the gettext locale that serves each.
+LOCALES = {"en": "en", "zh-TW": "zh_TW"}
+DEFAULT_LANG = "en"
+
+
+def locale_dir() -> Path:
+    """The folder of the compiled catalogs (inside the package, so a wheel ships it)."""
+    return Path(str(resources.files("pbem") / "locale"))
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` if pbem speaks it, else the default language (a roster may predate a language)."""
+    return lang if lang in LOCALES else DEFAULT_LANG
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The gettext catalog of ``lang`` (English: the identity)."""
+    lang = check_lang(lang)
+    if lang == DEFAULT_LANG:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, localedir=str(locale_dir()), languages=[LOCALES[lang]])
+
+
+def _finalize(value: Any) -> Any:
+    # None renders as nothing rather than the word "None" (a missing troop count, no deadline).
+    return "" if value is None else value
+
+
+@cache
+def environment(lang: str) -> jinja2.Environment:
+    """The Jinja2 environment of ``lang``: templates from ``templates/``, HTML autoescaped,
+    strict about undefined names so a typo in a template fails a test instead of printing ''."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "svg"), default_for_string=False),
+        extensions=["jinja2.ext.i18n"],
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        finalize=_finalize,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = check_lang(lang)
+    env.filters["yaml_comment"] = yaml_comment
+    env.filters["underline"] = underline
+    env.filters["text_value"] = text_value
+    return env
+
+
+def render(lang: str, template: str | list[str], context: dict[str, Any]) -> str:
+    """Render ``template`` (or the first of a list that exists) in ``lang``."""
+    env = environment(lang)
+    tpl = env.select_template(template) if isinstance(template, list) else env.get_template(template)
+    return tpl.render(context)
+
+
+def gettext_for(lang: str, message: str) -> str:
+    """``message`` translated into ``lang`` (for the few words Python code puts in a mail)."""
+    return translations(lang).gettext(message)
+
+
+def yaml_comment(text: str, indent: int = 0) -> str:
+    """Every line of ``text`` as a YAML comment, indented by ``indent`` spaces."""
+    pad = " " * indent
+    return "\n".join(f"{pad}# {line}".rstrip() for line in str(text).splitlines())
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a monospaced font (CJK characters take two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def underline(text: str, char: str = "=") -> str:
+    """``text`` with a line of ``char`` under it as wide as the text (a plain-text heading)."""
+    text = str(text)
+    return f"{text}\n{char * display_width(text)}"
+
+
+def text_value(value: Any, indent: int = 0) -> str:
+    """A plain-data value as readable text lines: ``key: value``, nested mappings indented,
+    lists of scalars on one line (the plain-text form of a view a game has no template for)."""
+    pad = " " * indent
+    if isinstance(value, dict):
+        lines = []
+        for k in sorted(value, key=str):
+            v = value[k]
+            if isinstance(v, dict) and v:
+                lines.append(f"{pad}{k}:")
+                lines.append(text_value(v, indent + 2))
+            else:
+                lines.append(f"{pad}{k}: {text_value(v)}")
+        return "\n".join(lines)
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            return ", ".join(text_value(v) for v in value) if value else "-"
+        return "; ".join(text_value(v) for v in value)
+    if isinstance(value, dict):
+        return "{}"
+    return "" if value is None else str(value)

@@ -1,0 +1,333 @@
+"""Publishing a phase: the reports, maps and order forms on disk, and the mails in the outbox.
+
+After a record is appended, :func:`publish_phase` writes into ``DIR/reports/<phase_key>/``::
+
+    public.html  public.txt              the public report (English)
+    public.zh-TW.html  public.zh-TW.txt  the same in Traditional Chinese
+    map.svg  map.zh-TW.svg               the public map at the end of the phase (games with a map)
+    private/<seat>.html  <seat>.txt      each seat's report (the public one plus its secrets), in
+                                         the seat's language
+    private/<seat>.svg                   the seat's map (its own troop numbers shown)
+    forms/<seat>.yaml                    the pre-filled order form of the seat's next phase
+
+and queues one mail per seat in ``DIR/outbox/``: ``multipart/mixed`` holding a
+``multipart/alternative`` (text, HTML) with the seat's map and order form attached.
+
+Encryption (decided here, M11.1): the private part of a seat's mail is sealed to the seat's
+X25519 key (:func:`pbem.core.privacy.seal`) when record 0's options hold
+``encrypt_private: true`` (every seat) or ``encrypt_private: [seat, ...]`` (those seats);
+``report.encrypt_private`` is accepted as the same option. Such a mail carries the public report
+in clear, and the seat's private HTML report (order form included) as an armoured attachment
+``private-<seat>.sealed.txt`` that ``pbem decrypt`` opens. The private files under ``reports/``
+stay in clear: that folder is the GM's.
+
+Everything is deterministic: no clock, sorted iteration, the MIME boundaries are hashes of the
+content, the Message-ID is stable and no ``Date`` is set, and the sealing seed is derived from the
+campaign's secret key. Every write goes through ``write_if_changed``, so calling this twice
+writes the same bytes once.
+"""
+
+from __future__ import annotations
+
+import email.policy
+import hashlib
+import hmac
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbem.core import outbox
+from pbem.core.atomic import write_if_changed
+from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
+from pbem.core.seal import derive_salt
+from pbem.data import orders_dir
+from pbem.render import i18n, report
+from pbem.render.i18n import render
+
+LANGS = tuple(i18n.LOCALES)
+
+
+@dataclass
+class Rendered:
+    """One audience's rendered report."""
+
+    html: str
+    text: str
+    svg: str | None
+
+
+def publish_all(camp: Campaign) -> list[Path]:
+    """Publish every record in force that a report covers (record 0 and every phase)."""
+    written: list[Path] = []
+    for rec in camp.effective_records():
+        if rec["kind"] in ("create", "phase"):
+            written += publish_phase(camp, rec["index"])
+    return written
+
+
+def report_key(record: Mapping[str, Any]) -> str:
+    """The folder name of a record's reports (``0003-round-3``; record 0: ``0000-start``)."""
+    if record["kind"] == "phase":
+        return phase_key(record["phase_number"], record["phase"])
+    return phase_key(0, "start")
+
+
+def publish_phase(camp: Campaign, record_index: int) -> list[Path]:
+    """Render the reports of record ``record_index`` and queue their mails; return the paths
+    written or queued. A record that no report covers (an extension, a roster change) writes
+    nothing; for the end record the last phase is published again with the final result."""
+    records = camp.records()
+    rec = records[record_index]
+    if rec["kind"] == "end":
+        phases = [r for r in camp.effective_records() if r["kind"] == "phase" and r["index"] < record_index]
+        return publish_phase(camp, phases[-1]["index"]) if phases else []
+    if rec["kind"] not in ("create", "phase"):
+        return []
+    return _Publisher(camp, rec).run()
+
+
+class _Publisher:
+    """The work of one publish_phase call."""
+
+    def __init__(self, camp: Campaign, rec: dict[str, Any]) -> None:
+        self.camp = camp
+        self.rec = rec
+        self.create = camp.create_record()
+        self.game = camp.game()
+        self.game_name = str(self.create["game"])
+        self.key = report_key(rec)
+        self.out = camp.reports_dir / self.key
+        self.state = camp.read_state(rec.get("state_of", rec["index"]))
+        events_path = camp.states_dir / f"{rec['index']:06d}.events.json"
+        self.events: list[dict[str, Any]] = json.loads(events_path.read_bytes()) if rec["kind"] == "phase" and events_path.is_file() else []
+        self.roster = camp.roster()
+        self.secret_key = derive_keys(camp.seed())["secret"]
+        self.written: list[Path] = []
+
+    # -- the pieces ---------------------------------------------------------------------------
+
+    def _write(self, path: Path, text: str) -> None:
+        write_if_changed(path, text.encode("utf-8"))
+        self.written.append(path)
+
+    def _chain(self) -> dict[str, str] | None:
+        if self.rec["kind"] != "phase":
+            return None
+        number = self.rec["phase_number"]
+        previous = [r for r in self.camp.effective_records() if r["kind"] == "phase" and r["phase_number"] == number - 1 and r["index"] < self.rec["index"]]
+        if previous:
+            return report.chain_check(self.rec, previous[-1]["public_key"], f"phase {number - 1}")
+        return report.chain_check(self.rec, self.create["public_anchor"], "anchor")
+
+    def _deadline(self, phase: Any) -> str | None:
+        if phase is None:
+            return None
+        opened = parse_time(self.rec.get("resolved_at") or self.create["opened_at"])
+        table = self.create["deadlines"]
+        when = opened + timedelta(seconds=table.get(phase.deadline_kind, table.get("default", 172800)))
+        number = self.rec.get("phase_number", 0) + 1
+        for r in self.camp.effective_records():
+            if r["kind"] == "extend" and r.get("phase_number") == number and r["index"] > self.rec["index"]:
+                when += timedelta(seconds=r["seconds"])
+        return format_time(when)
+
+    def _result(self, phase: Any) -> dict[str, Any] | None:
+        if phase is not None:  # the game goes on after this record
+            return None
+        for r in self.camp.effective_records():
+            if r["kind"] == "end" and r["index"] > self.rec["index"]:
+                return dict(r.get("result") or {}) or {"reason": "over"}
+        return None
+
+    def _openings(self, seat: str) -> list[dict[str, Any]]:
+        if self.rec["kind"] != "phase":
+            return []
+        commitments = self.rec.get("commitments", {})
+        number = self.rec["phase_number"]
+        out = []
+        for s in sorted(self.game.secrets(self.state), key=lambda s: s.label):
+            if s.owner == seat:
+                salt = derive_salt(self.secret_key, f"{number}|{s.label}")
+                out.append(report.opening(s.label, commitments.get(s.label), s.value, salt))
+        return out
+
+    def _schema_ref(self, kind: str) -> str:
+        base = self._option("report.schema_base") or self._option("schema_base")
+        if base:
+            return f"{str(base).rstrip('/')}/{self.game_name}/{kind}.schema.json"
+        return f"{kind}.schema.json"
+
+    def _option(self, name: str) -> Any:
+        return (self.create.get("options") or {}).get(name)
+
+    def _encrypts(self, seat: str) -> bool:
+        flag = self._option("encrypt_private")
+        if flag is None:
+            flag = self._option("report.encrypt_private")
+        if isinstance(flag, list):
+            wanted = seat in flag
+        else:
+            wanted = flag is True
+        return wanted and self.roster[seat].key.x25519 is not None
+
+    def _map(self, view: Mapping[str, Any], public_events: list[dict[str, Any]], lang: str) -> str | None:
+        return map_svg(self.game_name, view, public_events, lang)
+
+    def _form(self, upcoming: report.NextPhase | None, seat: str, lang: str) -> tuple[str | None, Path | None]:
+        if upcoming is None:
+            return None, None
+        powers = dict(upcoming.senders).get(seat)
+        if not powers:
+            return None, None
+        legal = {p: self.game.legal_orders(self.state, p) for p in powers}
+        defaults = {p: self.game.default_orders(self.state, p) for p in powers}
+        ctx = report.form_context(
+            campaign=self.camp.id, game=self.game_name, seat=seat, phase=upcoming, powers=powers,
+            legal=legal, defaults=defaults, schema=self._schema_ref(upcoming.kind),
+        )
+        ctx["dump"] = _dump_yaml
+        text = render(lang, [f"{self.game_name}/form.yaml", "base/form.yaml"], ctx)
+        schema = orders_dir() / self.game_name / f"{upcoming.kind}.schema.json"
+        return text, (schema if schema.is_file() else None)
+
+    # -- the run ------------------------------------------------------------------------------
+
+    def run(self) -> list[Path]:
+        game = self.game
+        header = report.phase_header(self.camp.id, self.game_name, self.rec, self.key)
+        phase = game.current_phase(self.state)
+        seat_of = {p: game.seat_of(self.state, p) for p in (phase.powers if phase else ())}
+        upcoming = report.next_phase(phase, seat_of, self._deadline(phase))
+        public_events = report.visible_events(self.events, report.PUBLIC)
+        public_view = game.view(self.state, report.PUBLIC)
+        base_ctx = dict(chain=self._chain(), upcoming=upcoming, result=self._result(phase), record=self.rec, header=header)
+        public: dict[str, Rendered] = {}
+        public_ctx: dict[str, dict[str, Any]] = {}
+        for lang in LANGS:
+            svg = self._map(public_view, public_events, lang)
+            ctx = report.public_context(view=public_view, events=public_events, map_svg=svg, **base_ctx)
+            public_ctx[lang] = ctx
+            public[lang] = Rendered(_html(lang, "public", ctx), _text(lang, "public", ctx), svg)
+            suffix = "" if lang == "en" else f".{lang}"
+            self._write(self.out / f"public{suffix}.html", public[lang].html)
+            self._write(self.out / f"public{suffix}.txt", public[lang].text)
+            if svg is not None:
+                self._write(self.out / f"map{suffix}.svg", svg)
+        for seat_name, seat in self.roster.items():
+            lang = i18n.check_lang(seat.lang)
+            view = game.view(self.state, seat_name)
+            own_events = report.visible_events(self.events, seat_name)
+            form, schema = self._form(upcoming, seat_name, lang)
+            svg = self._map(view, public_events, lang)
+            ctx = report.private_context(
+                public_ctx[lang], seat=seat_name, view=view, own_events=own_events,
+                openings=self._openings(seat_name), form=form, map_svg=svg,
+            )
+            ctx["events"] = own_events
+            mine = Rendered(_html(lang, "private", ctx), _text(lang, "private", ctx), svg)
+            self._write(self.out / "private" / f"{seat_name}.html", mine.html)
+            self._write(self.out / "private" / f"{seat_name}.txt", mine.text)
+            if svg is not None:
+                self._write(self.out / "private" / f"{seat_name}.svg", svg)
+            if form is not None:
+                self._write(self.out / "forms" / f"{seat_name}.yaml", form)
+                if schema is not None:
+                    self._write(self.out / "forms" / schema.name, schema.read_text(encoding="utf-8"))
+            self.written.append(self._queue(seat_name, lang, ctx, public[lang], mine, form, schema))
+        return self.written
+
+    def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public: Rendered, mine: Rendered,
+               form: str | None, schema: Path | None) -> Path:
+        entry = self.roster[seat]
+        subject = render(lang, "base/mail_subject.txt", ctx).strip()
+        attachments: list[tuple[bytes, str, str, str]] = []  # (data, maintype, subtype, filename)
+        if self._encrypts(seat):
+            from pbem.core.privacy import seal
+
+            sealing_seed = hmac.new(self.secret_key, f"report-seal|{self.key}|{seat}".encode(), hashlib.sha256).digest()
+            armoured = seal(mine.html.encode("utf-8"), entry.key, sealing_seed)
+            note = render(lang, "base/mail_sealed_note.txt", ctx)
+            text, html = note + "\n" + public.text, _sealed_html(note, public.html)
+            svg = public.svg
+            attachments.append((armoured.encode("ascii"), "text", "plain", f"private-{seat}.sealed.txt"))
+        else:
+            text, html, svg = mine.text, mine.html, mine.svg
+            if form is not None:
+                attachments.append((form.encode("utf-8"), "text", "yaml", f"orders-{self.key}-{seat}.yaml"))
+        if svg is not None:
+            attachments.insert(0, (svg.encode("utf-8"), "image", "svg+xml", f"map-{self.key}.svg"))
+        if schema is not None and form is not None:
+            attachments.append((schema.read_bytes(), "application", "schema+json", schema.name))
+        msg = build_mail(
+            sender=str(self.create.get("gm_email", "pbem@localhost")), to=entry.email, subject=subject,
+            mid=outbox.message_id("report", f"{self.key}.{seat}", self.camp.id),
+            text=text, html=html, attachments=attachments,
+        )
+        return outbox.queue(self.camp.outbox, f"report-{self.key}-{seat}", msg)
+
+
+def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, Any]], lang: str) -> str | None:
+    """The map of ``view`` with the phase's moves and battles highlighted, for a game with a map
+    (Maria); ``None`` for a game without one."""
+    map_view = view.get("map") if isinstance(view.get("map"), Mapping) else None
+    if game != "maria" or map_view is None:
+        return None
+    from pbem.games.maria.board import load_board
+    from pbem.render.svgmap import render_map
+
+    return render_map(load_board(), map_view, highlights=report.map_highlights(public_events), lang=lang)
+
+
+def _html(lang: str, which: str, ctx: dict[str, Any]) -> str:
+    return render(lang, f"base/{which}.html", ctx)
+
+
+def _text(lang: str, which: str, ctx: dict[str, Any]) -> str:
+    return render(lang, f"base/{which}.txt", ctx)
+
+
+def _sealed_html(note: str, public_html: str) -> str:
+    from html import escape
+
+    banner = f'<div class="sealed-note"><pre>{escape(note)}</pre></div>'
+    return public_html.replace("<main>", "<main>" + banner, 1)
+
+
+def _dump_yaml(value: Any) -> str:
+    return yaml.safe_dump(value, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100).rstrip("\n")
+
+
+def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html: str,
+               attachments: list[tuple[bytes, str, str, str]]) -> EmailMessage:
+    """A report mail: ``multipart/alternative`` (text, HTML) inside ``multipart/mixed`` with the
+    attachments. The boundaries are hashes of the content, so the same report gives the same
+    bytes; there is no ``Date`` (``pbem send`` adds it)."""
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Message-ID"] = mid
+    msg["Auto-Submitted"] = "auto-generated"
+    msg["MIME-Version"] = "1.0"
+    msg.set_content(text, cte="quoted-printable" if not text.isascii() else "7bit")
+    msg.add_alternative(html, subtype="html", cte="quoted-printable")
+    for data, maintype, subtype, filename in attachments:
+        if maintype == "text":
+            body = data.decode("utf-8")
+            cte = "7bit" if body.isascii() and max((len(line) for line in body.splitlines()), default=0) < 990 else "quoted-printable"
+            msg.add_attachment(body, subtype=subtype, filename=filename, cte=cte)
+        else:
+            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+    digest = hashlib.sha256(text.encode("utf-8") + html.encode("utf-8") + b"".join(a[0] for a in attachments)).hexdigest()[:32]
+    n = 0
+    for part in msg.walk():
+        if part.is_multipart():
+            part.set_boundary(f"=_pbem_{digest}_{n}")
+            n += 1
+    return msg
