@@ -3,3 +3,4 @@
 from pbem.cli import campaign, case, gm, keys, run  # noqa: F401
 from pbem.cli import map as _map  # noqa: F401
 from pbem.cli import send  # noqa: F401
+from pbem.cli import fetch as _fetch  # noqa: F401

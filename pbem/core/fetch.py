@@ -1,0 +1,327 @@
+"""Fetching a campaign's mail by IMAP into its inbox Maildir, neither losing nor duplicating.
+
+For every message on the server that pbem has not stored yet, in UID order:
+
+1. fetch it with ``BODY.PEEK[]`` (peeking leaves ``\\Seen`` alone);
+2. store it: write ``inbox/tmp/NAME``, fsync, rename to ``inbox/new/NAME``, fsync the folder;
+3. record its UID (and Message-ID) in ``inbox/.fetched.json`` (atomic write);
+4. set ``\\Seen`` on the server.
+
+``NAME`` is derived from the account, the mailbox's UIDVALIDITY and the UID, so a message has one
+name only. A crash after step 2 leaves a file whose name a rerun recognises (recorded, not
+stored again); a crash after step 3 leaves a recorded but unflagged UID (flagged, not stored
+again). ``\\Seen`` is a courtesy to a human reading the same mailbox, never the record: pbem
+fetches every message it has not stored, read or not.
+
+If the server's UIDVALIDITY changes (the mailbox was rebuilt), every UID is new again; messages
+whose Message-ID pbem has already stored are then recognised and not stored a second time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import imaplib
+import json
+import os
+import re
+import ssl
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from pathlib import Path
+from typing import Any
+
+from pbem.core.delivery import fsync_dir, write_file_atomic
+from pbem.core.mailconfig import MailError, ServerSettings, is_loopback
+
+STATE_FILE = ".fetched.json"
+LOCK_FILE = ".fetch.lock"
+
+Say = Callable[[str], None]
+
+
+# -- the record ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Account:
+    """What pbem stored from one mailbox of one account, under one UIDVALIDITY."""
+
+    uidvalidity: int
+    uids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class FetchState:
+    """The content of ``inbox/.fetched.json``."""
+
+    accounts: dict[str, Account] = field(default_factory=dict)
+    message_ids: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, path: Path) -> FetchState:
+        try:
+            data = json.loads(path.read_bytes())
+        except FileNotFoundError:
+            return cls()
+        except ValueError as exc:
+            raise MailError(f"the fetch record is damaged: {exc}", source=str(path)) from None
+        accounts = {k: Account(int(v["uidvalidity"]), [int(u) for u in v["uids"]])
+                    for k, v in data.get("accounts", {}).items()}
+        return cls(accounts, list(data.get("message_ids", [])))
+
+    def save(self, path: Path) -> None:
+        data = {
+            "accounts": {k: {"uidvalidity": a.uidvalidity, "uids": sorted(set(a.uids))}
+                         for k, a in sorted(self.accounts.items())},
+            "message_ids": self.message_ids,
+        }
+        write_file_atomic(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+
+
+def account_key(settings: ServerSettings) -> str:
+    """``user@host:port/mailbox``: the record of one mailbox."""
+    return f"{settings.user}@{settings.host}:{settings.port}/{settings.mailbox}"
+
+
+def maildir_name(key: str, uidvalidity: int, uid: int) -> str:
+    """The one file name of a message in the inbox Maildir (no ``:`` or ``/``)."""
+    account = hashlib.sha256(key.encode()).hexdigest()[:12]
+    return f"imap-{account}-{uidvalidity}-{uid}.pbem"
+
+
+def stored_names(inbox: Path) -> set[str]:
+    """Base names (before ``:2,...``) of every message in ``new/`` and ``cur/``."""
+    names: set[str] = set()
+    for sub in ("new", "cur"):
+        folder = inbox / sub
+        if folder.is_dir():
+            names.update(entry.name.split(":", 1)[0] for entry in os.scandir(folder))
+    return names
+
+
+# -- plan ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FetchPlan:
+    """``fetch``: UIDs to download and store; ``record``: already stored by a run that stopped
+    before recording them; ``flag``: recorded but not yet ``\\Seen``; ``reset``: the mailbox
+    has a new UIDVALIDITY, so the old record of it is void."""
+
+    fetch: tuple[int, ...]
+    record: tuple[int, ...]
+    flag: tuple[int, ...]
+    reset: bool
+
+
+def plan_fetch(server_uids: list[int], unseen: list[int], account: Account | None,
+               uidvalidity: int, names: set[str], key: str) -> FetchPlan:
+    """Decide what to do with each message on the server; pure."""
+    reset = account is not None and account.uidvalidity != uidvalidity
+    known = set() if account is None or reset else set(account.uids)
+    fetch, record = [], []
+    for uid in sorted(server_uids):
+        if uid in known:
+            continue
+        if maildir_name(key, uidvalidity, uid) in names:
+            record.append(uid)
+        else:
+            fetch.append(uid)
+    flag = sorted((set(unseen) & known) | set(record))
+    return FetchPlan(tuple(fetch), tuple(record), tuple(flag), reset)
+
+
+# -- IMAP ---------------------------------------------------------------------------------------
+
+
+def _quote(mailbox: str) -> str:
+    return '"' + mailbox.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def imap_connect(settings: ServerSettings) -> imaplib.IMAP4:
+    """Open, secure and log in; raise MailError with a one-line reason."""
+    if not settings.host:
+        raise MailError("no IMAP server: set imap.host in mail.yaml")
+    if not settings.user or not settings.password:
+        raise MailError("no IMAP login: set imap.user and PBEM_IMAP_PASSWORD (or imap.password "
+                        "in a mail.yaml only you can read)")
+    security = settings.effective_security(993)
+    port = settings.port or (993 if security == "ssl" else 143)
+    if security == "none" and not is_loopback(settings.host):
+        raise MailError(f"refusing to send the IMAP password to {settings.host} unencrypted; "
+                        "set imap.security to ssl or starttls")
+    context = ssl.create_default_context(cafile=settings.cafile)
+    try:
+        if security == "ssl":
+            conn: imaplib.IMAP4 = imaplib.IMAP4_SSL(settings.host, port, ssl_context=context,
+                                                    timeout=settings.timeout)
+        else:
+            conn = imaplib.IMAP4(settings.host, port, timeout=settings.timeout)
+            if security == "starttls":
+                conn.starttls(context)
+        conn.login(settings.user, settings.password)
+        return conn
+    except ssl.SSLCertVerificationError as exc:
+        raise MailError(f"the certificate of {settings.host} does not verify "
+                        f"({exc.verify_message}); if the server uses a private CA, name it "
+                        "with imap.cafile or --cafile") from None
+    except imaplib.IMAP4.error as exc:
+        raise MailError(f"{settings.host}: {exc}") from None
+    except OSError as exc:
+        raise MailError(f"cannot connect to {settings.host}:{port}: {exc}") from None
+
+
+def _ok(result: tuple[str, list[Any]], what: str) -> list[Any]:
+    typ, data = result
+    if typ != "OK":
+        raise MailError(f"the IMAP server refused {what}: {data!r}")
+    return data
+
+
+def _uids(data: list[object]) -> list[int]:
+    return [int(x) for x in (data[0] or b"").split()] if data and isinstance(data[0], bytes) \
+        else []
+
+
+def _body(data: list[object]) -> bytes:
+    for part in data:
+        if isinstance(part, tuple) and len(part) == 2:
+            return bytes(part[1])
+    raise MailError(f"the IMAP server sent no message body: {data!r}")
+
+
+# -- apply --------------------------------------------------------------------------------------
+
+
+@dataclass
+class FetchOutcome:
+    """What one run did: names stored in ``new/``, UIDs recovered, flagged, and skipped."""
+
+    stored: list[str] = field(default_factory=list)
+    recovered: list[int] = field(default_factory=list)
+    flagged: list[int] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+
+
+def ensure_maildir(inbox: Path) -> None:
+    """Create ``inbox/{tmp,new,cur}`` if missing."""
+    for sub in ("tmp", "new", "cur"):
+        (inbox / sub).mkdir(parents=True, exist_ok=True)
+
+
+def store_message(inbox: Path, name: str, raw: bytes) -> None:
+    """Maildir delivery: tmp/, fsync, rename into new/, fsync new/."""
+    tmp = inbox / "tmp" / name
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(raw)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.rename(tmp, inbox / "new" / name)
+    fsync_dir(inbox / "new")
+    fsync_dir(inbox / "tmp")
+
+
+@contextlib.contextmanager
+def fetch_lock(inbox: Path) -> Iterator[None]:
+    """One fetch per inbox at a time (a second one is told the holder's pid)."""
+    fd = os.open(inbox / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            raise MailError(f"another pbem fetch (pid {holder}) is filling this inbox",
+                            source=str(inbox)) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+_MESSAGE_ID = re.compile(r"\s+")
+
+
+def _message_id(raw: bytes) -> str | None:
+    end = raw.find(b"\r\n\r\n")
+    end = raw.find(b"\n\n") if end == -1 else end
+    value = BytesHeaderParser().parsebytes(raw[: end if end != -1 else len(raw)]).get(
+        "Message-ID")
+    return _MESSAGE_ID.sub("", str(value)) if value else None
+
+
+def fetch_mail(campaign_dir: Path, settings: ServerSettings, *, out: Say, err: Say) -> FetchOutcome:
+    """Pull every message not yet stored from the campaign's mailbox into ``DIR/inbox``.
+
+    ``out`` gets one line per stored message, ``err`` recoveries and warnings.
+    """
+    inbox = campaign_dir / "inbox"
+    ensure_maildir(inbox)
+    outcome = FetchOutcome()
+    with fetch_lock(inbox):
+        conn = imap_connect(settings)
+        try:
+            _run(conn, inbox, settings, outcome, out, err)
+        finally:
+            with contextlib.suppress(Exception):
+                conn.logout()
+    return outcome
+
+
+def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: FetchOutcome,
+         out: Say, err: Say) -> None:
+    _ok(conn.select(_quote(settings.mailbox)), f"to open mailbox {settings.mailbox}")
+    _, validity = conn.response("UIDVALIDITY")
+    if not validity or not isinstance(validity[0], bytes):
+        raise MailError(f"the IMAP server gave no UIDVALIDITY for {settings.mailbox}")
+    uidvalidity = int(validity[0])
+    state_path = inbox / STATE_FILE
+    state = FetchState.load(state_path)
+    key = account_key(settings)
+    server_uids = _uids(_ok(conn.uid("SEARCH", "ALL"), "UID SEARCH"))
+    unseen = _uids(_ok(conn.uid("SEARCH", "UNSEEN"), "UID SEARCH UNSEEN"))
+    plan = plan_fetch(server_uids, unseen, state.accounts.get(key), uidvalidity,
+                      stored_names(inbox), key)
+    if plan.reset:
+        err(f"{settings.mailbox}: UIDVALIDITY changed; messages already stored are recognised "
+            "by Message-ID")
+    account = state.accounts.get(key)
+    if account is None or plan.reset:
+        account = state.accounts[key] = Account(uidvalidity)
+    # UIDs are never reused under one UIDVALIDITY: an expunged one can be forgotten
+    on_server = set(server_uids)
+    account.uids = [u for u in account.uids if u in on_server]
+    known_ids = set(state.message_ids)
+    if plan.record:
+        account.uids.extend(plan.record)
+        outcome.recovered.extend(plan.record)
+        err(f"{len(plan.record)} message(s) stored by an interrupted run; recorded, not stored "
+            "again")
+        state.save(state_path)
+    to_flag = list(plan.flag)
+    for uid in plan.fetch:
+        raw = _body(_ok(conn.uid("FETCH", str(uid), "(BODY.PEEK[])"), f"to send UID {uid}"))
+        mid = _message_id(raw)
+        name = maildir_name(key, uidvalidity, uid)
+        if mid and mid in known_ids:
+            outcome.duplicates.append(name)
+            err(f"UID {uid}: {mid} is already in the inbox; not stored again")
+        else:
+            store_message(inbox, name, raw)
+            outcome.stored.append(name)
+            if mid:
+                state.message_ids.append(mid)
+                known_ids.add(mid)
+        account.uids.append(uid)
+        state.save(state_path)
+        _ok(conn.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), "to flag a message")
+        if name in outcome.stored:
+            out(f"fetched new/{name} {mid or '(no Message-ID)'}")
+    for uid in to_flag:
+        _ok(conn.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), "to flag a message")
+        outcome.flagged.append(uid)
+    state.save(state_path)  # also records UIDs forgotten because they were expunged

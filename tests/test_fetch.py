@@ -1,0 +1,283 @@
+"""``pbem fetch`` against a real IMAP server (dovecot on loopback): every message stored once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from imapserver import ImapServer, dovecot_available
+from smtpserver import free_port
+
+from pbem.cli import main
+from pbem.core.fetch import STATE_FILE, fetch_lock
+
+pytestmark = pytest.mark.skipif(not dovecot_available(),
+                                reason="needs dovecot (apt-get install dovecot-imapd) and root")
+
+
+@pytest.fixture(autouse=True)
+def no_user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    for name in ("PBEM_IMAP_USER", "PBEM_IMAP_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def imap():
+    with ImapServer() as srv:
+        yield srv
+
+
+def order_mail(i: int) -> bytes:
+    return (
+        f"From: Player {i} <player{i}@example.org>\r\n"
+        "To: maria-1741@example.org\r\n"
+        f"Subject: orders 1741-1 seat {i}\r\n"
+        f"Message-ID: <orders-{i}@players.example.org>\r\n"
+        "\r\n"
+        f"pbem: 1\r\ncampaign: maria-1741\r\nseq: {i}\r\n"
+    ).encode()
+
+
+def campaign(tmp_path: Path, srv: ImapServer, mode: int = 0o644, extra: str = "") -> Path:
+    root = tmp_path / "maria-1741"
+    root.mkdir()
+    settings = root / "mail.yaml"
+    settings.write_text(
+        f"imap:\n  host: 127.0.0.1\n  port: {srv.port}\n  security: {'ssl' if srv.ssl else 'none'}"
+        f"\n  user: {srv.user}\n  mailbox: INBOX\n{extra}"
+    )
+    settings.chmod(mode)
+    return root
+
+
+def fetch(root: Path, srv: ImapServer, *args: str):
+    return CliRunner().invoke(main, ["fetch", str(root), *args],
+                              env={"PBEM_IMAP_PASSWORD": srv.password})
+
+
+def inbox_messages(root: Path) -> list[bytes]:
+    files = sorted((root / "inbox" / "new").iterdir()) + sorted((root / "inbox" / "cur").iterdir())
+    return sorted(path.read_bytes() for path in files)
+
+
+def test_fetch_stores_every_message_once_and_flags_it(tmp_path: Path, imap: ImapServer) -> None:
+    imap.append(*(order_mail(i) for i in range(1, 4)))
+    root = campaign(tmp_path, imap)
+    result = fetch(root, imap)
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.splitlines()) == 3
+    assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 4))
+    assert all("\\Seen" in flags for flags in imap.flags().values())
+    record = json.loads((root / "inbox" / STATE_FILE).read_text())
+    [(key, account)] = record["accounts"].items()
+    assert key == f"{imap.user}@127.0.0.1:{imap.port}/INBOX" and account["uids"] == [1, 2, 3]
+    assert list((root / "inbox" / "tmp").iterdir()) == []
+
+
+def test_rerun_fetches_nothing_and_a_later_message_is_fetched(tmp_path: Path,
+                                                              imap: ImapServer) -> None:
+    imap.append(order_mail(1), order_mail(2))
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    again = fetch(root, imap)
+    assert again.exit_code == 0 and again.stdout == ""
+    assert len(inbox_messages(root)) == 2
+    imap.append(order_mail(3))
+    later = fetch(root, imap)
+    assert later.exit_code == 0
+    assert later.stdout.count("fetched new/") == 1 and "<orders-3@" in later.stdout
+    assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 4))
+
+
+def test_messages_read_by_a_human_are_still_fetched(tmp_path: Path, imap: ImapServer) -> None:
+    imap.append(order_mail(1), order_mail(2))
+    client = imap.connect()
+    client.select("INBOX")
+    client.uid("STORE", "1", "+FLAGS", "(\\Seen)")
+    client.logout()
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    assert len(inbox_messages(root)) == 2
+
+
+def test_message_moved_to_cur_by_intake_is_not_fetched_again(tmp_path: Path,
+                                                             imap: ImapServer) -> None:
+    imap.append(order_mail(1))
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    [path] = (root / "inbox" / "new").iterdir()
+    path.rename(root / "inbox" / "cur" / f"{path.name}:2,S")
+    (root / "inbox" / STATE_FILE).unlink()  # even without the record, the name is recognised
+    again = fetch(root, imap)
+    assert again.exit_code == 0 and again.stdout == ""
+    assert len(inbox_messages(root)) == 1
+
+
+def test_crash_after_store_before_record_and_flag(tmp_path: Path, imap: ImapServer) -> None:
+    """As a crash leaves it: the message is in new/, the record and the server do not know."""
+    imap.append(*(order_mail(i) for i in range(1, 4)))
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    state_path = root / "inbox" / STATE_FILE
+    record = json.loads(state_path.read_text())
+    for account in record["accounts"].values():
+        account["uids"] = [1]
+    record["message_ids"] = record["message_ids"][:1]
+    state_path.write_text(json.dumps(record))
+    imap.unflag_all()
+    result = fetch(root, imap)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert "2 message(s) stored by an interrupted run" in result.stderr
+    assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 4))
+    assert all("\\Seen" in flags for flags in imap.flags().values())
+    uids = next(iter(json.loads(state_path.read_text())["accounts"].values()))["uids"]
+    assert uids == [1, 2, 3]
+
+
+def test_crash_after_record_before_flag(tmp_path: Path, imap: ImapServer) -> None:
+    imap.append(order_mail(1), order_mail(2))
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    imap.unflag_all()
+    result = fetch(root, imap)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert len(inbox_messages(root)) == 2
+    assert all("\\Seen" in flags for flags in imap.flags().values())
+
+
+def test_new_uidvalidity_recognises_stored_messages_by_message_id(tmp_path: Path,
+                                                                  imap: ImapServer) -> None:
+    imap.append(order_mail(1), order_mail(2))
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    state_path = root / "inbox" / STATE_FILE
+    record = json.loads(state_path.read_text())
+    for account in record["accounts"].values():
+        account["uidvalidity"] += 1  # what the client sees when the mailbox was rebuilt
+    state_path.write_text(json.dumps(record))
+    imap.append(order_mail(3))
+    result = fetch(root, imap)
+    assert result.exit_code == 0, result.output
+    assert "UIDVALIDITY changed" in result.stderr
+    assert result.stdout.count("fetched new/") == 1
+    assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 4))
+
+
+def test_password_in_a_readable_settings_file_is_refused(tmp_path: Path,
+                                                         imap: ImapServer) -> None:
+    imap.append(order_mail(1))
+    root = campaign(tmp_path, imap, mode=0o644, extra=f"  password: {imap.password}\n")
+    result = CliRunner().invoke(main, ["fetch", str(root)])
+    assert result.exit_code == 1 and "chmod 600" in result.stderr
+    assert not (root / "inbox").exists()
+    (root / "mail.yaml").chmod(0o600)
+    result = CliRunner().invoke(main, ["fetch", str(root)])
+    assert result.exit_code == 0, result.output
+    assert len(inbox_messages(root)) == 1
+
+
+def test_wrong_password_is_one_line(tmp_path: Path, imap: ImapServer) -> None:
+    root = campaign(tmp_path, imap)
+    result = CliRunner().invoke(main, ["fetch", str(root)], env={"PBEM_IMAP_PASSWORD": "no"})
+    assert result.exit_code == 1
+    assert "AUTHENTICATIONFAILED" in result.stderr and "Traceback" not in result.output
+
+
+def test_second_fetch_is_told_who_holds_the_inbox(tmp_path: Path, imap: ImapServer) -> None:
+    root = campaign(tmp_path, imap)
+    (root / "inbox").mkdir()
+    with fetch_lock(root / "inbox"):
+        result = fetch(root, imap)
+    assert result.exit_code == 1
+    assert f"another pbem fetch (pid {os.getpid()})" in result.stderr
+
+
+def test_imaps_with_a_self_signed_certificate(tmp_path: Path) -> None:
+    with ImapServer(ssl=True) as srv:
+        srv.append(order_mail(1))
+        root = campaign(tmp_path, srv)
+        untrusted = fetch(root, srv)
+        assert untrusted.exit_code == 1 and "does not verify" in untrusted.stderr
+        assert srv.cert is not None
+        trusted = fetch(root, srv, "--cafile", str(srv.cert))
+        assert trusted.exit_code == 0, trusted.output
+        assert inbox_messages(root) == [order_mail(1)]
+
+
+# -- a real SIGKILL while the server's answer is held back ----------------------------------------
+
+
+class HoldingProxy:
+    """TCP proxy to the IMAP server that stops forwarding the client's commands once one
+    contains ``pattern`` — the client then waits for an answer that never comes."""
+
+    def __init__(self, target: int, pattern: bytes) -> None:
+        self.target, self.pattern = target, pattern
+        self.port = free_port()
+        self.held = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", self.port))
+        self.sockets: list[socket.socket] = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            self.sockets += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, False),
+                             daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, from_client: bool) -> None:
+        try:
+            while data := src.recv(65536):
+                if from_client and self.pattern in data:
+                    self.held.set()
+                    return
+                dst.sendall(data)
+        except OSError:
+            return
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+
+@pytest.mark.parametrize("pattern", [b"UID STORE 1 ", b"UID STORE 3 ", b"UID FETCH 2 "])
+def test_sigkill_while_the_server_answer_is_pending(tmp_path: Path, imap: ImapServer,
+                                                    pattern: bytes) -> None:
+    imap.append(*(order_mail(i) for i in range(1, 5)))
+    root = campaign(tmp_path, imap)
+    proxy = HoldingProxy(imap.port, pattern)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "xdg"), PBEM_IMAP_PASSWORD=imap.password)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pbem", "fetch", str(root), "--imap", f"127.0.0.1:{proxy.port}"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        assert proxy.held.wait(30), proc.communicate(timeout=5)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        proxy.close()
+    assert proc.returncode == -signal.SIGKILL
+    before = len(inbox_messages(root))
+    assert before == {b"UID STORE 1 ": 1, b"UID STORE 3 ": 3, b"UID FETCH 2 ": 1}[pattern]
+    result = fetch(root, imap)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("fetched new/") == 4 - before
+    assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 5))
+    assert all("\\Seen" in flags for flags in imap.flags().values())
