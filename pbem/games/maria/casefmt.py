@@ -109,6 +109,7 @@ def case_state(case: dict[str, Any], board: Any) -> dict[str, Any]:
     for p, st in (pos.get("standing") or {}).items():
         state["standing"][p] = copy.deepcopy(st)
     state["last_battle_winner"] = pos.get("last_battle_winner")
+    state["neutral"] = list(pos.get("neutral") or [])
     if state["step"] in model.STAGES:
         state["stage_record"]["acting"] = model.stage_powers(state, state["step"])
     for p in pos.get("pending") or []:
@@ -237,6 +238,20 @@ def compare(expect: dict[str, Any], state: dict[str, Any], events: list[dict[str
         got = _dig(state, path)
         if not _match(want, got):
             out.append(f"expected {path} = {_show(want)}, got {_show(got)}")
+    for audience, want in (expect.get("view") or {}).items():
+        from pbem.games.maria.views import view
+
+        got = view(state, audience)
+        if not _match(want, got):
+            shown = {k: got.get(k) for k in want} if isinstance(want, dict) else got
+            out.append(f"expected view({audience}) to hold {_show(want)}, got {_show(shown)}")
+    for audience, keys in (expect.get("view_lacks") or {}).items():
+        from pbem.games.maria.views import view
+
+        text = _show(view(state, audience))
+        for k in keys:
+            if k in text:
+                out.append(f"expected view({audience}) not to contain {k!r}, got it")
     pos = 0
     for want in expect.get("events") or []:
         for i in range(pos, len(events)):

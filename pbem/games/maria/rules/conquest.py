@@ -94,9 +94,12 @@ def retroactive(ctx: Ctx, acting: list[str]) -> None:
     for p in ctx.stage["pending"]:
         by_city.setdefault(p["city"], []).append(("pending", p["power"], p["general"]))
     if ctx.opt("fortress.conquer_by_occupation"):
+        # A general that force marched this stage conquers nothing, not even by occupation
+        # (M3.6 read together with M4.8).
+        marched = set(ctx.stage.get("force_marched", []))
         for g in model.on_map(state):
             gen = state["generals"][g]
-            if gen["power"] in acting and not gen["face_down"]:
+            if gen["power"] in acting and not gen["face_down"] and g not in marched:
                 city = gen["city"]
                 if ctx.board.cities[city].fortress != "none":
                     by_city.setdefault(city, []).append(("occupation", gen["power"], g))

@@ -304,6 +304,8 @@ def execute_move(ctx: Ctx, power: str, index: int, order: dict[str, Any]) -> Non
                               city=city, by=movers[0])
             conquest.on_enter(ctx, movers, city, force)
     moved.extend(movers)
+    if force:
+        ctx.stage.setdefault("force_marched", []).extend(movers)
     ctx.event("move", power=power, pieces=movers, path=[start, *path], force_march=force)
 
 
