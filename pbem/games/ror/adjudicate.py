@@ -92,6 +92,18 @@ def _matches(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
+def with_defaults(st: State, orders: dict[str, Any]) -> dict[str, Any]:
+    """Fill R8.4 defaults for the powers of the waiting round that sent nothing (as the core
+    does before it calls ``resolve``)."""
+    from pbem.games.ror.orders import default_orders
+
+    out = copy.deepcopy(orders or {})
+    for power in (st.get("awaiting") or {}).get("powers") or []:
+        if power not in out:
+            out[power] = default_orders(st, power)
+    return out
+
+
 def run_case(case: dict[str, Any]) -> list[str]:
     """Run one adjudication case; an empty list when it passes."""
     failures: list[str] = []
@@ -107,13 +119,21 @@ def run_case(case: dict[str, Any]) -> list[str]:
                             f"{[str(p) for p in probs]}")
     dice = Dice(None, script=list(case.get("dice") or []))
     rnd = (st.get("awaiting") or {}).get("round") or f"T{st['turn']}/case"
-    ctx = Ctx(st, dice, round=rnd, orders=copy.deepcopy(case.get("orders") or {}),
+    ctx = Ctx(st, dice, round=rnd, orders=with_defaults(st, case.get("orders") or {}),
               secret=Rng(str(case.get("secret_seed", "case")).encode(), "secret"))
     until = tuple(case["until"]) if case.get("until") else None
     try:
         if st.get("awaiting") is not None:
             resolve_round(ctx)
         advance(ctx, until)  # type: ignore[arg-type]
+        for later in case.get("next_orders") or []:
+            if st.get("awaiting") is None:
+                failures.append("next_orders given but no round is waiting")
+                break
+            ctx.orders = with_defaults(st, later or {})
+            ctx.round = st["awaiting"]["round"]
+            resolve_round(ctx)
+            advance(ctx, until)  # type: ignore[arg-type]
     except OutOfDice as exc:
         return failures + [str(exc)]
     left = dice.script or []
