@@ -29,7 +29,7 @@ class MiniGame:
         deck = rng.secret.shuffled(list(range(10)) * 2)
         return {
             "round": 1,
-            "rounds": 3 if scenario == "short" else 12,
+            "rounds": 3 if scenario == "short" else 10,  # the deck lasts 10 rounds
             "deck": deck[6:],
             "hands": {"N": sorted(deck[:3]), "S": sorted(deck[3:6])},
             "score": {"N": 0, "S": 0},

@@ -61,9 +61,11 @@ def prepare(data: dict[str, Any], store: dict[str, Any], fresh: bytes | None = N
     return out, new_store
 
 
-def sign_file_data(data: dict[str, Any], key: PrivateKey, key_path: Path) -> dict[str, Any]:
-    """Prepare and sign ``data``, saving the pending entropy beside the key."""
-    prepared, store = prepare(data, load_state(key_path))
+def sign_file_data(data: dict[str, Any], key: PrivateKey, key_path: Path, fresh: bytes | None = None) -> dict[str, Any]:
+    """Prepare and sign ``data``, saving the pending entropy beside the key.
+
+    ``fresh`` is the new entropy value to commit; by default 32 random bytes from the system."""
+    prepared, store = prepare(data, load_state(key_path), fresh)
     signed = sign_data(prepared, key)
     atomic.write_bytes(state_path(key_path), json.dumps(store, sort_keys=True, indent=1).encode() + b"\n", mode=0o600)
     return signed
