@@ -54,6 +54,20 @@ LANGS = tuple(i18n.LOCALES)
 
 
 @dataclass
+class Bundle:
+    """Everything one record publishes, before anything is written: each file's bytes with the
+    audience it is for (``public`` or a seat), and each seat's mail."""
+
+    key: str
+    files: dict[str, tuple[str, bytes]]
+    mails: dict[str, tuple[str, EmailMessage]]
+
+    def for_audience(self, audience: str) -> dict[str, bytes]:
+        """The files meant for ``audience`` (a seat also reads every public file)."""
+        return {k: v for k, (who, v) in self.files.items() if who == audience}
+
+
+@dataclass
 class Rendered:
     """One audience's rendered report."""
 
@@ -89,7 +103,25 @@ def publish_phase(camp: Campaign, record_index: int) -> list[Path]:
         return publish_phase(camp, phases[-1]["index"]) if phases else []
     if rec["kind"] not in ("create", "phase"):
         return []
-    return _Publisher(camp, rec).run()
+    bundle = render_record(camp, record_index)
+    out = camp.reports_dir / bundle.key
+    written = []
+    for rel, (_who, data) in bundle.files.items():
+        write_if_changed(out / rel, data)
+        written.append(out / rel)
+    for _seat, (name, msg) in sorted(bundle.mails.items()):
+        written.append(outbox.queue(camp.outbox, name, msg))
+    return written
+
+
+def render_record(camp: Campaign, record_index: int, state: dict[str, Any] | None = None) -> Bundle:
+    """Render the reports and mails of record ``record_index`` (``create`` or ``phase``) without
+    writing anything. ``state`` replaces the record's state (the audience tests use it to show
+    that one seat's secrets change no other audience's bytes)."""
+    pub = _Publisher(camp, camp.records()[record_index])
+    if state is not None:
+        pub.state = state
+    return pub.run()
 
 
 class _Publisher:
@@ -102,19 +134,18 @@ class _Publisher:
         self.game = camp.game()
         self.game_name = str(self.create["game"])
         self.key = report_key(rec)
-        self.out = camp.reports_dir / self.key
         self.state = camp.read_state(rec.get("state_of", rec["index"]))
         events_path = camp.states_dir / f"{rec['index']:06d}.events.json"
         self.events: list[dict[str, Any]] = json.loads(events_path.read_bytes()) if rec["kind"] == "phase" and events_path.is_file() else []
         self.roster = camp.roster()
         self.secret_key = derive_keys(camp.seed())["secret"]
-        self.written: list[Path] = []
+        self.files: dict[str, tuple[str, bytes]] = {}
+        self.mails: dict[str, tuple[str, EmailMessage]] = {}
 
     # -- the pieces ---------------------------------------------------------------------------
 
-    def _write(self, path: Path, text: str) -> None:
-        write_if_changed(path, text.encode("utf-8"))
-        self.written.append(path)
+    def _write(self, rel: str, audience: str, text: str) -> None:
+        self.files[rel] = (audience, text.encode("utf-8"))
 
     def _chain(self) -> dict[str, str] | None:
         if self.rec["kind"] != "phase":
@@ -198,7 +229,7 @@ class _Publisher:
 
     # -- the run ------------------------------------------------------------------------------
 
-    def run(self) -> list[Path]:
+    def run(self) -> Bundle:
         game = self.game
         header = report.phase_header(self.camp.id, self.game_name, self.rec, self.key)
         phase = game.current_phase(self.state)
@@ -215,10 +246,10 @@ class _Publisher:
             public_ctx[lang] = ctx
             public[lang] = Rendered(_html(lang, "public", ctx), _text(lang, "public", ctx), svg)
             suffix = "" if lang == "en" else f".{lang}"
-            self._write(self.out / f"public{suffix}.html", public[lang].html)
-            self._write(self.out / f"public{suffix}.txt", public[lang].text)
+            self._write(f"public{suffix}.html", report.PUBLIC, public[lang].html)
+            self._write(f"public{suffix}.txt", report.PUBLIC, public[lang].text)
             if svg is not None:
-                self._write(self.out / f"map{suffix}.svg", svg)
+                self._write(f"map{suffix}.svg", report.PUBLIC, svg)
         for seat_name, seat in self.roster.items():
             lang = i18n.check_lang(seat.lang)
             view = game.view(self.state, seat_name)
@@ -231,19 +262,19 @@ class _Publisher:
             )
             ctx["events"] = own_events
             mine = Rendered(_html(lang, "private", ctx), _text(lang, "private", ctx), svg)
-            self._write(self.out / "private" / f"{seat_name}.html", mine.html)
-            self._write(self.out / "private" / f"{seat_name}.txt", mine.text)
+            self._write(f"private/{seat_name}.html", seat_name, mine.html)
+            self._write(f"private/{seat_name}.txt", seat_name, mine.text)
             if svg is not None:
-                self._write(self.out / "private" / f"{seat_name}.svg", svg)
+                self._write(f"private/{seat_name}.svg", seat_name, svg)
             if form is not None:
-                self._write(self.out / "forms" / f"{seat_name}.yaml", form)
+                self._write(f"forms/{seat_name}.yaml", seat_name, form)
                 if schema is not None:
-                    self._write(self.out / "forms" / schema.name, schema.read_text(encoding="utf-8"))
-            self.written.append(self._queue(seat_name, lang, ctx, public[lang], mine, form, schema))
-        return self.written
+                    self._write(f"forms/{schema.name}", report.PUBLIC, schema.read_text(encoding="utf-8"))
+            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public[lang], mine, form, schema)
+        return Bundle(self.key, self.files, self.mails)
 
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public: Rendered, mine: Rendered,
-               form: str | None, schema: Path | None) -> Path:
+               form: str | None, schema: Path | None) -> tuple[str, EmailMessage]:
         entry = self.roster[seat]
         subject = render(lang, "base/mail_subject.txt", ctx).strip()
         attachments: list[tuple[bytes, str, str, str]] = []  # (data, maintype, subtype, filename)
@@ -269,7 +300,7 @@ class _Publisher:
             mid=outbox.message_id("report", f"{self.key}.{seat}", self.camp.id),
             text=text, html=html, attachments=attachments,
         )
-        return outbox.queue(self.camp.outbox, f"report-{self.key}-{seat}", msg)
+        return f"report-{self.key}-{seat}", msg
 
 
 def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, Any]], lang: str) -> str | None:
