@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import imaplib
 import json
 import os
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,21 @@ def test_rerun_fetches_nothing_and_a_later_message_is_fetched(tmp_path: Path,
     assert later.exit_code == 0
     assert later.stdout.count("fetched new/") == 1 and "<orders-3@" in later.stdout
     assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 4))
+
+
+def test_file_name_starts_with_the_time_the_server_received_the_mail(
+    tmp_path: Path, imap: ImapServer
+) -> None:
+    """Intake reads the arrival time from the Maildir name: the server's time, not ours."""
+    arrived = datetime(2026, 1, 15, 11, 59, 30, tzinfo=UTC)
+    client = imap.connect()
+    client.append("INBOX", "", imaplib.Time2Internaldate(arrived.timestamp()), order_mail(1))
+    client.logout()
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    [path] = (root / "inbox" / "new").iterdir()
+    assert path.name.split(".")[0] == str(int(arrived.timestamp()))
+    assert path.name.endswith(".pbem") and ":" not in path.name
 
 
 def test_messages_read_by_a_human_are_still_fetched(tmp_path: Path, imap: ImapServer) -> None:

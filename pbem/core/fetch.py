@@ -7,8 +7,9 @@ For every message on the server that pbem has not stored yet, in UID order:
 3. record its UID (and Message-ID) in ``inbox/.fetched.json`` (atomic write);
 4. set ``\\Seen`` on the server.
 
-``NAME`` is derived from the account, the mailbox's UIDVALIDITY and the UID, so a message has one
-name only. A crash after step 2 leaves a file whose name a rerun recognises (recorded, not
+``NAME`` is ``ARRIVED.KEY.pbem``: the time the server received the message (intake takes it as
+the arrival time for deadlines) and a key derived from the account, the mailbox's UIDVALIDITY and
+the UID, so a message has one name only. A crash after step 2 leaves a file whose name a rerun recognises (recorded, not
 stored again); a crash after step 3 leaves a recorded but unflagged UID (flagged, not stored
 again). ``\\Seen`` is a courtesy to a human reading the same mailbox, never the record: pbem
 fetches every message it has not stored, read or not.
@@ -27,6 +28,7 @@ import json
 import os
 import re
 import ssl
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
@@ -86,20 +88,33 @@ def account_key(settings: ServerSettings) -> str:
     return f"{settings.user}@{settings.host}:{settings.port}/{settings.mailbox}"
 
 
-def maildir_name(key: str, uidvalidity: int, uid: int) -> str:
-    """The one file name of a message in the inbox Maildir (no ``:`` or ``/``)."""
+def message_key(key: str, uidvalidity: int, uid: int) -> str:
+    """What identifies one message of one mailbox: the middle part of its Maildir name."""
     account = hashlib.sha256(key.encode()).hexdigest()[:12]
-    return f"imap-{account}-{uidvalidity}-{uid}.pbem"
+    return f"imap-{account}-{uidvalidity}-{uid}"
 
 
-def stored_names(inbox: Path) -> set[str]:
-    """Base names (before ``:2,...``) of every message in ``new/`` and ``cur/``."""
-    names: set[str] = set()
+def maildir_name(key: str, uidvalidity: int, uid: int, arrived: int) -> str:
+    """The Maildir file name of a message: ``ARRIVED.KEY.pbem`` (no ``:`` or ``/``).
+
+    The name starts with the time the server received the message (INTERNALDATE), as Maildir
+    names start with the delivery time: intake reads it as the arrival time, so orders that
+    reached the server before the deadline are on time however late they are fetched.
+    """
+    return f"{arrived}.{message_key(key, uidvalidity, uid)}.pbem"
+
+
+def stored_keys(inbox: Path) -> set[str]:
+    """Message keys of every message pbem stored in ``new/`` or ``cur/`` (intake moves them)."""
+    keys: set[str] = set()
     for sub in ("new", "cur"):
         folder = inbox / sub
         if folder.is_dir():
-            names.update(entry.name.split(":", 1)[0] for entry in os.scandir(folder))
-    return names
+            for entry in os.scandir(folder):
+                parts = entry.name.split(":", 1)[0].split(".")
+                if len(parts) == 3 and parts[1].startswith("imap-"):
+                    keys.add(parts[1])
+    return keys
 
 
 # -- plan ---------------------------------------------------------------------------------------
@@ -119,14 +134,14 @@ class FetchPlan:
 
 def plan_fetch(server_uids: list[int], unseen: list[int], account: Account | None,
                uidvalidity: int, names: set[str], key: str) -> FetchPlan:
-    """Decide what to do with each message on the server; pure."""
+    """Decide what to do with each message on the server; pure. ``names``: stored keys."""
     reset = account is not None and account.uidvalidity != uidvalidity
     known = set() if account is None or reset else set(account.uids)
     fetch, record = [], []
     for uid in sorted(server_uids):
         if uid in known:
             continue
-        if maildir_name(key, uidvalidity, uid) in names:
+        if message_key(key, uidvalidity, uid) in names:
             record.append(uid)
         else:
             fetch.append(uid)
@@ -186,10 +201,14 @@ def _uids(data: list[object]) -> list[int]:
         else []
 
 
-def _body(data: list[object]) -> bytes:
+def _body(data: list[Any]) -> tuple[bytes, int]:
+    """The message and its INTERNALDATE (seconds since the epoch) from a FETCH answer."""
     for part in data:
         if isinstance(part, tuple) and len(part) == 2:
-            return bytes(part[1])
+            when = imaplib.Internaldate2tuple(part[0])
+            # no INTERNALDATE is a broken server; the fetch time is the next best arrival time
+            arrived = int(time.mktime(when)) if when else int(time.time())
+            return bytes(part[1]), arrived
     raise MailError(f"the IMAP server sent no message body: {data!r}")
 
 
@@ -285,7 +304,7 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
     server_uids = _uids(_ok(conn.uid("SEARCH", "ALL"), "UID SEARCH"))
     unseen = _uids(_ok(conn.uid("SEARCH", "UNSEEN"), "UID SEARCH UNSEEN"))
     plan = plan_fetch(server_uids, unseen, state.accounts.get(key), uidvalidity,
-                      stored_names(inbox), key)
+                      stored_keys(inbox), key)
     if plan.reset:
         err(f"{settings.mailbox}: UIDVALIDITY changed; messages already stored are recognised "
             "by Message-ID")
@@ -304,9 +323,10 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
         state.save(state_path)
     to_flag = list(plan.flag)
     for uid in plan.fetch:
-        raw = _body(_ok(conn.uid("FETCH", str(uid), "(BODY.PEEK[])"), f"to send UID {uid}"))
+        raw, arrived = _body(_ok(conn.uid("FETCH", str(uid), "(INTERNALDATE BODY.PEEK[])"),
+                                 f"to send UID {uid}"))
         mid = _message_id(raw)
-        name = maildir_name(key, uidvalidity, uid)
+        name = maildir_name(key, uidvalidity, uid, arrived)
         if mid and mid in known_ids:
             outcome.duplicates.append(name)
             err(f"UID {uid}: {mid} is already in the inbox; not stored again")
