@@ -76,14 +76,14 @@ def read_sources(paths: list[str | Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
                 for child in sorted(p.iterdir()):
                     if child.is_file() and not child.name.startswith("."):
                         yield from read_sources([child], max_bytes)
+        elif not p.is_file():
+            yield Source(str(p), [Candidate(str(p), problem="no such file or folder")])
         elif p.suffix.lower() in (".yaml", ".yml"):
             yield _bare_file(p, max_bytes)
-        elif p.is_file() and _looks_like_mbox(p):
+        elif _looks_like_mbox(p):
             yield from _mbox(p, max_bytes)
-        elif p.is_file():
-            yield _mail_file(p, p.name, max_bytes)
         else:
-            yield Source(str(p), [Candidate(str(p), problem="no such file or folder")])
+            yield _mail_file(p, p.name, max_bytes)
 
 
 def _bare_file(p: Path, max_bytes: int) -> Source:
