@@ -66,8 +66,8 @@ def current_phase(state: dict[str, Any]) -> Phase | None:
 # --- a new game -----------------------------------------------------------------------------
 
 
-def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng, board: Any = None
-             ) -> dict[str, Any]:
+def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng, board: Any = None,
+             forces: Any = None) -> dict[str, Any]:
     """The state before the set-up round (M2.1 steps 1 and 3; the TCs are shuffled now with
     secret chance, M11.8, and dealt when the set-up round resolves)."""
     scen = model.scenario_data(scenario)
@@ -82,7 +82,7 @@ def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng, board: Any =
         from pbem.games.maria.board import load_board
 
         board = load_board()
-    model.register_board(board)
+    model.register_board(board, forces)
     forces = model.forces_of(board)
     intro = scen["variant"] == "intro"
     powers = [p for p in model.POWERS if p in scen["powers"]]
@@ -100,11 +100,25 @@ def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng, board: Any =
             model.set_control(state, board, city, f.controller, f.marker)
             if f.marker and state["pools"] is not None and f.controller in state["pools"]:
                 state["pools"][f.controller] -= 1
-    state["troop_totals"] = {p: int(forces.powers[p].troops) for p in powers}
+    state["troop_totals"] = {p: intro_total(forces, p, intro, opts) for p in powers}
     deck = full_deck()
     rng.secret.shuffle(deck)
     state["cards"]["draw"] = deck
     return state
+
+
+def intro_total(forces: Any, power: str, intro: bool, opts: dict[str, Any]) -> int:
+    """A power's troop total: in the introductory game, the total less the default-split
+    troops of the generals it leaves out (FR 26 - 15 = 11, AU 28 - 4 = 24; maria.md,
+    "Introductory subset")."""
+    total = int(forces.powers[power].troops)
+    if not intro:
+        return total
+    gens = forces.generals_of(power)
+    split = model.default_split(
+        [{"id": g.id, "rank": g.rank, "min": g.minimum} for g in gens], total,
+        int(opts["troops.max"]))
+    return total - sum(split[g.id] for g in gens if not g.intro)
 
 
 def empty_state(scen: dict[str, Any], opts: dict[str, Any], board_id: str,

@@ -168,6 +168,13 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         moves = []
         ids = sorted(legal["moves"])
         rng.shuffle(ids)
+        if legal["stacks"] and rng.below(3) == 0:
+            key = rng.choice(sorted(legal["stacks"]))
+            st = legal["stacks"][key]
+            if st["paths"]:
+                dest = rng.choice(sorted(st["paths"]))
+                moves.append({"stack": st["stack"], "path": st["paths"][dest]})
+                ids = [i for i in ids if i not in st["stack"]]
         for pid in ids:
             choice = legal["moves"][pid]
             r = rng.below(10)
@@ -181,12 +188,6 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
             if choice["paths"]:
                 dest = rng.choice(sorted(choice["paths"]))
                 moves.append({"piece": pid, "path": choice["paths"][dest]})
-        if legal["stacks"] and rng.below(3) == 0:
-            key = rng.choice(sorted(legal["stacks"]))
-            st = legal["stacks"][key]
-            if st["paths"]:
-                dest = rng.choice(sorted(st["paths"]))
-                moves.insert(0, {"stack": st["stack"], "path": st["paths"][dest]})
         orders["moves"] = moves
         if legal["reentries"] and rng.below(2):
             orders["reentries"] = [rng.choice(legal["reentries"])]

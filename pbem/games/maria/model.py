@@ -432,9 +432,12 @@ def spend_cards(state: State, power: str, cards: Iterable[str]) -> None:
 _BOARDS: dict[str, Any] = {}
 
 
-def register_board(board: Any) -> None:
-    """Make ``board`` (e.g. an adjudication case's mini-map) known under its id."""
+def register_board(board: Any, forces: Any = None) -> None:
+    """Make ``board`` (an adjudication case's mini-map, a test map) known under its id, with
+    its starting forces if given."""
     _BOARDS[board.id] = board
+    if forces is not None:
+        _FORCES[board.id] = forces
 
 
 def board_of(state: State) -> Any:
