@@ -5,7 +5,8 @@ mailbox); nothing system-wide is read or changed (``-c`` names our configuration
 started as root in the foreground and stopped with SIGTERM. Mail is stored as the unprivileged
 user ``nobody``, since dovecot refuses to run a mail process as root.
 
-``ssl=True`` serves implicit TLS (IMAPS) with a self-signed certificate instead of plain text.
+``ssl=True`` serves implicit TLS (IMAPS) with a self-signed certificate instead of plain text;
+``starttls=True`` serves plain IMAP that requires STARTTLS before login.
 """
 
 from __future__ import annotations
@@ -77,8 +78,8 @@ class ImapServer:
     """Context manager: ``with ImapServer() as srv: srv.append(raw); srv.port``."""
 
     def __init__(self, *, user: str = "maria-1741", password: str = "pa55word",
-                 ssl: bool = False) -> None:
-        self.user, self.password, self.ssl = user, password, ssl
+                 ssl: bool = False, starttls: bool = False) -> None:
+        self.user, self.password, self.ssl, self.starttls = user, password, ssl, starttls
         self.root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
         self.port = free_port()
         self.cert: Path | None = None
@@ -95,12 +96,14 @@ class ImapServer:
         (self.root / "passwd").chmod(0o644)
         ssl_files = ""
         plain_port, ssl_port = self.port, 0
-        if self.ssl:
+        if self.ssl or self.starttls:
             self.cert, key = make_certificate(self.root)
             ssl_files = f"ssl_cert = <{self.cert}\nssl_key = <{key}\n"
+        if self.ssl:
             plain_port, ssl_port = 0, self.port
         config = CONFIG.format(
-            root=self.root, uid=nobody.pw_uid, gid=nobody.pw_gid, ssl="yes" if self.ssl else "no",
+            root=self.root, uid=nobody.pw_uid, gid=nobody.pw_gid,
+            ssl="required" if self.starttls else "yes" if self.ssl else "no",
             ssl_files=ssl_files, imap_port=plain_port, imaps_port=ssl_port,
         )
         (self.root / "dovecot.conf").write_text(config)
@@ -147,6 +150,10 @@ class ImapServer:
                                                       ssl_context=context)
         else:
             client = imaplib.IMAP4("127.0.0.1", self.port)
+            if self.starttls:
+                import ssl as _ssl
+
+                client.starttls(_ssl.create_default_context(cafile=str(self.cert)))
         client.login(self.user, self.password)
         return client
 

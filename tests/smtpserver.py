@@ -3,7 +3,7 @@
 Variants by keyword: ``refuse`` (recipients answered 550), ``defer`` (450), ``drop_after`` (abort the connection
 at the MAIL command after that many accepted messages, ``drops`` times), ``outage`` (abort every
 transaction until switched off), ``users`` (AUTH required), ``tls`` (STARTTLS required, with a
-self-signed certificate from :func:`make_certificate`). Hooks ``on_mail``/``on_rcpt``/``on_data``
+self-signed certificate from :func:`make_certificate`; ``implicit_tls`` for TLS from the start). Hooks ``on_mail``/``on_rcpt``/``on_data``
 run in the server thread with the number of messages accepted so far and may return ``"abort"``
 to drop the connection at that point (after, for example, killing the client).
 """
@@ -155,6 +155,7 @@ class SmtpServer:
         drops: int = 1,
         users: dict[str, str] | None = None,
         tls: tuple[Path, Path] | None = None,
+        implicit_tls: bool = False,
         on_mail: Hook | None = None,
         on_rcpt: Hook | None = None,
         on_data: Hook | None = None,
@@ -178,7 +179,10 @@ class SmtpServer:
         if tls is not None:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(str(tls[0]), str(tls[1]))
-            kwargs.update(tls_context=context, require_starttls=True)
+            if implicit_tls:  # TLS from the first byte, as on port 465
+                kwargs.update(ssl_context=context)
+            else:
+                kwargs.update(tls_context=context, require_starttls=True)
         self.controller = Controller(_Handler(self), hostname="127.0.0.1", port=self.port,
                                      **kwargs)
 

@@ -49,12 +49,16 @@ def order_mail(i: int) -> bytes:
     ).encode()
 
 
+def security(srv: ImapServer) -> str:
+    return "ssl" if srv.ssl else "starttls" if srv.starttls else "none"
+
+
 def campaign(tmp_path: Path, srv: ImapServer, mode: int = 0o644, extra: str = "") -> Path:
     root = tmp_path / "maria-1741"
     root.mkdir()
     settings = root / "mail.yaml"
     settings.write_text(
-        f"imap:\n  host: 127.0.0.1\n  port: {srv.port}\n  security: {'ssl' if srv.ssl else 'none'}"
+        f"imap:\n  host: 127.0.0.1\n  port: {srv.port}\n  security: {security(srv)}"
         f"\n  user: {srv.user}\n  mailbox: INBOX\n{extra}"
     )
     settings.chmod(mode)
@@ -219,8 +223,9 @@ def test_second_fetch_is_told_who_holds_the_inbox(tmp_path: Path, imap: ImapServ
     assert f"another pbem fetch (pid {os.getpid()})" in result.stderr
 
 
-def test_imaps_with_a_self_signed_certificate(tmp_path: Path) -> None:
-    with ImapServer(ssl=True) as srv:
+@pytest.mark.parametrize("mode", ["ssl", "starttls"])
+def test_tls_with_a_self_signed_certificate(tmp_path: Path, mode: str) -> None:
+    with ImapServer(**{mode: True}) as srv:
         srv.append(order_mail(1))
         root = campaign(tmp_path, srv)
         untrusted = fetch(root, srv)

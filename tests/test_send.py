@@ -259,6 +259,16 @@ def test_starttls_needs_the_ca_and_then_delivers(tmp_path: Path) -> None:
         assert_exactly_once(srv, 2, root)
 
 
+def test_implicit_tls(tmp_path: Path) -> None:
+    root = campaign(tmp_path, 1)
+    cert, key = make_certificate(tmp_path)
+    with SmtpServer(tls=(cert, key), implicit_tls=True) as srv:
+        result = CliRunner().invoke(main, ["send", str(root), "--smtp", srv.address,
+                                           "--security", "ssl", "--cafile", str(cert)])
+        assert result.exit_code == 0, result.output
+        assert_exactly_once(srv, 1, root)
+
+
 def test_dry_run_sends_nothing(tmp_path: Path) -> None:
     root = campaign(tmp_path, 2)
     with SmtpServer() as srv:

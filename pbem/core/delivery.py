@@ -501,6 +501,9 @@ class _Run:
                 break
             except (smtplib.SMTPServerDisconnected, OSError) as exc:
                 self.dropped(f"connection to {self.settings.host} lost ({exc or 'closed'})")
+                if journal.in_flight:
+                    self.err(f"{item.name}: the connection broke while the server was taking "
+                             "it; sending it again (same Message-ID), it may arrive twice")
             except smtplib.SMTPResponseException as exc:
                 why = _reply(exc.smtp_code, exc.smtp_error)
                 if exc.smtp_code >= 500:
