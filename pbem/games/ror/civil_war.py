@@ -341,7 +341,7 @@ def revolt_fails(ctx: Ctx, reason: str, *, victor_army: str | None = None,
     for sid in list(cw["secondary_rebels"]):
         kill(ctx, sid, "R4.9 failed revolt")
     prec = sen(st, primary)
-    if prec["alive"]:
+    if not cw.get("primary_dead"):
         if primary_survives:
             prec["markers"].remove("rebel")
             if not any(o.startswith("governor:") for o in prec["offices"]):
@@ -370,8 +370,7 @@ def revolt_fails(ctx: Ctx, reason: str, *, victor_army: str | None = None,
 def check_primary(ctx: Ctx, reason: str) -> None:
     """After a death outside battle: a dead Primary Rebel makes the revolt fail (R4.9)."""
     cw = ctx.state.get("civil_war")
-    if cw and not sen(ctx.state, cw["primary_rebel"])["alive"] and not cw.get(
-            "rebel_condition_met"):
+    if cw and cw.get("primary_dead") and not cw.get("rebel_condition_met"):
         revolt_fails(ctx, reason)
 
 

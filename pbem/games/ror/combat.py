@@ -160,7 +160,7 @@ def civil_war_battles(ctx: Ctx) -> None:
 
     st = ctx.state
     cw = st.get("civil_war")
-    if not cw or cw.get("rebel_condition_met") or not sen(st, cw["primary_rebel"])["alive"]:
+    if not cw or cw.get("rebel_condition_met") or cw.get("primary_dead"):
         return
     run_desertions(ctx, None)
     order = [a["id"] for a in attackers(st)]
@@ -220,7 +220,7 @@ def civil_war_battle(ctx: Ctx, a: dict[str, Any]) -> str:
     n_chits = len(s_lost) + (len(r_lost) if ctx.opt("ror.cw_chit_basis") == "both_sides" else 0)
     in_battle = {x for x in (cmd, moh, primary, ex_moh) if x}
     draw_chits(ctx, n_chits, "R6.7", lambda sid: sid in in_battle)
-    primary_dead = not sen(st, primary)["alive"]
+    primary_dead = bool(cw.get("primary_dead"))
     # (5) new veterans, Senate side first (R6.12)
     if result in ("victory", "stalemate"):
         new_veterans(ctx, army_legions(st, a), cmd, "R6.12 senate veteran")

@@ -55,7 +55,7 @@ def rebel_maintenance(ctx: Ctx) -> None:
     """R5.1-R5.4: the rebel pays 2T per costly legion or releases it."""
     st = ctx.state
     cw = st.get("civil_war")
-    if not cw or not sen(st, cw["primary_rebel"])["alive"]:
+    if not cw or cw.get("primary_dead"):
         return
     faction = sen(st, cw["primary_rebel"])["faction"]
     costly = maintenance_bill(ctx)

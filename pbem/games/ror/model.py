@@ -503,10 +503,7 @@ def rebels(state: State) -> list[str]:
 def primary_alive(state: State) -> bool:
     """A Primary Rebel is alive (R7.3)."""
     cw = state.get("civil_war")
-    if not cw:
-        return False
-    rec = state["senators"].get(cw["primary_rebel"])
-    return bool(rec and rec["alive"])
+    return bool(cw) and not cw.get("primary_dead")
 
 
 def military(state: State, sid: str | None) -> int:

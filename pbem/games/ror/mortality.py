@@ -98,10 +98,16 @@ def kill(ctx: Ctx, sid: str, cause: str) -> None:
             lg["allegiance"] = None
     cw = st.get("civil_war")
     if cw:
+        if cw["primary_rebel"] == sid:
+            # the id may come back as a new family senator (R9.3): the flag keeps the death
+            cw["primary_dead"] = True
         if sid in cw["secondary_rebels"]:
             cw["secondary_rebels"].remove(sid)
         if cw["ex_moh"] == sid:
             cw["ex_moh"] = None
+    cfl = st.get("consul_for_life")
+    if cfl and cfl.get("senator") == sid:
+        cfl["dead"] = True
     faction = rec["faction"]
     rec.update(offices=[], knights=0, markers=[], alive=False, land_victory_this_turn=False)
     fam = rec["family_under"] if sid in card_data().statesmen else sid

@@ -352,7 +352,7 @@ def _k(s: str) -> tuple[int, str]:
 def dispatcher(st: State) -> str:
     """The faction whose player sends DISPATCH (R9.9)."""
     cfl = st.get("consul_for_life")
-    if cfl and sen(st, cfl["senator"])["alive"] and is_aligned(sen(st, cfl["senator"])):
+    if cfl and not cfl.get("dead") and is_aligned(sen(st, cfl["senator"])):
         return str(sen(st, cfl["senator"])["faction"])
     rebel_faction = sen(st, st["civil_war"]["primary_rebel"])["faction"]
     _, f = hrao(st, exclude_faction=rebel_faction)
@@ -380,8 +380,7 @@ def consents(st: State, dispatcher_faction: str, sid: str, strength: int) -> boo
     if f == dispatcher_faction:
         return True
     cfl = st.get("consul_for_life")
-    if cfl and sen(st, cfl["senator"])["alive"] and sen(st, cfl["senator"])["faction"] == \
-            dispatcher_faction:
+    if cfl and not cfl.get("dead") and sen(st, cfl["senator"])["faction"] == dispatcher_faction:
         return True
     c = st["factions"][f]["standing"].get("consent") or {}
     if c.get(sid) in (True, "yes"):

@@ -169,12 +169,12 @@ def run_endgame(ctx: Ctx, attack: list[str]) -> None:
             if res != "victory":
                 all_lose(ctx, "R7.6")
                 return
-            if not sen(st, primary)["alive"]:
+            if cw.get("primary_dead"):
                 break
-        if not sen(st, primary)["alive"]:
+        if cw.get("primary_dead"):
             break
     if active_war_count(st, include_civil_war=False) < 4:
-        if sen(st, primary)["alive"] or st["options"]["ror.ruleset"] != "1.07A":
+        if not cw.get("primary_dead") or st["options"]["ror.ruleset"] != "1.07A":
             finish(ctx, "win", cw["rebel_condition_met"], faction, primary)
             return
         _d3(ctx)
@@ -189,7 +189,7 @@ def _d3(ctx: Ctx) -> None:
 
     st = ctx.state
     cfl = st.get("consul_for_life")
-    if cfl and sen(st, cfl["senator"])["alive"]:
+    if cfl and not cfl.get("dead"):
         finish(ctx, "win", 4, sen(st, cfl["senator"])["faction"], cfl["senator"])
         return
     st["pending_wins"] = [w for w in st["pending_wins"] if w["condition"] not in (1, 2)]
@@ -284,7 +284,7 @@ def end_of_turn(ctx: Ctx) -> None:
         return
     if st["options"]["ror.ruleset"] == "1.07A":  # D1: a Consul for Life alive and in office
         cfl = st.get("consul_for_life")
-        if cfl and sen(st, cfl["senator"])["alive"]:
+        if cfl and not cfl.get("dead"):
             finish(ctx, "win", 4, sen(st, cfl["senator"])["faction"], cfl["senator"])
             return
         st["pending_wins"] = [w for w in st["pending_wins"] if w["condition"] not in (3, 4)]
@@ -298,7 +298,7 @@ def era_ends(ctx: Ctx) -> None:
     st = ctx.state
     if st["options"]["ror.ruleset"] == "1.07A":  # D1 condition 3: a living Consul for Life
         cfl = st.get("consul_for_life")
-        if cfl and sen(st, cfl["senator"])["alive"]:
+        if cfl and not cfl.get("dead"):
             finish(ctx, "win", 5, sen(st, cfl["senator"])["faction"], cfl["senator"])
             return
     else:
