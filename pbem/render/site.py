@@ -1,0 +1,118 @@
+"""The static history site of a campaign, ``DIR/site/``, that a club can publish as it is.
+
+``site/index.html`` (and ``index.zh-TW.html``) lists every phase with its public report and map;
+each phase's public files are copied under ``site/<phase_key>/``. Once the game has ended (an
+``end`` record revealed the seed) the index also shows the seed, the final audit result, and
+``site/secrets.html`` opens every commitment of every phase. Before the end nothing secret is
+written: the site is built from the public files and the records' public fields only.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from pbem.core.atomic import write_if_changed
+from pbem.core.campaign import Campaign, derive_keys
+from pbem.core.seal import derive_salt, opens
+from pbem.errors import PbemError
+from pbem.render import i18n, report
+from pbem.render.publish import publish_phase, report_key
+
+PUBLIC_FILES = ("public.html", "public.txt", "public.zh-TW.html", "public.zh-TW.txt", "map.svg", "map.zh-TW.svg")
+
+
+def build_site(camp: Campaign) -> list[Path]:
+    """Write ``DIR/site/``; render any missing report first. Returns the files written."""
+    site = camp.root / "site"
+    written: list[Path] = []
+    phases: list[dict[str, Any]] = []
+    for rec in camp.effective_records():
+        if rec["kind"] not in ("create", "phase"):
+            continue
+        key = report_key(rec)
+        folder = camp.reports_dir / key
+        if not (folder / "public.html").is_file():
+            publish_phase(camp, rec["index"])
+        for name in PUBLIC_FILES:
+            if (folder / name).is_file():
+                write_if_changed(site / key / name, (folder / name).read_bytes())
+                written.append(site / key / name)
+        phases.append({
+            "key": key, "number": rec.get("phase_number", 0), "id": rec.get("phase"), "kind": rec["kind"],
+            "resolved_at": rec.get("resolved_at") or rec.get("opened_at"),
+            "map": (folder / "map.svg").is_file(),
+        })
+    end = _end(camp)
+    for lang in i18n.LOCALES:
+        ctx = report.site_index_context(camp.id, str(camp.create_record()["game"]), phases, end)
+        ctx["create"] = _create_summary(camp)
+        suffix = "" if lang == "en" else f".{lang}"
+        html = i18n.render(lang, "base/site_index.html", ctx)
+        write_if_changed(site / f"index{suffix}.html", html.encode("utf-8"))
+        written.append(site / f"index{suffix}.html")
+        if end is not None:
+            html = i18n.render(lang, "base/site_secrets.html", dict(ctx, openings=end["openings"]))
+            write_if_changed(site / f"secrets{suffix}.html", html.encode("utf-8"))
+            written.append(site / f"secrets{suffix}.html")
+    _prune(site, {p["key"] for p in phases})
+    return written
+
+
+def _create_summary(camp: Campaign) -> dict[str, Any]:
+    create = camp.create_record()
+    return {
+        "scenario": create["scenario"],
+        "seats": sorted(create["roster"]),
+        "opened_at": create["opened_at"],
+        "public_anchor": create["public_anchor"],
+        "secret_commitment": create["secret_commitment"],
+    }
+
+
+def _end(camp: Campaign) -> dict[str, Any] | None:
+    """The end of the game: result, seed, audit verdict and every commitment opened."""
+    ends = [r for r in camp.effective_records() if r["kind"] == "end"]
+    if not ends:
+        return None
+    from pbem.core.audit import audit
+
+    try:
+        audit_lines = audit(camp).lines()
+        audit_ok = True
+    except PbemError as exc:
+        audit_lines, audit_ok = [str(exc)], False
+    seed = bytes.fromhex(ends[-1]["seed"])
+    secret_key = derive_keys(seed)["secret"]
+    game = camp.game()
+    openings = []
+    for rec in camp.effective_records():
+        if rec["kind"] != "phase":
+            continue
+        state = camp.read_state(rec.get("state_of", rec["index"]))
+        values = {s.label: s.value for s in game.secrets(state)}
+        for label, commitment in sorted(rec.get("commitments", {}).items()):
+            salt = derive_salt(secret_key, f"{rec['phase_number']}|{label}")
+            o = report.opening(label, commitment, values.get(label), salt)
+            o["phase"] = rec["phase"]
+            o["number"] = rec["phase_number"]
+            o["ok"] = label in values and opens(commitment, label, values[label], salt)
+            openings.append(o)
+    return {
+        "result": ends[-1].get("result") or {},
+        "seed": ends[-1]["seed"],
+        "audit_ok": audit_ok,
+        "audit": audit_lines,
+        "openings": openings,
+        "opened": sum(1 for o in openings if o["ok"]),
+    }
+
+
+def _prune(site: Path, keys: set[str]) -> None:
+    """Drop the folders of phases no longer in force (a rollback superseded them)."""
+    if not site.is_dir():
+        return
+    for child in sorted(site.iterdir()):
+        if child.is_dir() and child.name[:4].isdigit() and child.name not in keys:
+            shutil.rmtree(child)
