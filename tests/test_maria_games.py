@@ -8,23 +8,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from maria_minimaps import board_and_forces
 
-from pbem.data import seeds_dir
 from pbem.games.maria import adjudicate, model, orders, views
-from pbem.games.maria.board import load_board, load_forces
 from pbem.games.maria.selfplay import play
 
 GAMES = 200
-MAPS = seeds_dir().parent / "tests" / "maps"
-
-
-def board_and_forces() -> tuple[Any, Any]:
-    """The shipped map and forces; the test map of tests/maps until they are shipped."""
-    if (seeds_dir() / "maria" / "map.yaml").is_file():
-        board = load_board()
-        return board, load_forces(board)
-    board = load_board(MAPS / "valid.yaml")
-    return board, load_forces(board, MAPS / "forces.yaml")
 
 
 class Invariants:

@@ -176,6 +176,7 @@ def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Res
     for power, o in sorted(orders.items()):
         if power in st["powers"] and isinstance(o, dict):
             apply_standing(ctx, power, o.get("standing"))
+            record_deals(ctx, power, o.get("deals"))
             if power in wanted:
                 clean[power] = o
     if step == "setup":
@@ -206,6 +207,33 @@ def apply_standing(ctx: Ctx, power: str, update: Any) -> None:
                 standing.pop(key, None)
             else:
                 standing[key] = copy.deepcopy(update[key])
+
+
+def record_deals(ctx: Ctx, power: str, deals: Any) -> None:
+    """M12.10: a deal is stored once both parties have sent the same text; it is shown only to
+    them and enforces nothing. An offer waits in the state until the other party matches it."""
+    if not isinstance(deals, list):
+        return
+    state = ctx.state
+    seat = model.seat_of(state, power)
+    offers = state.setdefault("deal_offers", [])
+    done = state.setdefault("deals", [])
+    for d in deals:
+        if not isinstance(d, dict) or not isinstance(d.get("text"), str) or seat is None:
+            continue
+        other, text = d.get("with"), d["text"].strip()
+        if other not in model.seat_powers(state) or other == seat:
+            ctx.void(power, "deals", f"'{other}' is not another player of this game")
+            continue
+        match = {"from": other, "to": seat, "text": text}
+        if match in offers:
+            offers.remove(match)
+            parties = sorted([seat, str(other)])
+            done.append({"parties": parties, "text": text, "phase": phase_id(state)})
+            for party in parties:
+                ctx.event("deal", audience=party, parties=parties, text=text)
+        elif {"from": seat, "to": other, "text": text} not in offers:
+            offers.append({"from": seat, "to": other, "text": text})
 
 
 def run_setup(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:

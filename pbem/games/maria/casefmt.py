@@ -106,6 +106,7 @@ def case_state(case: dict[str, Any], board: Any) -> dict[str, Any]:
                     "marker": spec.endswith("+")}
         model.set_control(state, board, city, spec["power"], bool(spec.get("marker")))
     state["hussars"] = list(pos.get("hussars") or [])
+    state["deal_offers"] = [dict(d) for d in pos.get("deal_offers") or []]
     for p, st in (pos.get("standing") or {}).items():
         state["standing"][p] = copy.deepcopy(st)
     state["last_battle_winner"] = pos.get("last_battle_winner")
@@ -283,4 +284,10 @@ def run_case(case: dict[str, Any]) -> list[str]:
         st, events = run_steps(state, orders, list(run))
     if json.loads(json.dumps(st)) != st:
         return ["expected the state to round-trip through JSON exactly, got a difference"]
+    if case.get("replay"):
+        # M12.11: the same record replays to the same bytes.
+        again = (adjudicate.resolve(state, orders, _rng()).state if run == "resolve"
+                 else run_steps(state, orders, list(run))[0])
+        if json.dumps(again, sort_keys=True) != json.dumps(st, sort_keys=True):
+            return ["expected a replay to give the same state, got a different one"]
     return compare(case.get("expect") or {}, st, events, board)

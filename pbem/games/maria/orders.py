@@ -18,10 +18,11 @@ from pbem.games.maria.adjudicate import STANDING_KEYS, phase_powers, split_probl
 from pbem.games.maria.cards import is_card_id, resolve_partial
 
 KEYS = {
-    "setup": ("troops", "standing"),
-    "hussars": ("hussars", "standing"),
-    "stage": ("moves", "sequence", "reentries", "payments", "battles", "plans", "standing"),
-    "winter": ("recruits", "returns", "payments", "standing"),
+    "setup": ("troops", "standing", "deals"),
+    "hussars": ("hussars", "standing", "deals"),
+    "stage": ("moves", "sequence", "reentries", "payments", "battles", "plans", "standing",
+              "deals"),
+    "winter": ("recruits", "returns", "payments", "standing", "deals"),
 }
 PLAN_KEYS = ("max_cards", "max_points", "concede_if_behind_by", "use_reserve", "prefer",
              "retreat", "loss_order", "commit")
@@ -66,13 +67,18 @@ def validate(state: dict[str, Any], power: str, orders: Any) -> list[OrderProble
     kind = kind_of(state)
     allowed = KEYS.get(kind, ("standing",))
     if power not in phase_powers(state):
-        allowed = ("standing",)
+        allowed = ("standing", "deals")
     for key in orders:
         if key not in allowed:
             c.add(f".{key}", f"'{key}' is not an order of this round ({kind}); allowed: "
                   f"{', '.join(allowed)}")
     if "standing" in orders:
         _standing(c, orders["standing"])
+    for i, d in enumerate(_list(c, ".deals", orders.get("deals", []))):
+        if not isinstance(d, dict) or not isinstance(d.get("text"), str) or \
+                d.get("with") not in model.seat_powers(state):
+            c.add(f".deals[{i}]", "a deal is {with: SEAT, text: '...'} naming another player "
+                  f"({', '.join(model.seat_powers(state))})")
     if kind == "setup" and "troops" in orders:
         problem = split_problem(state, power, orders["troops"])
         if problem:

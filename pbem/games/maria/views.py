@@ -85,6 +85,10 @@ def view(state: dict[str, Any], audience: str) -> dict[str, Any]:
                              if state["options"]["hidden.hand_size_public"] or p in own}
     if audience != "public":
         out["audience"] = audience
+        out["deals"] = [copy.deepcopy(d) for d in state.get("deals", [])
+                        if audience in d["parties"]]
+        out["deal_offers"] = [copy.deepcopy(d) for d in state.get("deal_offers", [])
+                              if d["from"] == audience]
         out["own"] = {
             p: {
                 "hand": list(cards["hands"].get(p, [])),

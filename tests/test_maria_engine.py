@@ -1,0 +1,200 @@
+"""Unit tests of the Maria engine's interface: options, new game, rounds, validation messages,
+views and secrets, legal orders, the order schemas (M1.2, M2.1, M11, M12)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from maria_minimaps import board_and_forces
+
+from pbem.core.fair import PhaseRng, Rng
+from pbem.data import orders_dir
+from pbem.errors import DataError
+from pbem.games import get_game
+from pbem.games.maria import adjudicate, bots, model, orders, views
+
+KINDS = ("setup", "hussars", "stage", "winter")
+
+
+def _rng(label: str = "t") -> PhaseRng:
+    return PhaseRng(Rng(f"{label}-public".encode()), Rng(f"{label}-secret".encode()))
+
+
+def _new(options: dict | None = None) -> dict:
+    board, forces = board_and_forces()
+    return adjudicate.new_game("intro", options or {}, _rng(), board, forces)
+
+
+def test_registry_finds_the_game() -> None:
+    game = get_game("maria")
+    assert game.name == "maria"
+    assert game.scenarios() == ("intro", "advanced")
+    assert game.seats("intro") == ("maria_theresa", "louis", "frederick")
+    assert game.seats("intro", {"game.players": "two"}) == ("habsburg", "coalition")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"no.such": 1}, "unknown rule option 'no.such'"),
+        ({"combat.tie_rule": "coin_toss"}, "option combat.tie_rule: 'coin_toss' is not allowed"),
+        ({"cards.piles": "per_side"}, "has no rule text yet and is refused"),
+        ({"combat.retreat_chooser": "loser"}, "has no rule text yet and is refused"),
+        ({"troops.max": 9}, "option troops.max: 9 is outside 1..8"),
+        ({"cards.draws": {"XX": 3}}, "unknown power 'XX'"),
+    ],
+)
+def test_bad_options_are_refused(options: dict, message: str) -> None:
+    with pytest.raises(DataError) as err:
+        model.resolve_options(options)
+    assert message in str(err.value)
+
+
+def test_every_problem_reported_at_once() -> None:
+    with pytest.raises(DataError) as err:
+        model.resolve_options({"a.b": 1, "troops.max": "x"})
+    assert len(err.value.problems) == 2
+
+
+def test_option_table_matches_the_rules() -> None:
+    table = model.option_table()
+    text = (Path(__file__).resolve().parents[2] / "shared" / "rules" / "maria.md")
+    if text.is_file():
+        rules = text.read_text("utf-8")
+        for key in table:
+            assert f"| {key} |" in rules, key
+
+
+def test_new_game_records_every_option_and_shuffles_secretly() -> None:
+    state = _new({"supply.range": 5})
+    assert state["options"] == {**model.default_options(), "game.variant": "intro",
+                                "supply.range": 5}
+    assert len(state["cards"]["draw"]) == 152
+    assert state["cards"]["draw"] != sorted(state["cards"]["draw"])
+    assert json.loads(json.dumps(state)) == state
+    assert _new({"supply.range": 5}) == state  # same rng, same game
+    assert state["troop_totals"]["FR"] == 11 and state["troop_totals"]["AU"] == 24
+    assert "PA" not in state["powers"] and not any(
+        g["power"] == "PA" for g in state["generals"].values())
+
+
+def test_advanced_game_is_refused_clearly() -> None:
+    board, forces = board_and_forces()
+    with pytest.raises(DataError, match="advanced game"):
+        adjudicate.new_game("advanced", {}, _rng(), board, forces)
+
+
+def test_phases_of_the_first_turn_and_their_powers() -> None:
+    state = _new()
+    phase = adjudicate.current_phase(state)
+    assert (phase.id, phase.kind, phase.deadline_kind) == ("setup", "setup", "setup")
+    assert phase.powers == ("FR", "BA", "PR", "SX", "AU")
+    seen = []
+    rng = Rng(b"phases")
+    while len(seen) < 6:
+        state = adjudicate.resolve(state, {}, _rng(str(len(seen)))).state
+        phase = adjudicate.current_phase(state)
+        seen.append((phase.id, phase.powers))
+    assert seen == [
+        ("1741-1/hussars", ("AU",)),
+        ("1741-1/france", ("FR", "BA")),
+        ("1741-1/prussia", ("PR", "SX")),
+        ("1741-1/austria", ("AU",)),
+        ("1741-2/hussars", ("AU",)),
+        ("1741-2/france", ("FR", "BA")),
+    ]
+    del rng
+
+
+def test_missed_setup_gets_default_split_and_hands() -> None:
+    state = adjudicate.resolve(_new(), {}, _rng()).state
+    gens = state["generals"]
+    assert gens["belle_isle"]["troops"] == 6 and gens["broglie"]["troops"] == 5
+    assert gens["toerring"]["troops"] == 5 and gens["rutowski"]["troops"] == 5
+    # starting hands are the base draws (M1.9) in the order FR, BA, PR, SX, AU (M2.1)
+    sizes = {p: len(h) for p, h in state["cards"]["hands"].items()}
+    assert sizes == {"FR": 5, "BA": 1, "PR": 5, "SX": 1, "AU": 5}
+
+
+def test_validation_paths_and_messages() -> None:
+    state = adjudicate.resolve(_new(), {}, _rng()).state  # hussars
+    problems = orders.validate(state, "AU", {"hussars": ["atlantis"], "moves": []})
+    assert [str(p) for p in problems] == [
+        "orders.AU.moves: 'moves' is not an order of this round (hussars); allowed: hussars, "
+        "standing, deals",
+        "orders.AU.hussars[0]: there is no city 'atlantis' on the map",
+    ]
+    state = adjudicate.resolve(state, {}, _rng("h")).state  # FR stage
+    board = model.board_of(state)
+    city = state["generals"]["broglie"]["city"]
+    far = next(c for c in sorted(board.cities) if board.distance(city, c) == 2)
+    problems = orders.validate(state, "FR", {"moves": [{"piece": "broglie", "path": [far]}]})
+    assert problems and problems[0].path == "orders.FR.moves[0].path[0]"
+    assert "is not a road neighbour of" in problems[0].message
+    problems = orders.validate(state, "FR", {"moves": [{"piece": "karl", "path": [far]}]})
+    assert problems[0].message == "karl is not yours to move"
+    assert orders.validate(state, "FR", {"standing": {"hussar_policy": "maybe"}})[0].path == \
+        "orders.FR.standing.hussar_policy"
+
+
+def test_setup_validation() -> None:
+    state = _new()
+    p = orders.validate(state, "FR", {"troops": {"belle_isle": 9, "broglie": 2}})
+    assert p[0].message == "belle_isle must get 6 to 8 troops, not 9"
+    assert orders.validate(state, "FR", {"troops": {"belle_isle": 6, "broglie": 5}}) == []
+
+
+def test_views_show_only_own_secrets() -> None:
+    state = adjudicate.resolve(_new(), {}, _rng()).state
+    public = views.view(state, "public")
+    assert all(g["troops"] is None for g in public["map"]["generals"])
+    assert public["hand_sizes"]["FR"] == 5 and public["draw_pile"] == 152 - 17
+    louis = views.view(state, "louis")
+    assert set(louis["own"]) == {"FR", "BA"}
+    troops = {g["id"]: g["troops"] for g in louis["map"]["generals"]}
+    assert troops["broglie"] == 5 and troops["karl"] is None
+    text = json.dumps(louis)
+    for card in state["cards"]["hands"]["AU"] + state["cards"]["draw"]:
+        assert f'"{card}"' not in text
+    with pytest.raises(KeyError):
+        views.view(state, "nobody")
+
+
+def test_secrets_owners() -> None:
+    state = adjudicate.resolve(_new(), {}, _rng()).state
+    owners = {s.label: s.owner for s in views.secrets(state)}
+    assert owners["hand:FR"] == "louis" and owners["hand:BA"] == "louis"
+    assert owners["troops:AU"] == "maria_theresa" and owners["hand:SX"] == "frederick"
+    assert owners["draw_pile"] is None
+
+
+def test_legal_orders_of_a_stage() -> None:
+    state = adjudicate.resolve(_new(), {}, _rng()).state
+    state = adjudicate.resolve(state, {}, _rng("h")).state
+    legal = bots.legal_orders(state, "FR")
+    assert legal["kind"] == "stage" and "broglie" in legal["moves"]
+    for dest, path in legal["moves"]["broglie"]["paths"].items():
+        assert path[-1] == dest
+        assert orders.validate(state, "FR", {"moves": [{"piece": "broglie", "path": path}]}) == []
+    assert bots.legal_orders(state, "AU") == {"kind": "stage", "phase_power": False}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_examples_match_their_schema(kind: str) -> None:
+    folder = orders_dir() / "maria"
+    schema = json.loads((folder / f"{kind}.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    example = yaml.safe_load((folder / f"{kind}.example.yaml").read_text("utf-8"))
+    jsonschema.validate(example["orders"], schema)
+    form = yaml.safe_load((folder / f"{kind}.form.yaml").read_text("utf-8"))
+    assert "orders" in form
+
+
+def test_schema_refuses_unknown_fields() -> None:
+    schema = json.loads((orders_dir() / "maria" / "stage.schema.json").read_text("utf-8"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"FR": {"mvoes": []}}, schema)
