@@ -259,6 +259,26 @@ def test_starttls_needs_the_ca_and_then_delivers(tmp_path: Path) -> None:
         assert_exactly_once(srv, 2, root)
 
 
+def test_starttls_is_never_skipped_when_the_server_lacks_it(tmp_path: Path) -> None:
+    root = campaign(tmp_path, 1)
+    with SmtpServer() as srv:
+        result = CliRunner().invoke(main, ["send", str(root), "--smtp", srv.address])
+        assert result.exit_code == 1
+        assert "does not offer STARTTLS; refusing to go on" in result.stderr
+        assert srv.accepted == []
+
+
+def test_every_problem_in_the_mail_settings_is_reported_at_once(tmp_path: Path) -> None:
+    root = campaign(tmp_path, 1)
+    write_config(root, 0o600, "smtp:\n  port: twenty-five\n  security: tls\n  pasword: x\n"
+                 "pop3:\n  host: a\n")
+    result = CliRunner().invoke(main, ["send", str(root)])
+    assert result.exit_code == 1
+    for problem in ("smtp.port: must be a port number", "smtp.security: must be one of",
+                    "smtp.pasword: unknown setting", "pop3: unknown section"):
+        assert problem in result.stderr
+
+
 def test_implicit_tls(tmp_path: Path) -> None:
     root = campaign(tmp_path, 1)
     cert, key = make_certificate(tmp_path)

@@ -181,7 +181,7 @@ class Journal:
     """What is known about the delivery of one message. Saved after every step."""
 
     message_id: str
-    date: str
+    date: str  # the Date header, fixed at the first attempt so that a resend is identical
     delivered: dict[str, str] = field(default_factory=dict)  # recipient -> server reply
     refused: dict[str, str] = field(default_factory=dict)  # permanent (5xx): never retried
     deferred: dict[str, str] = field(default_factory=dict)  # temporary (4xx): next run
@@ -251,14 +251,13 @@ def sent_index(sent_dir: Path) -> dict[str, str]:
     return index
 
 
-def plan_delivery(campaign_dir: Path, *, sender: str | None = None, now: str | None = None) -> Plan:
+def plan_delivery(campaign_dir: Path, *, sender: str | None = None) -> Plan:
     """Work out what sending the outbox of ``campaign_dir`` involves; touches nothing."""
     outbox = campaign_dir / "outbox"
     if not outbox.is_dir():
         raise MailError("has no outbox folder", source=str(campaign_dir))
     sent = sent_index(campaign_dir / "sent")
     journals = outbox / JOURNAL_DIR
-    date = now or email.utils.formatdate(usegmt=True)
     steps: list[Step] = []
     names = sorted(p.name for p in outbox.glob("*.eml") if not p.name.startswith("."))
     for name in names:
@@ -285,7 +284,7 @@ def plan_delivery(campaign_dir: Path, *, sender: str | None = None, now: str | N
             steps.append(Step(kind, name, item, note=note))
             continue
         if journal is None:
-            journal = Journal(item.message_id, date)
+            journal = Journal(item.message_id, "")  # the Date is set when it is first sent
         steps.append(Step("send", name, item, journal, tuple(journal.remaining(item.recipients))))
     queued = set(names)
     stray: tuple[str, ...] = ()
@@ -359,33 +358,42 @@ def smtp_connect(settings: ServerSettings) -> smtplib.SMTP:
             "use --security starttls or ssl"
         )
     try:
-        if security == "ssl":
-            conn: smtplib.SMTP = smtplib.SMTP_SSL(
-                settings.host, settings.port, timeout=settings.timeout,
-                context=_tls_context(settings),
-            )
-        else:
-            conn = smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout)
-            if security == "starttls":
-                conn.ehlo()
-                if not conn.has_extn("starttls"):
-                    conn.close()
-                    raise MailError(f"{settings.host} does not offer STARTTLS; refusing to go on")
-                conn.starttls(context=_tls_context(settings))
-        conn.ehlo_or_helo_if_needed()
-        if settings.user:
-            conn.login(settings.user, settings.password or "")
-        return conn
+        return _open(settings, security)
     except ssl.SSLCertVerificationError as exc:
         raise MailError(
             f"the certificate of {settings.host} does not verify ({exc.verify_message}); "
             "if the server uses a private CA, name it with --cafile"
         ) from None
+    except smtplib.SMTPNotSupportedError as exc:
+        raise MailError(f"{settings.host}: {exc}") from None
     except smtplib.SMTPAuthenticationError as exc:
         raise MailError(f"{settings.host} refused the login of {settings.user}: "
                         f"{_reply(exc.smtp_code, exc.smtp_error)}") from None
     except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError) as exc:
         raise Dropped(f"cannot connect to {settings.host}:{settings.port}: {exc}") from None
+
+
+def _open(settings: ServerSettings, security: str) -> smtplib.SMTP:
+    assert settings.host and settings.port
+    if security == "ssl":
+        conn: smtplib.SMTP = smtplib.SMTP_SSL(settings.host, settings.port,
+                                              timeout=settings.timeout,
+                                              context=_tls_context(settings))
+    else:
+        conn = smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout)
+    try:
+        if security == "starttls":
+            conn.ehlo()
+            if not conn.has_extn("starttls"):
+                raise MailError(f"{settings.host} does not offer STARTTLS; refusing to go on")
+            conn.starttls(context=_tls_context(settings))
+        conn.ehlo_or_helo_if_needed()
+        if settings.user:
+            conn.login(settings.user, settings.password or "")
+        return conn
+    except BaseException:
+        conn.close()
+        raise
 
 
 def _reply(code: int, text: bytes | str) -> str:
@@ -499,17 +507,17 @@ class _Run:
             try:
                 self.transaction(item, journal, remaining)
                 break
-            except (smtplib.SMTPServerDisconnected, OSError) as exc:
-                self.dropped(f"connection to {self.settings.host} lost ({exc or 'closed'})")
-                if journal.in_flight:
-                    self.err(f"{item.name}: the connection broke while the server was taking "
-                             "it; sending it again (same Message-ID), it may arrive twice")
             except smtplib.SMTPResponseException as exc:
                 why = _reply(exc.smtp_code, exc.smtp_error)
                 if exc.smtp_code >= 500:
                     raise MailError(f"{self.settings.host} answered {why}") from None
                 # 421 (closing) or another temporary refusal of the whole transaction
                 self.dropped(f"{self.settings.host} answered {why}")
+            except OSError as exc:  # smtplib's errors are OSErrors too: a broken connection
+                self.dropped(f"connection to {self.settings.host} lost ({exc or 'closed'})")
+                if journal.in_flight:
+                    self.err(f"{item.name}: the connection broke while the server was taking "
+                             "it; sending it again (same Message-ID), it may arrive twice")
         if journal.deferred and journal.remaining(item.recipients):
             self.outcome.left.append(item.name)
             self.err(f"{item.name}: deferred for " + ", ".join(
@@ -522,7 +530,8 @@ class _Run:
 
     def transaction(self, item: Outgoing, journal: Journal, remaining: list[str]) -> None:
         conn = self.connection()
-        if not journal.in_flight:
+        if not journal.date:
+            journal.date = email.utils.formatdate(usegmt=True)
             self.save(item.name, journal)  # step 1: the Date is fixed before anything goes out
         code, text = conn.mail(item.sender)
         if code != 250:

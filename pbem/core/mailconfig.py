@@ -121,6 +121,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
             continue
         for sub in sorted(set(value) - known):
             problems.append(f"{key}.{sub}: unknown setting (known: {', '.join(sorted(known))})")
+        problems += _settings(value, str(path), key)[1]
     if problems:
         raise DataError("mail settings are not valid", problems, source=str(path))
     has_secret = any(isinstance(s, dict) and s.get("password") for s in data.values())
@@ -182,18 +183,13 @@ def load_mail_config(
     env = os.environ if env is None else env
     files = [user_file or user_config_path(env), Path(campaign_dir) / CAMPAIGN_FILE]
     merged: dict[str, dict[str, Any]] = {"smtp": {}, "imap": {}}
-    problems: list[str] = []
     sources: list[str] = []
     for path in files:
-        data = read_config_file(path)
+        data = read_config_file(path)  # raises on every problem in the file at once
         if data:
             sources.append(str(path))
         for name in ("smtp", "imap"):
-            kwargs, bad = _settings(data.get(name) or {}, str(path), name)
-            problems += [f"{path}: {p}" for p in bad]
-            merged[name].update(kwargs)
-    if problems:
-        raise DataError("mail settings are not valid", problems)
+            merged[name].update(_settings(data.get(name) or {}, str(path), name)[0])
     for name in ("smtp", "imap"):
         prefix = f"PBEM_{name.upper()}_"
         for key in ("user", "password"):
