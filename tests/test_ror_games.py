@@ -18,7 +18,20 @@ from pbem.core.fair import PhaseRng, Rng
 from pbem.games.ror import GAME
 from pbem.games.ror.model import card_location_map, total_talents
 
-MAX_ROUNDS = 60
+MAX_ROUNDS = 80
+OPTION_SETS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "two_round": {"ror.pbem_loyalty_test": "two_round"},
+    "sequential": {"ror.pbem_declarations": "sequential"},
+    "both": {"ror.pbem_loyalty_test": "two_round", "ror.pbem_declarations": "sequential"},
+    "1.07A": {"ror.ruleset": "1.07A", "ror.default_discard": "newest",
+              "ror.default_release_accept": "accept_if_affordable"},
+    "variants": {"ror.rebel_tie": "roll_2d6", "ror.cw_defeat_rebel_losses": "crt_except_all",
+                 "ror.cw_wipeout_primary": "survives", "ror.cw_proconsul_deployed": False,
+                 "ror.four_wars_check": "combat_and_turn_end", "ror.rebel_must_pay_max": False,
+                 "ror.bribe_sink": "state_treasury", "ror.loyalty_roll": "optional_all_follow",
+                 "ror.play_on_rebel": "allow", "ror.revolt_needs_legion": False},
+}
 
 
 def _in_service(st: dict[str, Any]) -> int:
@@ -68,10 +81,12 @@ def _ledger(before: dict[str, Any], after: dict[str, Any], events: list[dict[str
 
 
 @cache
-def play(seed: int) -> tuple[dict[str, Any], int, Counter[str]]:
+def play(seed: int, options: str = "default") -> tuple[dict[str, Any], int, Counter[str]]:
     scenario = GAME.scenarios()[seed % len(GAME.scenarios())]
-    base = Rng(f"ror-fuzz-{seed}".encode())
-    st = GAME.new_game(scenario, {}, PhaseRng(base.fork("p0"), base.fork("s0")))
+    label = f"ror-fuzz-{seed}" if options == "default" else f"ror-fuzz-{seed}-{options}"
+    base = Rng(label.encode())
+    st = GAME.new_game(scenario, OPTION_SETS[options], PhaseRng(base.fork("p0"),
+                                                                 base.fork("s0")))
     kinds: Counter[str] = Counter()
     _check_invariants(st)
     for k in range(MAX_ROUNDS):
@@ -110,6 +125,20 @@ def test_random_games_end_by_r7(block: int) -> None:
             assert res["faction"] in st["factions"]
 
 
+@pytest.mark.parametrize("options", [k for k in OPTION_SETS if k != "default"])
+def test_random_games_under_rule_options(options: str) -> None:
+    """The same invariants under the alternative rule options (R8.3 rounds, section D, ...)."""
+    kinds: Counter[str] = Counter()
+    for seed in range(30):
+        st, _, k = play(seed, options)
+        kinds.update(k)
+        assert GAME.result(st) is not None, f"{options} seed {seed}: game did not end"
+    if options in ("two_round", "both"):
+        assert kinds["revolution-2"] > 0
+    if options in ("sequential", "both"):
+        assert kinds["declare"] > 0
+
+
 def test_games_reach_the_civil_war() -> None:
     """The fuzz games really exercise revolts, battles and the end of game."""
     total: Counter[str] = Counter()
@@ -121,6 +150,9 @@ def test_games_reach_the_civil_war() -> None:
     # every way a game ends in these scenarios shows up among the 200 seeds
     for way in ("win:1", "win:2", "win:5", "all_lose:L1", "all_lose:L2"):
         assert outcomes[way] > 0, (way, outcomes)
+    for options in OPTION_SETS:
+        for seed in range(30):
+            total.update(play(seed, options)[2])
     assert total["endgame"] > 0 and total["ev:endgame_battle"] > 0
     assert total["ev:revolt_failed"] > 0 and total["ev:release"] > 0
     assert total["ev:civil_war"] > 0

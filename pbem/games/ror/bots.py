@@ -33,14 +33,29 @@ def bot_orders(st: State, power: str, rng: Rng) -> dict[str, Any]:
             choice = rng.choice(info["decisions"])
             if choice == "manilian":
                 choice = "lay_down"
+            if choice == "revolt" and st["options"]["ror.pbem_loyalty_test"] == "two_round":
+                choice = "roll"
             d: dict[str, Any] = {"commander": sid, "decision": choice}
-            if choice == "revolt":
+            if choice in ("revolt", "roll"):
                 lids = info["legions"]
                 d["bribes"] = [int(x) for x in lids if rng.below(2)]
                 others = [s for s in legal["secondaries"] if s != sid]
                 d["secondaries"] = [s for s in others if rng.below(2)]
                 if rng.below(3) == 0:
                     d["only_if_primary"] = True
+            decls.append(d)
+        if decls:
+            out["declarations"] = decls
+    elif kind in ("declare", "revolution-2") and legal["must_send"]:
+        decls = []
+        for sid, info in sorted(legal["commanders"].items()):
+            choice = rng.choice(info["decisions"])
+            d = {"commander": sid, "decision": choice}
+            if choice == "revolt":
+                if kind == "declare":
+                    d["bribes"] = [int(x) for x in info["legions"] if rng.below(2)]
+                others = [s for s in legal["secondaries"] if s != sid]
+                d["secondaries"] = [s for s in others if rng.below(2)]
             decls.append(d)
         if decls:
             out["declarations"] = decls

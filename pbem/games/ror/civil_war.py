@@ -26,7 +26,7 @@ from pbem.games.ror.model import (
 from pbem.games.ror.mortality import kill
 from pbem.games.ror.revolution import faction_orders, void
 
-DECISIONS = ("revolt", "lay_down", "manilian")
+DECISIONS = ("revolt", "lay_down", "manilian", "roll")
 
 
 def disband(st: State, a: dict[str, Any], *, keep_garrisons: bool = True) -> list[str]:
@@ -80,7 +80,13 @@ def _decision_for(ctx: Ctx, faction: str, commander: str) -> tuple[dict[str, Any
         path = f"orders.declarations[{i}]"
         kind = d.get("decision")
         if kind not in DECISIONS:
-            void(ctx, faction, path, "the decision must be revolt, lay_down or manilian")
+            void(ctx, faction, path, "the decision must be revolt, lay_down, manilian or roll")
+            continue
+        two_round = st["options"]["ror.pbem_loyalty_test"] == "two_round"
+        second = bool((st.get("declaring") or {}).get("second_round"))
+        if kind == "roll" and (not two_round or second):
+            void(ctx, faction, path, "ROLL is sent only in the first round under two_round "
+                 "(R8.3)")
             continue
         if kind == "manilian":
             why = manilian_problem(st, commander, d.get("war"))
@@ -133,54 +139,117 @@ def revolt_mil(st: State, commander: str, decl: dict[str, Any]) -> tuple[int, st
     return mil, joins
 
 
-def step_declarations(ctx: Ctx) -> None:
-    """R2.1(d): every land victor lays down command or revolts (R3, R4)."""
+def step_declarations(ctx: Ctx) -> bool:
+    """R2.1(d): every land victor lays down command or revolts (R3, R4).
+
+    Returns True when step (d) is finished, False when it waits for a round of R8.3
+    (``T<n>/declare-<k>`` under ``sequential``, ``T<n>/revolution-2`` under ``two_round``).
+    Progress between rounds is kept in ``state["declaring"]``.
+    """
     st = ctx.state
-    for a in [a for a in st["armies"] if a["commander"] is None]:
-        lids = disband(st, a)
-        ctx.emit("army_returns", army=a["id"], legions=lids, reason="R3.1 commander dead")
-    blocked = primary_alive(st)  # a Primary Rebel fixed in an earlier turn (R3.3)
+    dec = st.get("declaring")
+    if dec is None:
+        for a in [a for a in st["armies"] if a["commander"] is None]:
+            lids = disband(st, a)
+            ctx.emit("army_returns", army=a["id"], legions=lids, reason="R3.1 commander dead")
+        dec = {"queue": [list(x) for x in eligible_commanders(st)], "candidate": None,
+               "rolled": [], "done": 0, "fresh": True,
+               "blocked": primary_alive(st)}  # a Primary Rebel fixed in an earlier turn (R3.3)
+        st["declaring"] = dec
+    sequential = ctx.opt("ror.pbem_declarations") == "sequential"
+    two_round = ctx.opt("ror.pbem_loyalty_test") == "two_round"
+    if dec["rolled"]:
+        # the second round of two_round: REVOLT or LAY_DOWN for each commander who rolled
+        dec["second_round"] = True
+        for r in dec["rolled"]:
+            decl, _ = _decision_for(ctx, r["faction"], r["commander"])
+            if decl["decision"] != "revolt":
+                lay_down(ctx, r["commander"], "default" if decl.get("default") else "ordered")
+                continue
+            _contest(ctx, dec, r["faction"], r["commander"], decl, r["followers"])
+        dec["rolled"] = []
+        dec["second_round"] = False
+        dec["fresh"] = False
+    while dec["queue"]:
+        fid, sid = dec["queue"][0]
+        if sequential and not dec["fresh"]:
+            dec["fresh"] = True
+            _open_declaration_round(st, f"declare-{dec['done'] + 1}", [fid])
+            return False
+        dec["queue"].pop(0)
+        dec["done"] += 1
+        dec["fresh"] = False
+        _declare(ctx, dec, fid, sid, two_round)
+        if dec["rolled"] and sequential:
+            _open_declaration_round(st, "revolution-2", [fid])
+            return False
+    if dec["rolled"]:
+        _open_declaration_round(st, "revolution-2", sorted({r["faction"] for r in dec["rolled"]},
+                                                            key=st["seating"].index))
+        return False
+    st["declaring"] = None
+    if dec["candidate"] is not None:
+        fix_primary(ctx, dec["candidate"])
+    return True
+
+
+def _open_declaration_round(st: State, name: str, powers: list[str]) -> None:
+    st["awaiting"] = {"round": f"T{st['turn']}/{name}", "kind": name.split("-")[0]
+                      if name.startswith("declare") else name, "powers": powers}
+
+
+def _declare(ctx: Ctx, dec: dict[str, Any], fid: str, sid: str, two_round: bool) -> None:
+    """One eligible commander's decision (R3.2-R3.4, R8.3)."""
+    st = ctx.state
     cfl = (st.get("consul_for_life") or {}).get("senator")
-    candidate: dict[str, Any] | None = None
-    for fid, sid in eligible_commanders(st):
-        decl, path = _decision_for(ctx, fid, sid)
-        kind = decl["decision"]
-        if kind == "manilian":
-            go_to_war(ctx, sid, str(decl["war"]))
-            continue
-        if kind == "lay_down":
-            lay_down(ctx, sid, "default" if decl.get("default") else "ordered")
-            continue
-        if blocked or sid == cfl:
-            why = "a Primary Rebel is alive" if blocked else "the Consul for Life never revolts"
-            void(ctx, fid, path, f"no revolt: {why} (R3.3)")
-            lay_down(ctx, sid, "R3.3")
-            continue
-        a = army_of(st, sid)
-        assert a is not None
-        followers, _ = loyalty_rolls(ctx, sid, a["id"], decl)
-        if not followers and ctx.opt("ror.revolt_needs_legion"):
-            lay_down(ctx, sid, "R3.7 no legion")
-            continue
-        mil, joining_moh = revolt_mil(st, sid, decl)
-        strength = strength_with(st, followers, mil)
-        ctx.emit("revolt_strength", commander=sid, strength=strength, legions=followers)
-        if strength < int(decl.get("min_strength") or 0):
-            lay_down(ctx, sid, "R8.3 below min_strength")
-            continue
-        replaces = candidate is None or strength > candidate["strength"]
-        if (candidate is not None and strength == candidate["strength"]
-                and ctx.opt("ror.rebel_tie") == "roll_2d6"):
-            replaces = _tie_roll(ctx, candidate["commander"], sid)
-        if not replaces:
-            lay_down(ctx, sid, "R3.4 not stronger")
-            continue
-        if candidate is not None:
-            lay_down(ctx, candidate["commander"], "R3.4 replaced")
-        candidate = {"commander": sid, "faction": fid, "strength": strength, "decl": decl,
-                     "joining_moh": joining_moh}
+    decl, path = _decision_for(ctx, fid, sid)
+    kind = decl["decision"]
+    if kind == "manilian":
+        go_to_war(ctx, sid, str(decl["war"]))
+        return
+    if kind == "lay_down":
+        lay_down(ctx, sid, "default" if decl.get("default") else "ordered")
+        return
+    if dec["blocked"] or sid == cfl:
+        why = "a Primary Rebel is alive" if dec["blocked"] else "the Consul for Life never revolts"
+        void(ctx, fid, path, f"no revolt: {why} (R3.3)")
+        lay_down(ctx, sid, "R3.3")
+        return
+    a = army_of(st, sid)
+    assert a is not None
+    followers, _ = loyalty_rolls(ctx, sid, a["id"], decl)
+    if not followers and ctx.opt("ror.revolt_needs_legion"):
+        lay_down(ctx, sid, "R3.7 no legion")
+        return
+    if two_round:  # R8.3: the rolls are published; the decision comes in revolution-2
+        dec["rolled"].append({"faction": fid, "commander": sid, "followers": followers})
+        ctx.emit("rolled", commander=sid, legions=followers)
+        return
+    _contest(ctx, dec, fid, sid, decl, followers)
+
+
+def _contest(ctx: Ctx, dec: dict[str, Any], fid: str, sid: str, decl: dict[str, Any],
+             followers: list[str]) -> None:
+    """R3.4: a declarer replaces the current Primary Rebel only if strictly stronger."""
+    st = ctx.state
+    mil, joining_moh = revolt_mil(st, sid, decl)
+    strength = strength_with(st, followers, mil)
+    ctx.emit("revolt_strength", commander=sid, strength=strength, legions=followers)
+    if strength < int(decl.get("min_strength") or 0):
+        lay_down(ctx, sid, "R8.3 below min_strength")
+        return
+    candidate = dec["candidate"]
+    replaces = candidate is None or strength > candidate["strength"]
+    if (candidate is not None and strength == candidate["strength"]
+            and ctx.opt("ror.rebel_tie") == "roll_2d6"):
+        replaces = _tie_roll(ctx, candidate["commander"], sid)
+    if not replaces:
+        lay_down(ctx, sid, "R3.4 not stronger")
+        return
     if candidate is not None:
-        fix_primary(ctx, candidate)
+        lay_down(ctx, candidate["commander"], "R3.4 replaced")
+    dec["candidate"] = {"commander": sid, "faction": fid, "strength": strength, "decl": decl,
+                        "joining_moh": joining_moh}
 
 
 def _tie_roll(ctx: Ctx, current: str, challenger: str) -> bool:

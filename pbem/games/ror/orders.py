@@ -36,6 +36,8 @@ ROUND_KEYS = {
     "revolution": ("trades", "plays", "discards", "declarations", "consent_pay"),
     "senate": ("dispatch", "reinforce"),
     "endgame": ("attack",),
+    "declare": ("declarations", "consent_pay"),
+    "revolution-2": ("declarations",),
 }
 
 
@@ -113,6 +115,7 @@ def validate_orders(st: State, power: str, orders: Any) -> list[OrderProblem]:
 
 def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
     st, power = ck.st, ck.power
+    kind = (st.get("awaiting") or {}).get("kind")
     others = [f for f in st["factions"] if f != power]
     for i, t in enumerate(ck.is_list(o.get("trades"), "orders.trades")):
         p = f"orders.trades[{i}]"
@@ -175,8 +178,12 @@ def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
             ck.bad(f"{p}.commander", f"'{d.get('commander')}' is not a land victor of your "
                    f"faction who must decide (eligible: {', '.join(sorted(mine)) or 'none'})")
         dec = d.get("decision")
-        if dec not in ("revolt", "lay_down", "manilian"):
-            ck.bad(f"{p}.decision", "must be revolt, lay_down or manilian")
+        if dec not in ("revolt", "lay_down", "manilian", "roll"):
+            ck.bad(f"{p}.decision", "must be revolt, lay_down, manilian or roll")
+        elif dec == "roll" and (st["options"]["ror.pbem_loyalty_test"] != "two_round"
+                                or kind == "revolution-2"):
+            ck.bad(f"{p}.decision", "ROLL is sent only in the first round under the two_round "
+                   "loyalty test (R8.3)")
         if dec == "manilian" and sid in mine:
             why = manilian_problem(st, sid, d.get("war"))
             if why:
@@ -299,6 +306,12 @@ def legal_orders(st: State, power: str) -> dict[str, Any]:
     kind = waiting.get("kind")
     out: dict[str, Any] = {"round": waiting.get("round"), "kind": kind,
                            "must_send": power in (waiting.get("powers") or [])}
+    if kind in ("declare", "revolution-2"):
+        out["commanders"] = {sid: {"legions": army_legions(st, army_of(st, sid) or {"id": ""}),
+                                   "decisions": ["lay_down", "revolt"]}
+                             for f, sid in eligible_commanders(st) if f == power}
+        out["secondaries"] = sorted(s for s, r in st["senators"].items()
+                                    if is_aligned(r) and r["faction"] == power)
     if kind == "revolution":
         hand = list(st["factions"][power]["hand"])
         out["hand"] = hand

@@ -621,8 +621,8 @@ def run_step(ctx: Ctx) -> None:
             step_hand_limit(ctx)
             st["step"] = "d"
         elif step == "d":
-            step_declarations(ctx)
-            st["step"] = "e"
+            if step_declarations(ctx):
+                st["step"] = "e"
         elif step == "e":
             end_of_turn(ctx)
             if st["game_result"] is None:
@@ -658,6 +658,8 @@ def resolve_round(ctx: Ctx) -> None:
         st["step"] = "end"
     elif kind == "revolution":
         st["step"] = "a"
+    elif kind in ("declare", "revolution-2"):
+        st["step"] = "d"  # R8.3: step (d) goes on with this round's declarations
     elif kind == "endgame":
         faction = waiting["powers"][0]
         o = ctx.orders.get(faction) or {}
