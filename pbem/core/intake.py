@@ -268,8 +268,6 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
     create = camp.create_record()
     gm = create.get("gm_email", "pbem@localhost")
     if verdict.accepted:
-        if verdict.duplicate:
-            return
         seat = roster[verdict.seat]
         if verdict.request:
             key = sha256_hex(f"{cand.key}|{verdict.request}".encode())[:24]
@@ -280,8 +278,12 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
             )
             outbox.queue(camp.outbox, f"request-{key}", msg)
             return
-        folder_docs = accepted_documents(camp, camp.phase_number(), phase_id)
-        acc = folder_docs[verdict.seat]
+        # A duplicate queues its receipt again: the same bytes under the same name, so a plain
+        # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
+        path = phase_orders_dir(camp, camp.phase_number(), phase_id) / _doc_name(verdict.seat, verdict.seq)
+        if verdict.duplicate and (not path.is_file() or path.read_bytes() != cand.raw):
+            return
+        acc = Accepted(verdict.seat, verdict.seq, path, json.loads(path.with_name(path.name + ".verdict.json").read_bytes()))
         doc_data = yaml.safe_load(acc.path.read_bytes())
         understood = yaml.safe_dump(doc_data.get("orders"), sort_keys=True, allow_unicode=True, default_flow_style=False)
         lines = [
