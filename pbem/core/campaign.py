@@ -340,7 +340,27 @@ class Campaign:
         self.require()
         with lock.exclusive(self.root / "lock", wait):
             self._records = None
+            self._sweep_temp_files()
             yield self
+
+    def _sweep_temp_files(self) -> None:
+        """Remove the temporary files of atomic writes whose writer died between writing and
+        renaming (a SIGKILL), so a rerun leaves the same files as an uninterrupted run. Only
+        files of dead processes are removed: a live writer may not hold this lock."""
+        for p in self.root.rglob(".tmp-*"):
+            pid = p.name.rsplit("-", 1)[-1]
+            if pid.isdigit() and not _alive(int(pid)):
+                p.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
 
 
 def record_hash(data: bytes) -> str:
