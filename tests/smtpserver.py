@@ -5,7 +5,8 @@ at the MAIL command after that many accepted messages, ``drops`` times), ``outag
 transaction until switched off), ``users`` (AUTH required), ``tls`` (STARTTLS required, with a
 self-signed certificate from :func:`make_certificate`; ``implicit_tls`` for TLS from the start). Hooks ``on_mail``/``on_rcpt``/``on_data``
 run in the server thread with the number of messages accepted so far and may return ``"abort"``
-to drop the connection at that point (after, for example, killing the client).
+to drop the connection at that point (after, for example, killing the client); ``on_accept``
+runs after a message is recorded, before the 250 goes out.
 """
 
 from __future__ import annotations
@@ -138,6 +139,8 @@ class _Handler:
             o.accepted.append(
                 Accepted(envelope.mail_from, tuple(envelope.rcpt_tos), envelope.content, user)
             )
+        if o.on_accept:
+            o.on_accept(len(o.accepted))
         if o.delay:
             await asyncio.sleep(o.delay)
         return "250 2.0.0 accepted"
@@ -159,6 +162,7 @@ class SmtpServer:
         on_mail: Hook | None = None,
         on_rcpt: Hook | None = None,
         on_data: Hook | None = None,
+        on_accept: Hook | None = None,
         delay: float = 0.0,
     ) -> None:
         self.refuse, self.defer = set(refuse), set(defer)
@@ -166,6 +170,7 @@ class SmtpServer:
         self.outage = False
         self.users = users
         self.on_mail, self.on_rcpt, self.on_data = on_mail, on_rcpt, on_data
+        self.on_accept = on_accept
         self.delay = delay
         self.accepted: list[Accepted] = []
         self.refused: list[str] = []

@@ -176,6 +176,24 @@ def test_crash_after_record_before_flag(tmp_path: Path, imap: ImapServer) -> Non
     assert all("\\Seen" in flags for flags in imap.flags().values())
 
 
+def test_expunged_uids_are_forgotten_and_nothing_is_fetched_twice(tmp_path: Path,
+                                                                  imap: ImapServer) -> None:
+    imap.append(*(order_mail(i) for i in range(1, 4)))
+    root = campaign(tmp_path, imap)
+    assert fetch(root, imap).exit_code == 0
+    client = imap.connect()
+    client.select("INBOX")
+    client.uid("STORE", "1", "+FLAGS", "(\\Deleted)")
+    client.expunge()
+    client.logout()
+    imap.append(order_mail(4))
+    result = fetch(root, imap)
+    assert result.exit_code == 0 and result.stdout.count("fetched new/") == 1
+    record = json.loads((root / "inbox" / STATE_FILE).read_text())
+    assert next(iter(record["accounts"].values()))["uids"] == [2, 3, 4]
+    assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 5))
+
+
 def test_new_uidvalidity_recognises_stored_messages_by_message_id(tmp_path: Path,
                                                                   imap: ImapServer) -> None:
     imap.append(order_mail(1), order_mail(2))

@@ -431,6 +431,32 @@ def test_sigkill_during_batch_then_rerun_delivers_each_exactly_once(
         assert srv.deliveries()[("<report-3@maria-1741.pbem>", "george@example.org")] == 1
 
 
+def test_sigkill_inside_the_documented_window_sends_a_marked_copy(tmp_path: Path) -> None:
+    """The one case exactly-once cannot cover: the server keeps message 2 and the sender dies
+    before it reads the 250. The rerun sends it again, byte for byte, and says so."""
+    root = campaign(tmp_path, 3)
+    proc: list[subprocess.Popen] = []
+
+    def keep_then_kill(n: int) -> None:
+        if n == 2 and proc[0].poll() is None:  # message 2 has just been recorded as accepted
+            proc[0].send_signal(signal.SIGKILL)
+            proc[0].wait()
+
+    with SmtpServer(on_accept=keep_then_kill) as srv:
+        proc.append(start_send(root, srv, tmp_path))
+        proc[0].wait(timeout=60)
+        assert proc[0].returncode == -signal.SIGKILL
+        rerun = send(root, srv)
+        assert rerun.exit_code == 0, rerun.output
+        assert "0002-report.eml: an earlier run was stopped while the server was taking it" \
+            in rerun.stderr
+        counts = srv.count_by_message_id()
+        assert counts == {"<report-1@maria-1741.pbem>": 1, "<report-2@maria-1741.pbem>": 2,
+                          "<report-3@maria-1741.pbem>": 1}
+        copies = [m.content for m in srv.accepted if m.message_id == "<report-2@maria-1741.pbem>"]
+        assert copies[0] == copies[1]
+
+
 # -- the lock -------------------------------------------------------------------------------------
 
 
