@@ -8,7 +8,8 @@ The ``orders`` field of an order file holds one mapping for the faction of the r
 * any round: ``standing`` (``desert``, ``consent``, ``release``, ``accept``, ``attack``,
   ``redistribute``), kept until replaced.
 
-Problems carry a path into the YAML (``orders.trades[1].give[0]``) and a sentence a player
+Problems carry a path relative to the faction's orders (``trades[1].give[0]``; the core
+reports it as ``orders.A.trades[1].give[0]``, with its line) and a sentence a player
 understands. A problem found here is reported before the deadline; an order that passes here
 but cannot run when its turn comes is void at resolution (R8.6).
 """
@@ -47,7 +48,10 @@ class _Checker:
         self.problems: list[OrderProblem] = []
 
     def bad(self, path: str, msg: str) -> None:
-        self.problems.append(OrderProblem(path, msg))
+        # paths are relative to the faction's orders; the core writes orders.<faction>.<path>
+        rel = path[len("orders."):] if path.startswith("orders.") else (
+            "" if path == "orders" else path)
+        self.problems.append(OrderProblem(rel, msg))
 
     def is_list(self, x: Any, path: str) -> list[Any]:
         if x is None:

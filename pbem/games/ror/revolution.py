@@ -29,6 +29,8 @@ def faction_orders(ctx: Ctx, faction: str) -> dict[str, Any]:
 
 def void(ctx: Ctx, faction: str, path: str, reason: str) -> None:
     """An order that could not run: reported only to its sender (R8.6)."""
+    if path.startswith("orders."):  # the path in the order file: orders.<faction>.<...>
+        path = f"orders.{faction}.{path[len('orders.'):]}"
     ctx.emit("void", faction=faction, path=path, reason=reason, audience=ctx.seat(faction))
 
 

@@ -251,7 +251,7 @@ def redistribution(ctx: Ctx) -> None:
         standing = st["factions"][fid]["standing"]
         orders = standing.pop("redistribute", None) or []
         for i, o in enumerate(orders):
-            path = f"orders.standing.redistribute[{i}]"
+            path = f"orders.{fid}.standing.redistribute[{i}]"
             src, dst = _holder(st, fid, o.get("from")), _holder(st, fid, o.get("to"), dest=True)
             if src is None or dst is None or src == dst:
                 ctx.emit("void", faction=fid, path=path, reason="not a transfer your faction "
@@ -434,7 +434,7 @@ def apply_dispatch(ctx: Ctx) -> None:
     cw = st["civil_war"]
     for key in ("dispatch", "reinforce"):
         for i, e in enumerate(orders.get(key) or []):
-            path = f"orders.{key}[{i}]"
+            path = f"orders.{d}.{key}[{i}]"
             if not isinstance(e, dict):
                 continue
             who = str(e.get("commander" if key == "dispatch" else "proconsul"))
