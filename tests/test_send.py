@@ -177,7 +177,16 @@ def test_wrong_password_is_one_clear_line(tmp_path: Path) -> None:
         result = send(root, srv, env={"PBEM_SMTP_USER": "gm", "PBEM_SMTP_PASSWORD": "nope"})
         assert result.exit_code == 1
         assert "refused the login of gm: 535" in result.stderr
-        assert "Traceback" not in result.output
+        assert "Traceback" not in result.output and "nope" not in result.output
+
+
+def test_settings_never_show_the_password(tmp_path: Path) -> None:
+    from pbem.core.mailconfig import load_mail_config
+
+    config = load_mail_config(tmp_path, {"PBEM_SMTP_USER": "gm", "PBEM_SMTP_PASSWORD": "s3cret",
+                                         "XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    assert config.smtp.password == "s3cret" and config.smtp.user == "gm"
+    assert "s3cret" not in repr(config) and "***" in repr(config.smtp)
 
 
 def write_config(root: Path, mode: int, text: str) -> Path:
@@ -313,13 +322,27 @@ def test_message_id_already_in_sent_is_never_sent_again(tmp_path: Path) -> None:
             message(2).replace(b"Prague", b"Vienna"))
         result = send(root, srv)
         assert result.exit_code == 1
-        assert "0001-report.eml: not sent again" in result.stderr
+        assert "0001-report.eml: not sent twice" in result.stderr
         assert "0009-other.eml: not sent: Message-ID <report-2@maria-1741.pbem> is already " \
                "in sent/0002-report.eml" in result.stderr
         assert srv.count_by_message_id() == {"<report-1@maria-1741.pbem>": 1,
                                              "<report-2@maria-1741.pbem>": 1}
         assert not (root / "outbox" / "0001-report.eml").exists()
         assert (root / "outbox" / "0009-other.eml").exists()
+
+
+def test_two_queued_files_with_one_message_id_are_sent_once(tmp_path: Path) -> None:
+    root = campaign(tmp_path, 1)
+    (root / "outbox" / "0002-copy.eml").write_bytes(message(1))
+    (root / "outbox" / "0003-clash.eml").write_bytes(message(1).replace(b"Prague", b"Brno"))
+    with SmtpServer() as srv:
+        result = send(root, srv)
+        assert result.exit_code == 1
+        assert "0002-copy.eml: not sent twice: Message-ID <report-1@maria-1741.pbem> is also " \
+               "in outbox/0001-report.eml; this copy removed" in result.stderr
+        assert "0003-clash.eml: not sent: Message-ID" in result.stderr
+        assert srv.count_by_message_id() == {"<report-1@maria-1741.pbem>": 1}
+        assert sorted(p.name for p in (root / "outbox").glob("*.eml")) == ["0003-clash.eml"]
 
 
 def test_message_without_message_id_is_left_and_the_rest_is_sent(tmp_path: Path) -> None:

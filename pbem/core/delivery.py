@@ -215,9 +215,9 @@ class Step:
     """One thing the apply step will do for one outbox file.
 
     ``kind``: ``send`` (to ``recipients``), ``file`` (delivery finished, only the move to
-    sent/ is left), ``duplicate`` (Message-ID already in sent/, identical: drop the queued copy),
-    ``conflict`` (Message-ID in sent/ with other content: left alone, reported), ``broken``
-    (cannot be sent: reason in ``note``).
+    sent/ is left), ``duplicate`` (Message-ID already in sent/ or in an earlier outbox file,
+    same bytes: drop this copy), ``conflict`` (the same with other content: left alone,
+    reported), ``broken`` (cannot be sent: reason in ``note``).
     """
 
     kind: str
@@ -259,6 +259,7 @@ def plan_delivery(campaign_dir: Path, *, sender: str | None = None) -> Plan:
     sent = sent_index(campaign_dir / "sent")
     journals = outbox / JOURNAL_DIR
     steps: list[Step] = []
+    queued: dict[str, Outgoing] = {}  # Message-ID -> the first outbox file that carries it
     names = sorted(p.name for p in outbox.glob("*.eml") if not p.name.startswith("."))
     for name in names:
         raw = (outbox / name).read_bytes()
@@ -283,14 +284,19 @@ def plan_delivery(campaign_dir: Path, *, sender: str | None = None) -> Plan:
             note = f"Message-ID {item.message_id} is already in sent/{sent_name}"
             steps.append(Step(kind, name, item, note=note))
             continue
+        first = queued.setdefault(item.message_id, item)
+        if first is not item:
+            kind = "duplicate" if first.raw == item.raw else "conflict"
+            note = f"Message-ID {item.message_id} is also in outbox/{first.name}"
+            steps.append(Step(kind, name, item, note=note))
+            continue
         if journal is None:
             journal = Journal(item.message_id, "")  # the Date is set when it is first sent
         steps.append(Step("send", name, item, journal, tuple(journal.remaining(item.recipients))))
-    queued = set(names)
     stray: tuple[str, ...] = ()
     if journals.is_dir():
         stray = tuple(
-            sorted(p.name for p in journals.glob("*.json") if p.name[: -len(".json")] not in queued)
+            sorted(p.name for p in journals.glob("*.json") if p.name[: -len(".json")] not in names)
         )
     return Plan(tuple(steps), stray)
 
@@ -631,7 +637,7 @@ def deliver(
                 elif step.kind == "duplicate":
                     (outbox / step.name).unlink()
                     fsync_dir(outbox)
-                    err(f"{step.name}: not sent again: {step.note}; queued copy removed")
+                    err(f"{step.name}: not sent twice: {step.note}; this copy removed")
                 else:
                     run.outcome.left.append(step.name)
                     run.outcome.problems.append(f"{step.name}: {step.note}")
