@@ -5,6 +5,7 @@ every following step that needs no orders (M12.12). The sequence of play is data
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from pbem.core.fair import PhaseRng
@@ -166,7 +167,7 @@ def new_general(name: str, power: str, rank: int, minimum: int | None, city: str
 
 def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Resolution:
     """Resolve the current round and run on to the next round that needs orders (M12.12)."""
-    st = copy.deepcopy(state)
+    st = json.loads(json.dumps(state))  # a deep copy; the C encoder beats copy.deepcopy
     ctx = Ctx(st, model.board_of(st), rng)
     step = st["step"]
     if step == "over":

@@ -11,7 +11,7 @@ from pbem.games.maria.adjudicate import phase_powers
 from pbem.games.maria.cards import cheapest_payment
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.orders import kind_of
-from pbem.games.maria.rules.hussars import hussar_count, hussar_problem
+from pbem.games.maria.rules.hussars import hussar_count
 from pbem.games.maria.rules.movement import (
     general_path_problem,
     reentry_problem,
@@ -28,40 +28,66 @@ def _ctx(state: dict[str, Any]) -> Ctx:
 def destinations(ctx: Ctx, power: str, movers: list[str], kind: str,
                  force: bool = False) -> dict[str, list[str]]:
     """Every city ``movers`` (one train, or one or more generals in one city) may move to now,
-    each with one legal path (fewest steps, then lowest ids): cities entered, in order."""
+    each with one legal path (fewest steps, then lowest ids): cities entered, in order.
+
+    Breadth-first searches (any roads up to 3 cities, main roads up to 4; trains 2 and 3; main
+    roads up to 8 for a force march) through the cities a move may pass; every path found is
+    then checked once more by the movement rules themselves."""
     state, board = ctx.state, ctx.board
     rec = state["generals"].get(movers[0]) or state["trains"][movers[0]]
     start = rec["city"]
     occ = model.occupancy(state)
-    limit = 8 if force else (4 if kind == "general" else 3)
+    general = kind == "general"
+
+    def passable(city: str) -> bool:
+        here = occ.get(city)
+        if not here:
+            return True
+        # generals pass only enemy trains (M3.2); nothing else may be passed
+        return general and not model.generals_in(state, city) and all(
+            model.are_enemies(state, power, p) for p in here)
+
+    searches = [(8, True)] if force else (
+        [(3, False), (4, True)] if general else [(2, False), (3, True)])
     found: dict[str, list[str]] = {}
-    frontier: list[list[str]] = [[]]
-    for _ in range(limit):
-        nxt: list[list[str]] = []
-        for path in frontier:
-            here = path[-1] if path else start
-            for n in board.neighbours(here):
-                if n == start or n in path:
-                    continue
-                if force and not board.is_main(here, n):
-                    continue
-                cand = path + [n]
-                if n not in found:
-                    if kind == "general":
-                        prob = general_path_problem(ctx, power, movers, start, cand, force)
-                    else:
-                        prob = train_path_problem(ctx, power, movers[0], start, cand)
-                    if prob is None:
-                        found[n] = cand
-                # only empty cities (or, for generals, enemy trains) can be passed through
-                here_powers = occ.get(n, [])
-                passable = not here_powers or (kind == "general" and all(
-                    model.are_enemies(state, power, p) for p in here_powers)
-                    and not model.generals_in(state, n))
-                if passable:
-                    nxt.append(cand)
-        frontier = nxt
-    return dict(sorted(found.items()))
+    for limit, main_only in searches:
+        paths: dict[str, list[str]] = {start: []}
+        frontier = [start]
+        for _ in range(limit):
+            nxt = []
+            for here in frontier:
+                for n in board.neighbours(here):
+                    if n in paths or (main_only and not board.is_main(here, n)):
+                        continue
+                    paths[n] = paths[here] + [n]
+                    if passable(n):
+                        nxt.append(n)
+            frontier = nxt
+        for city, path in paths.items():
+            if path and city not in found:
+                found[city] = path
+    legal: dict[str, list[str]] = {}
+    by_city = model.generals_by_city(state)
+    for city, path in sorted(found.items()):
+        if general:
+            prob = general_path_problem(ctx, power, movers, start, path, force, occ, by_city)
+        else:
+            prob = train_path_problem(ctx, power, movers[0], start, path)
+        if prob is None:
+            legal[city] = path
+    return legal
+
+
+def hussar_cities(state: dict[str, Any], board: Any) -> list[str]:
+    """Every city a hussar may go to now (M7.1)."""
+    rng = int(state["options"]["hussars.range"])
+    near: set[str] = set()
+    for g in state["generals"].values():
+        if g["power"] == "AU" and g["city"] is not None:
+            near |= board.within(g["city"], rng)
+    occ = model.occupancy(state)
+    return sorted(c for c in near if board.map_of(c) == "bohemia" and "bohemia" in state["maps"]
+                  and not any(model.are_enemies(state, "AU", p) for p in occ.get(c, [])))
 
 
 def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
@@ -79,8 +105,7 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
                            for g in model.general_ids(state) if gens[g]["power"] == power}
     elif kind == "hussars":
         out["count"] = hussar_count(state)
-        out["cities"] = sorted(c for c in ctx.board.cities
-                               if hussar_problem(state, ctx.board, c, []) is None)
+        out["cities"] = hussar_cities(state, ctx.board)
     elif kind == "stage":
         moves: dict[str, Any] = {}
         for g in model.on_map(state):
@@ -137,8 +162,103 @@ def _random_plan(rng: Rng) -> dict[str, Any]:
     return plan
 
 
+def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
+    """Cities a bot likes to head for: enemy generals and fortresses it could take."""
+    out = {g["city"] for g in state["generals"].values()
+           if g["city"] is not None and model.are_enemies(state, power, g["power"])}
+    for f in model.fortresses_of(board):
+        if board.map_of(f) in state["maps"]:
+            holder = model.controller(state, board, f)
+            if holder is None or model.are_enemies(state, power, holder):
+                out.add(f)
+    return out
+
+
+def _distance_to(board: Any, targets: set[str]) -> dict[str, int]:
+    """Road distance from every city to the nearest of ``targets`` (one multi-source BFS)."""
+    dist = {t: 0 for t in targets}
+    frontier = sorted(targets)
+    while frontier:
+        nxt = []
+        for here in frontier:
+            for n in board.neighbours(here):
+                if n not in dist:
+                    dist[n] = dist[here] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def _pick(rng: Rng, paths: dict[str, list[str]], near: dict[str, int]) -> str:
+    """A destination: three times in four the one nearest a target, otherwise any."""
+    dests = sorted(paths)
+    if near and rng.below(4):
+        return min(dests, key=lambda c: (near.get(c, 999), c))
+    return rng.choice(dests)
+
+
+def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
+    """Random stage orders; paths are computed only for the pieces that move."""
+    ctx = _ctx(state)
+    board = ctx.board
+    gens = state["generals"]
+    near = _distance_to(board, _targets(state, board, power))
+    moves: list[dict[str, Any]] = []
+    mine = [g for g in model.on_map(state) if gens[g]["power"] == power
+            and not gens[g].get("blocked")]
+    ids = mine + sorted(t for t, v in state["trains"].items()
+                        if v["power"] == power and v["city"] is not None)
+    rng.shuffle(ids)
+    done: set[str] = set()
+    for pid in ids:
+        if pid in done:
+            continue
+        r = rng.below(10)
+        if r < 2:
+            continue
+        if pid in gens:
+            mates = [h for h in model.generals_in(state, gens[pid]["city"])
+                     if h != pid and h in mine and h not in done]
+            group = [pid] + (mates[:1] if mates and rng.below(3) == 0 else [])
+            force = r == 2 and len(group) == 1
+            paths = destinations(ctx, power, group, "general", force)
+            if not paths:
+                continue
+            dest = _pick(rng, paths, near)
+            move: dict[str, Any] = ({"stack": group} if len(group) > 1 else {"piece": pid})
+            move["path"] = paths[dest]
+            if force:
+                move["force_march"] = True
+            moves.append(move)
+            done.update(group)
+        else:
+            paths = destinations(ctx, power, [pid], "train")
+            if paths:
+                own = {g["city"] for g in gens.values()
+                       if g["power"] == power and g["city"] is not None}
+                moves.append({"piece": pid,
+                              "path": paths[_pick(rng, paths, _distance_to(board, own))]})
+            done.add(pid)
+    out: dict[str, Any] = {"moves": moves, "plans": {"stage": _random_plan(rng)}}
+    off = sorted(t for t, v in state["trains"].items()
+                 if v["power"] == power and v["city"] is None)
+    on = sum(1 for v in state["trains"].values() if v["power"] == power and v["city"])
+    if off and on < train_max(state, power) and rng.below(2):
+        sites = [s for s in board.reentry_sites(power) if reentry_problem(ctx, power, s) is None]
+        if sites:
+            out["reentries"] = [{"train": off[0], "site": rng.choice(sites)}]
+    return out
+
+
 def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     """Random legal orders for ``power`` (including random battle plans and standing orders)."""
+    if kind_of(state) == "stage" and power in phase_powers(state):
+        orders = _stage_bot(state, power, rng)
+        if rng.below(3) == 0:
+            orders["standing"] = {"default_plan": _random_plan(rng),
+                                  "hussar_policy": rng.choice(
+                                      ["pay", "refuse", {"pay_up_to": rng.below(10)}])}
+        return orders
     legal = legal_orders(state, power)
     kind = legal["kind"]
     orders: dict[str, Any] = {}
@@ -150,6 +270,7 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     if not legal["phase_power"]:
         return orders
     gens = state["generals"]
+    del gens
     if kind == "setup":
         split = {g: v["min"] for g, v in legal["generals"].items()}
         left = legal["total"] - sum(split.values())
@@ -165,33 +286,7 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         rng.shuffle(cities)
         orders["hussars"] = cities[: legal["count"] + 1]
     elif kind == "stage":
-        moves = []
-        ids = sorted(legal["moves"])
-        rng.shuffle(ids)
-        if legal["stacks"] and rng.below(3) == 0:
-            key = rng.choice(sorted(legal["stacks"]))
-            st = legal["stacks"][key]
-            if st["paths"]:
-                dest = rng.choice(sorted(st["paths"]))
-                moves.append({"stack": st["stack"], "path": st["paths"][dest]})
-                ids = [i for i in ids if i not in st["stack"]]
-        for pid in ids:
-            choice = legal["moves"][pid]
-            r = rng.below(10)
-            if r < 2:
-                continue
-            if r == 2 and choice.get("force_march"):
-                dest = rng.choice(sorted(choice["force_march"]))
-                moves.append({"piece": pid, "path": choice["force_march"][dest],
-                              "force_march": True})
-                continue
-            if choice["paths"]:
-                dest = rng.choice(sorted(choice["paths"]))
-                moves.append({"piece": pid, "path": choice["paths"][dest]})
-        orders["moves"] = moves
-        if legal["reentries"] and rng.below(2):
-            orders["reentries"] = [rng.choice(legal["reentries"])]
-        orders["plans"] = {"stage": _random_plan(rng)}
+        orders.update(_stage_bot(state, power, rng))
     elif kind == "winter":
         hand = legal["hand"]
         cost = legal["cost"]
@@ -215,5 +310,4 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         if cheapest_payment(hand, spent, (), state["options"]) is not None:
             orders["recruits"] = recruits
             orders["returns"] = returns
-    del gens
     return orders

@@ -302,7 +302,19 @@ def on_map(state: State) -> list[str]:
 
 def generals_in(state: State, city: str) -> list[str]:
     """Generals in ``city`` in power order then rank."""
-    return [g for g in on_map(state) if state["generals"][g]["city"] == city]
+    gens = state["generals"]
+    here = [g for g, v in gens.items() if v["city"] == city]
+    if len(here) > 1:
+        here.sort(key=lambda g: (POWER_INDEX[gens[g]["power"]], gens[g]["rank"], g))
+    return here
+
+
+def generals_by_city(state: State) -> dict[str, list[str]]:
+    """City -> its generals in power order then rank (one pass, for hot loops)."""
+    out: dict[str, list[str]] = {}
+    for g in on_map(state):
+        out.setdefault(state["generals"][g]["city"], []).append(g)
+    return out
 
 
 def trains_in(state: State, city: str) -> list[str]:
@@ -438,6 +450,17 @@ def register_board(board: Any, forces: Any = None) -> None:
     _BOARDS[board.id] = board
     if forces is not None:
         _FORCES[board.id] = forces
+
+
+_FORTRESSES: dict[str, tuple[str, ...]] = {}
+
+
+def fortresses_of(board: Any) -> tuple[str, ...]:
+    """``board.fortresses()``, computed once per board."""
+    found = _FORTRESSES.get(board.id)
+    if found is None:
+        found = _FORTRESSES[board.id] = tuple(board.fortresses())
+    return found
 
 
 def board_of(state: State) -> Any:

@@ -43,8 +43,12 @@ def enemy_powers_in(state: dict[str, Any], power: str, powers: list[str]) -> boo
 
 
 def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
-                         path: list[str], force_march: bool) -> str | None:
-    """Why a general or stack may not move along ``path`` (the cities entered), or None."""
+                         path: list[str], force_march: bool,
+                         occ: dict[str, list[str]] | None = None,
+                         by_city: dict[str, list[str]] | None = None) -> str | None:
+    """Why a general or stack may not move along ``path`` (the cities entered), or None.
+    ``occ`` and ``by_city`` (``model.occupancy``, ``model.generals_by_city``) may be passed in
+    by a caller that checks many paths in one position."""
     state, board = ctx.state, ctx.board
     gens = state["generals"]
     if not path:
@@ -69,21 +73,22 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
     elif len(path) > (4 if all_main else 3):
         return ("a general moves at most 3 cities, or 4 when every step is on a main road "
                 "(M3.1)")
-    occ = model.occupancy(state)
+    if occ is None:
+        occ = model.occupancy(state)
+    if by_city is None:
+        by_city = model.generals_by_city(state)
     moving = set(movers)
-    own_at: dict[str, int] = {}
-    for g in movers:
-        own_at[gens[g]["city"]] = own_at.get(gens[g]["city"], 0)
     forbids = ctx.opt("move.force_march_forbids")
     for i, city in enumerate(path):
-        powers_here = list(occ.get(city, []))
+        powers_here = occ.get(city, [])
         # pieces of our own moving stack are never in ``path`` (it does not revisit start)
         prob = territory_problem(state, board, power, city)
         if prob:
             return prob
         last = i == len(path) - 1
-        generals_here = [g for g in model.generals_in(state, city) if g not in moving]
-        trains_here = model.trains_in(state, city)
+        generals_here = [g for g in by_city.get(city, []) if g not in moving]
+        trains_here = model.trains_in(state, city) if len(powers_here) > len(generals_here) \
+            else []
         if any(model.are_enemies(state, power, gens[g]["power"]) for g in generals_here):
             return f"{city_name(ctx, city)} holds an enemy general (M3.2)"
         if any(not model.are_friends(state, power, gens[g]["power"]) for g in generals_here):
@@ -111,10 +116,7 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
             if enemy_powers_in(state, power, powers_here):
                 return f"a force march may not enter {city_name(ctx, city)}, which holds an enemy piece (M3.6)"
             for n in board.neighbours(city):
-                near = [p for p in occ.get(n, [])]
-                if n in own_at:
-                    pass
-                if enemy_powers_in(state, power, near):
+                if enemy_powers_in(state, power, occ.get(n, [])):
                     return (f"a force march may not enter {city_name(ctx, city)}, which is next "
                             f"to an enemy piece in {city_name(ctx, n)} (M3.6)")
     return None

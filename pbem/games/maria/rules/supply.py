@@ -26,7 +26,7 @@ def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[st
             if board.home_of(c.id) in neutral:
                 blocked.add(c.id)
     if state["options"]["supply.enemy_fortress_blocks"]:
-        for f in board.fortresses():
+        for f in model.fortresses_of(board):
             holder = model.controller(state, board, f)
             if holder is not None and model.are_enemies(state, power, holder):
                 blocked.add(f)

@@ -13,7 +13,7 @@ PR_TARGET = 12  # M10.1: Austrian or Silesian fortresses
 def intro_counts(state: dict[str, Any], board: Any) -> dict[str, int]:
     """M4.9: the fortresses FR and PR count towards M10.1."""
     fr = pr = 0
-    for f in board.fortresses():
+    for f in model.fortresses_of(board):
         holder = model.controller(state, board, f)
         territory = board.territory_of(f)
         if holder == "FR" and board.home_of(f) == "AU":
