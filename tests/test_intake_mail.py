@@ -139,12 +139,14 @@ def test_mbox_with_three_mails_and_rerun_is_idempotent(tmp_path: Path, mini_camp
 
 def test_maildir_moves_messages_to_cur_and_rerun_is_idempotent(tmp_path: Path, mini_campaign: Path, docs: dict[str, Path]) -> None:
     inbox = mini_campaign / "inbox"
-    box = mailbox.Maildir(inbox, create=False)
-    keys = [box.add(m) for m in (
+    t0 = int(parse_time(NOW).timestamp())
+    keys = [f"{t0 + i}.M{i}P1.example" for i in range(3)]  # names fix the order intake reads them in
+    for key, msg in zip(keys, (
         attached(docs["north1"], "north@example.org", "base64"),
         inline(docs["south1"], "south@example.org", "8bit"),
         _mail("south@example.org", "chatter"),
-    )]
+    ), strict=True):
+        _write(inbox / "new" / key, msg)
     # the third mail has no body at all: refused, but still marked processed
     assert sorted(p.name for p in (inbox / "new").iterdir()) == sorted(keys)
     lines = _intake(mini_campaign, inbox)
