@@ -260,8 +260,9 @@ def run_setup(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
     for power in model.POWERS:
         if power in state["powers"]:
             n = int(ctx.opt("cards.draws").get(power, 0))
-            model.draw_cards(state, power, n, ctx.rng.secret)
-            ctx.event("draw", power=power, count=n)
+            got = model.draw_cards(state, power, n, ctx.rng.secret)
+            ctx.event("draw", power=power, count=len(got))
+            ctx.private(power, "drawn", cards=got)
 
 
 def split_problem(state: dict[str, Any], power: str, split: Any) -> str | None:

@@ -133,6 +133,10 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
         out["reentry_cost"] = int(state["options"]["trains.reentry_cost"])
         out["hand"] = list(state["cards"]["hands"].get(power, []))
         out["suits"] = {g: ctx.board.suit_of(gens[g]["city"]) for g in moves if g in gens}
+        # M5.4: the cards each general could play in a battle where it stands now
+        out["battle_cards"] = {
+            g: [c for c in out["hand"] if c[0] in (suit, "R")] for g, suit in out["suits"].items()
+        }
     elif kind == "winter":
         top = int(state["options"]["troops.max"])
         needs = state["options"]["winter.recruit_needs_supply"]
