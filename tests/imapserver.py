@@ -11,6 +11,7 @@ user ``nobody``, since dovecot refuses to run a mail process as root.
 
 from __future__ import annotations
 
+import copy
 import imaplib
 import os
 import pwd
@@ -78,8 +79,9 @@ class ImapServer:
     """Context manager: ``with ImapServer() as srv: srv.append(raw); srv.port``."""
 
     def __init__(self, *, user: str = "maria-1741", password: str = "pa55word",
-                 ssl: bool = False, starttls: bool = False) -> None:
+                 ssl: bool = False, starttls: bool = False, spare_users: int = 0) -> None:
         self.user, self.password, self.ssl, self.starttls = user, password, ssl, starttls
+        self.spare = [f"spare{i}" for i in range(spare_users)]
         self.root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
         self.port = free_port()
         self.cert: Path | None = None
@@ -92,7 +94,8 @@ class ImapServer:
             (self.root / sub).mkdir()
         nobody = pwd.getpwnam("nobody")
         os.chown(self.root / "mail", nobody.pw_uid, nobody.pw_gid)
-        (self.root / "passwd").write_text(f"{self.user}:{{PLAIN}}{self.password}\n")
+        (self.root / "passwd").write_text("".join(
+            f"{user}:{{PLAIN}}{self.password}\n" for user in [self.user, *self.spare]))
         (self.root / "passwd").chmod(0o644)
         ssl_files = ""
         plain_port, ssl_port = self.port, 0
@@ -125,16 +128,28 @@ class ImapServer:
         raise RuntimeError(f"dovecot did not listen on {self.port}\n{self.log()}")
 
     def __exit__(self, *exc: object) -> None:
-        if self.process is not None and self.process.poll() is None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process is not None and self.process.stderr:
+        if self.process.stderr:
             self.process.stderr.close()
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def mailbox_of_new_user(self) -> ImapServer:
+        """The same server seen as another user with an empty mailbox, without a restart
+        (from the ``spare_users`` written into the passwd file at start)."""
+        if not self.spare:
+            raise RuntimeError("no spare IMAP user left; start the server with more")
+        other = copy.copy(self)
+        other.user = self.spare.pop(0)
+        other.process = None  # leaving it does not stop the server
+        return other
 
     def log(self) -> str:
         path = self.root / "dovecot.log"

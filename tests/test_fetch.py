@@ -19,10 +19,31 @@ from imapserver import ImapServer, dovecot_available
 from smtpserver import free_port
 
 from pbem.cli import main
-from pbem.core.fetch import STATE_FILE, fetch_lock
+from pbem.core.fetch import STATE_FILE, Account, fetch_lock, message_key, plan_fetch
 
-pytestmark = pytest.mark.skipif(not dovecot_available(),
-                                reason="needs dovecot (apt-get install dovecot-imapd) and root")
+needs_dovecot = pytest.mark.skipif(not dovecot_available(),
+                                   reason="needs dovecot (apt-get install dovecot-imapd) and root")
+KEY = "maria-1741@127.0.0.1:143/INBOX"
+
+
+@pytest.mark.parametrize(
+    ("server", "unseen", "account", "stored", "expected"),
+    [
+        # nothing known yet: fetch all
+        ([1, 2, 3], [1, 2, 3], None, [], ((1, 2, 3), (), (), False)),
+        # 1 and 2 recorded, 2 still unseen (crash after record): flag 2, fetch 3
+        ([1, 2, 3], [2, 3], Account(7, [1, 2]), [1, 2], ((3,), (), (2,), False)),
+        # 3 stored but not recorded (crash after store): record and flag it, fetch nothing
+        ([1, 2, 3], [3], Account(7, [1, 2]), [1, 2, 3], ((), (3,), (3,), False)),
+        # new UIDVALIDITY: the old record is void
+        ([1, 2], [], Account(6, [1, 2]), [], ((1, 2), (), (), True)),
+    ],
+)
+def test_plan_fetch(server: list[int], unseen: list[int], account: Account | None,
+                    stored: list[int], expected: tuple) -> None:
+    names = {message_key(KEY, 7, uid) for uid in stored}
+    plan = plan_fetch(server, unseen, account, 7, names, KEY)
+    assert (plan.fetch, plan.record, plan.flag, plan.reset) == expected
 
 
 @pytest.fixture(autouse=True)
@@ -32,10 +53,18 @@ def no_user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture
-def imap():
-    with ImapServer() as srv:
+@pytest.fixture(scope="module")
+def dovecot():
+    if not dovecot_available():
+        pytest.skip("needs dovecot (apt-get install dovecot-imapd) and root")
+    with ImapServer(spare_users=40) as srv:
         yield srv
+
+
+@pytest.fixture
+def imap(dovecot: ImapServer) -> ImapServer:
+    """A fresh, empty mailbox on the module's dovecot, for one test."""
+    return dovecot.mailbox_of_new_user()
 
 
 def order_mail(i: int) -> bytes:
@@ -241,6 +270,7 @@ def test_second_fetch_is_told_who_holds_the_inbox(tmp_path: Path, imap: ImapServ
     assert f"another pbem fetch (pid {os.getpid()})" in result.stderr
 
 
+@needs_dovecot
 @pytest.mark.parametrize("mode", ["ssl", "starttls"])
 def test_tls_with_a_self_signed_certificate(tmp_path: Path, mode: str) -> None:
     with ImapServer(**{mode: True}) as srv:

@@ -106,6 +106,29 @@ def test_dropped_connection_reconnects_and_continues(tmp_path: Path) -> None:
         assert_exactly_once(srv, 6, root)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_connections_dropped_at_random_points_still_deliver_each_exactly_once(
+    tmp_path: Path, seed: int
+) -> None:
+    """Seeded chaos: a third of MAIL, RCPT and DATA commands lose the connection (never after
+    the server has kept the message, which is the documented window)."""
+    import random
+
+    rng = random.Random(seed)
+    root = campaign(tmp_path, 12, **{str(i): [f"a{i}@example.org", f"b{i}@example.org"]
+                                     for i in range(1, 13, 3)})
+
+    def maybe_drop(n: int) -> str | None:
+        return "abort" if rng.random() < 0.33 else None
+
+    with SmtpServer(on_mail=maybe_drop, on_rcpt=maybe_drop, on_data=maybe_drop) as srv:
+        result = send(root, srv, "--retries", "40", "--retry-delay", "0")
+        assert result.exit_code == 0, result.output
+        assert "retrying" in result.stderr
+        assert_exactly_once(srv, 12, root)
+        assert set(srv.deliveries().values()) == {1}
+
+
 def test_lasting_outage_gives_up_and_rerun_delivers_the_rest(tmp_path: Path) -> None:
     root = campaign(tmp_path, 5)
     with SmtpServer(drop_after=2, drops=1000) as srv:
