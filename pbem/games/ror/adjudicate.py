@@ -167,7 +167,7 @@ def run_case(case: dict[str, Any]) -> list[str]:
         if not _matches(expect["result"], state.get("game_result")):
             failures.append(f"expected result {expect['result']}, got {state.get('game_result')}")
     if "awaiting" in expect:
-        got = (state.get("awaiting") or {}).get("round")
-        if got != expect["awaiting"]:
-            failures.append(f"expected round {expect['awaiting']!r} to wait, got {got!r}")
+        waiting = (state.get("awaiting") or {}).get("round")
+        if waiting != expect["awaiting"]:
+            failures.append(f"expected round {expect['awaiting']!r} to wait, got {waiting!r}")
     return failures

@@ -83,7 +83,8 @@ def loyalty_rolls(ctx: Ctx, commander: str, army_id: str, decl: dict[str, Any]
     paid = [] if no_roll else pay_bribes(ctx, commander, a["master_of_horse"], rolling, decl)
     target = LOYALTY_TARGET[st["era"]]
     omens = st["evil_omens_level"] if ctx.opt("ror.evil_omens_loyalty") == "apply" else 0
-    followers, failures = list(auto), []
+    followers: list[str] = list(auto)
+    failures: list[str] = []
     for lid in rolling:
         if no_roll:
             followers.append(lid)

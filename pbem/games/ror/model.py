@@ -503,7 +503,7 @@ def rebels(state: State) -> list[str]:
 def primary_alive(state: State) -> bool:
     """A Primary Rebel is alive (R7.3)."""
     cw = state.get("civil_war")
-    return bool(cw) and not cw.get("primary_dead")
+    return cw is not None and not cw.get("primary_dead")
 
 
 def military(state: State, sid: str | None) -> int:

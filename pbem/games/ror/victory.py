@@ -30,10 +30,11 @@ def finish(ctx: Ctx, outcome: str, condition: Any, faction: str | None = None,
     st = ctx.state
     if st["game_result"] is not None:
         return
-    st["game_result"] = {"outcome": outcome, "condition": condition, "faction": faction,
-                         "senator": senator, "turn": st["turn"], "phase": st["phase"]}
+    result = {"outcome": outcome, "condition": condition, "faction": faction,
+              "senator": senator, "turn": st["turn"], "phase": st["phase"]}
+    st["game_result"] = result
     st["awaiting"] = None
-    ctx.emit("game_end", **st["game_result"])
+    ctx.emit("game_end", **result)
 
 
 def all_lose(ctx: Ctx, code: str) -> None:
