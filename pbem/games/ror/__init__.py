@@ -28,8 +28,8 @@ class RorGame:
         """Scenarios shipped under seeds/ror/scenarios."""
         return scenario_names()
 
-    def seats(self, scenario: str) -> tuple[str, ...]:
-        """One seat per faction, in seating order."""
+    def seats(self, scenario: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
+        """One seat per faction, in seating order (options do not change the seats)."""
         st = _scenario_raw(scenario)["state"]
         factions = st["factions"]
         order = st.get("seating") or list(factions)

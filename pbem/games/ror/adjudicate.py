@@ -48,7 +48,6 @@ def open_case_round(st: State, kind: str) -> None:
     elif kind == "senate":
         st["phase"], st["step"] = "senate", "dispatch"
         d = dispatcher(st)
-        st["awaiting_dispatcher"] = d
         open_round(st, "senate", [d])
     elif kind == "endgame":
         st["step"] = "endgame"

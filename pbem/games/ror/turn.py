@@ -423,11 +423,9 @@ def raise_legions(ctx: Ctx, n: int) -> list[str]:
     return out
 
 
-def apply_dispatch(ctx: Ctx) -> None:
-    """R9.9: the dispatcher's DISPATCH and REINFORCE entries."""
+def apply_dispatch(ctx: Ctx, d: str) -> None:
+    """R9.9: the DISPATCH and REINFORCE entries of ``d``, the dispatcher's faction."""
     st = ctx.state
-    d = st["awaiting_dispatcher"] if "awaiting_dispatcher" in st else dispatcher(st)
-    st.pop("awaiting_dispatcher", None)
     orders = ctx.orders.get(d) or {}
     seat = ctx.seat(d)
     used: set[str] = set()
@@ -591,7 +589,6 @@ def run_step(ctx: Ctx) -> None:
             if st.get("civil_war"):
                 st["step"] = "dispatch"
                 d = dispatcher(st)
-                st["awaiting_dispatcher"] = d
                 open_round(st, "senate", [d])
             else:
                 st["step"] = "end"
@@ -654,7 +651,7 @@ def resolve_round(ctx: Ctx) -> None:
         run_desertions(ctx, None)  # R4.6: DESERT takes effect when its round is resolved
     kind = waiting["kind"]
     if kind == "senate":
-        apply_dispatch(ctx)
+        apply_dispatch(ctx, waiting["powers"][0])
         st["step"] = "end"
     elif kind == "revolution":
         st["step"] = "a"
