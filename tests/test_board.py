@@ -468,3 +468,64 @@ def test_paths_match_brute_force(case: tuple[Board, frozenset[str]]) -> None:
                      if len(p) <= 4]
             want = min(paths, key=lambda p: (len(p), p)) if paths else None
             assert reach.get(b) == want
+
+
+# -- the shipped map and forces -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Board:
+    return load_board()
+
+
+def test_shipped_map_check_exits_0_with_counts(shipped: Board) -> None:
+    result = CliRunner().invoke(main, ["map", "check", "seeds/maria/map.yaml"])
+    assert result.exit_code == 0, result.stderr
+    counts = dict(reversed(line.split(" ", 1)) for line in result.stdout.splitlines())
+    assert int(counts["cities"]) == len(shipped.cities) > 300
+    assert int(counts["electoral"]) == 9
+    assert int(counts["sectors"]) == 168
+    assert int(counts["cross-map links"]) >= 1
+    assert int(counts["main roads"]) < int(counts["roads"])
+    # M1.6: 20 generals and 10 supply trains, of which PR's second comes only at peace
+    assert int(counts["generals"]) == 20
+    assert int(counts["supply trains"]) == 9
+
+
+def test_shipped_map_facts(shipped: Board) -> None:
+    """Load checks on the real data, and distances a player would recognise."""
+    breslau = shipped.cities["breslau"]
+    assert breslau.fortress == "major" and breslau.territory == "silesia"
+    assert shipped.cities_tagged("bohemian_crown") == frozenset({"prag"})
+    # Breslau and Prag lie far apart: more than 12 road steps
+    distance = shipped.distance("breslau", "prag")
+    assert distance is not None and distance > 12
+    # Wien to Brünn is a force march along main roads (M3.6)
+    path = shipped.main_road_reach("wien", 8)["bruenn"]
+    assert path[0] == "wien" and path[-1] == "bruenn"
+    assert all(shipped.is_main(a, b) for a, b in zip(path, path[1:], strict=False))
+    for road in shipped.roads:
+        if road.cross_map:
+            assert shipped.map_of(road.a) != shipped.map_of(road.b)
+            assert all(int(shipped.sector_of(c)[1:]) <= shipped.south_rows
+                       for c in (road.a, road.b))
+    assert len(shipped.components()) == 1
+
+
+def test_shipped_forces_obey_m1_4_and_m3_3(shipped: Board) -> None:
+    forces = load_forces(shipped)
+    assert len(forces.generals) == 20
+    for g in forces.generals:
+        if g.power in ("PR", "SX", "BA"):
+            assert shipped.map_of(g.start) == "bohemia", g.id
+        if g.power == "PA":
+            assert shipped.map_of(g.start) == "flanders", g.id
+    starts = [g.start for g in forces.generals]
+    assert all(starts.count(c) <= 2 for c in starts)
+
+
+def test_within_agrees_with_distances(shipped: Board) -> None:
+    fresh = parse_board(load_yaml_file("seeds/maria/map.yaml"), "map.yaml")
+    for city in sorted(fresh.cities)[::25]:
+        near = fresh.within(city, 3)  # bounded search: nothing cached yet
+        assert near == frozenset(c for c, d in shipped.distances_from(city).items() if d <= 3)

@@ -302,3 +302,17 @@ def test_control_by_nobody_or_by_the_home_power_is_not_drawn(board: Board,
                    if (g.get("id") or "").startswith("control-")
                    and "legend" not in (g.get("id") or ""))
     assert drawn == ["control-linz", "control-wien"]
+
+
+def test_shipped_start_position_names_every_fortress() -> None:
+    board = load_board()
+    view = load_forces(board).start_view()
+    root = parse(render_map(board, view))
+    assert len(groups(root, "general")) == len(view["generals"]) == 20
+    labels = {(t.get("id") or "")[6:] for t in root.iter(f"{SVG}text")
+              if (t.get("id") or "").startswith("label-")}
+    assert set(board.fortresses()) <= labels
+    occupied = {g["city"] for g in view["generals"]} | {t["city"] for t in view["trains"]}
+    assert occupied <= labels
+    # most towns are named too; the rest keep their name in the city's tooltip
+    assert len(labels) > 0.7 * len(board.cities)

@@ -78,13 +78,16 @@ LABELS = {
 FONT = "'DejaVu Sans', 'Noto Sans', 'Noto Sans CJK TC', 'Noto Sans TC', sans-serif"
 PAPER = "#fbf8ef"
 
-SCALE = 112.0  # view units per degree of latitude
+SCALE = 150.0  # view units per degree of latitude
 GAP = 34.0  # between the two maps
 MARGIN = 16.0
 TITLE_H = 40.0
-LEGEND_W = 230.0
 NAME_SIZE = 8.0
 COUNTER = 13.0  # side of a general's counter
+RIGHT_ROOM = 60.0  # names of the easternmost towns run past the map's edge
+LEGEND_ROWS = 5
+LEGEND_ROW_H = 16.0
+LEGEND_COL_W = 170.0
 
 _CSS = f"""
 svg {{ font-family: {FONT}; }}
@@ -157,8 +160,17 @@ class _Layout:
             for i, cid in enumerate(loose):
                 a = 2 * math.pi * i / len(loose) - math.pi / 2
                 self.pos[cid] = (round(cx + r * math.cos(a), 1), round(cy + r * math.sin(a), 1))
-        self.width = round(self.map_right + 14 + LEGEND_W + MARGIN, 1)
-        self.height = round(max(self.map_bottom + MARGIN, TITLE_H + 620), 1)
+        # The legend goes under the first map with room for it below (the maps' windows need
+        # not end at the same latitude), else under everything.
+        legend_h = LEGEND_ROWS * LEGEND_ROW_H + 12
+        legend_w = 70 + 4 * LEGEND_COL_W
+        self.legend_left, self.legend_top = MARGIN, self.map_bottom + 12
+        for p in sorted(self.panels.values(), key=lambda p: p.x0):
+            if self.map_bottom - (p.y0 + p.height) >= legend_h + 12 and p.width >= legend_w:
+                self.legend_left, self.legend_top = p.x0, p.y0 + p.height + 12
+                break
+        self.width = round(max(self.map_right + RIGHT_ROOM, 800), 1)
+        self.height = round(max(self.map_bottom, self.legend_top + legend_h) + MARGIN, 1)
 
 
 def _r(v: float) -> float:
@@ -224,11 +236,12 @@ def render_map(
             x, y = pos[cid]
             shade.add(dwg.circle((x, y), 10, fill="#f2c230"))
         dwg.add(shade)
-    obstacles = _draw_cities(dwg, board, pos)
+    obstacles = _draw_cities(dwg, board, pos, lang)
 
     pieces = dwg.g(id="pieces")
     boxes = _draw_pieces(dwg, pieces, pos, generals, trains, hussars, control, lang)
-    _draw_labels(dwg, board, pos, obstacles + boxes, lang)
+    busy = {str(p.get("city")) for p in list(generals) + list(trains)} | set(hussars) | set(control)
+    _draw_labels(dwg, board, pos, obstacles + boxes, busy, lang)
     dwg.add(pieces)
     _draw_highlights(dwg, pos, highlights)
     _draw_title(dwg, board, view, lay, lang)
@@ -338,13 +351,14 @@ def _fortress_shape(dwg: svgwrite.Drawing, city: City, x: float, y: float) -> An
                     stroke_width=1.3, class_="fortress minor")
 
 
-def _draw_cities(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[float, float]]
-                 ) -> list[tuple[float, float, float, float]]:
+def _draw_cities(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[float, float]],
+                 lang: str) -> list[tuple[float, float, float, float]]:
     layer = dwg.g(id="cities")
     boxes = []
     for cid, city in board.cities.items():
         x, y = pos[cid]
         g = dwg.g(id=f"city-{cid}", class_=f"city {city.fortress}")
+        g.set_desc(title=f"{city.display_name(lang)} ({cid}, {city.sector})")
         if city.electoral:
             g.add(dwg.circle((x, y), 9.2, fill="none", stroke="#7b2d8e", stroke_width=1.8,
                              class_="electoral"))
@@ -359,46 +373,102 @@ def _draw_cities(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[fl
     return boxes
 
 
+class _Boxes:
+    """Rectangles already taken on the drawing, bucketed in a grid so a test is cheap."""
+
+    CELL = 24.0
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, int]]] = {}
+
+    def _keys(self, box: tuple[float, float, float, float]) -> Iterable[tuple[int, int]]:
+        c = self.CELL
+        for i in range(int(box[0] // c), int(box[2] // c) + 1):
+            for j in range(int(box[1] // c), int(box[3] // c) + 1):
+                yield (i, j)
+
+    def add(self, box: tuple[float, float, float, float], weight: int) -> None:
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append((*box, weight))
+
+    def cost(self, box: tuple[float, float, float, float]) -> int:
+        """The summed weights of the boxes that ``box`` overlaps."""
+        seen: set[tuple[float, float, float, float, int]] = set()
+        total = 0
+        for key in self._keys(box):
+            for other in self.cells.get(key, ()):
+                if other not in seen and _overlaps(box, other[:4]):  # type: ignore[arg-type]
+                    seen.add(other)
+                    total += other[4]
+        return total
+
+
+LABEL_HIT = 10  # covering another name is worse than covering a symbol
+SMALL_NAME = 6.4
+
+
 def _draw_labels(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[float, float]],
-                 obstacles: list[tuple[float, float, float, float]], lang: str) -> None:
-    """Place each name where it hides the least: right, left, below, above, then diagonals."""
+                 obstacles: list[tuple[float, float, float, float]], busy: set[str],
+                 lang: str) -> None:
+    """Name every city where its name hides nothing, trying eight places around it.
+
+    Fortresses and cities with pieces are named first and always; a plain town whose name
+    fits nowhere is tried in a smaller type, and left unnamed if it still does not fit (its
+    name stays in the city's tooltip), since overprinted names help nobody.
+    """
     layer = dwg.g(id="labels")
-    placed = list(obstacles)
-    order = sorted(board.cities.values(),
-                   key=lambda c: ({"major": 0, "minor": 1}.get(c.fortress, 2), c.id))
-    for city in order:
+    taken = _Boxes()
+    for box in obstacles:
+        taken.add(box, 3)
+
+    def rank(c: City) -> tuple[int, str]:
+        if c.electoral or c.fortress == "major":
+            return (0, c.id)
+        if c.fortress == "minor" or c.id in busy:
+            return (1, c.id)
+        return (2, c.id)
+
+    for city in sorted(board.cities.values(), key=rank):
         x, y = pos[city.id]
         text = city.display_name(lang)
-        size = NAME_SIZE
-        w = _text_width(text, size)
-        h = size * 1.05
+        important = rank(city)[0] < 2
+        sizes = (NAME_SIZE,) if important else (NAME_SIZE - 0.8, SMALL_NAME)
         gap = 9.0 if city.electoral else 6.5 if city.fortress == "major" else 4.5
-        candidates = [
-            (x + gap, y + h * 0.35, "start"),
-            (x - gap, y + h * 0.35, "end"),
-            (x, y + gap + h * 0.8, "middle"),
-            (x, y - gap - 1, "middle"),
-            (x + gap * 0.7, y + gap + h * 0.5, "start"),
-            (x - gap * 0.7, y + gap + h * 0.5, "end"),
-            (x + gap * 0.7, y - gap * 0.6, "start"),
-            (x - gap * 0.7, y - gap * 0.6, "end"),
-        ]
+        best: tuple[int, float, float, float, str, tuple[float, float, float, float]] | None
         best = None
-        best_hits = None
-        for tx, ty, anchor in candidates:
-            left = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
-            box = (left - 1, ty - h * 0.8, left + w + 1, ty + h * 0.25)
-            hits = sum(1 for o in placed if _overlaps(box, o))
-            if best_hits is None or hits < best_hits:
-                best, best_hits = (tx, ty, anchor, box), hits
-            if hits == 0:
+        for size in sizes:
+            w = _text_width(text, size)
+            h = size * 1.05
+            candidates = [
+                (x + gap, y + h * 0.35, "start"),
+                (x - gap, y + h * 0.35, "end"),
+                (x, y + gap + h * 0.8, "middle"),
+                (x, y - gap - 1, "middle"),
+                (x + gap * 0.7, y + gap + h * 0.5, "start"),
+                (x - gap * 0.7, y + gap + h * 0.5, "end"),
+                (x + gap * 0.7, y - gap * 0.6, "start"),
+                (x - gap * 0.7, y - gap * 0.6, "end"),
+            ]
+            for tx, ty, anchor in candidates:
+                left = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
+                box = (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)
+                cost = taken.cost(box)
+                if best is None or cost < best[0]:
+                    best = (cost, size, tx, ty, anchor, box)
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
                 break
         assert best is not None
-        tx, ty, anchor, box = best
-        placed.append(box)
+        cost, size, tx, ty, anchor, box = best
+        if cost > 0 and not important:
+            continue
+        taken.add(box, LABEL_HIT)
         cls = "lbl major" if city.fortress == "major" else "lbl"
+        style = None if size == NAME_SIZE else f"font-size:{size}px"
+        extra = {"style": style} if style else {}
         layer.add(dwg.text(text, insert=(_r(tx), _r(ty)), class_=cls, text_anchor=anchor,
-                           id=f"label-{city.id}"))
+                           id=f"label-{city.id}", **extra))
     dwg.add(layer)
 
 
@@ -501,7 +571,7 @@ def _draw_pieces(
     for city, here in by_city.items():
         x, y = pos[city]
         for i, t in enumerate(here):
-            tx, ty = x + 3 + i * 11, y + 3.5
+            tx, ty = x + 2 + i * 11, y + 5.5
             layer.add(_train(dwg, t, tx, ty))
             boxes.append((tx, ty, tx + 10, ty + 9))
     stacks: dict[str, list[Mapping[str, Any]]] = {}
@@ -549,90 +619,67 @@ def _draw_title(dwg: svgwrite.Drawing, board: Board, view: Mapping[str, Any], la
     dwg.add(dwg.text(board.title, insert=(MARGIN, 34), class_="subtitle"))
 
 
+def _sample(element: Any, sample_id: str) -> Any:
+    element.attribs["id"] = sample_id
+    element.attribs["class"] = "legend-sample"
+    return element
+
+
 def _draw_legend(dwg: svgwrite.Drawing, lay: _Layout, words: Mapping[str, str], lang: str,
                  powers: Sequence[str]) -> None:
-    x0 = lay.map_right + 14
-    y = TITLE_H
+    """A strip under the maps: entries flow down columns of LEGEND_ROWS rows."""
     g = dwg.g(id="legend")
-    frame = dwg.rect((x0, y), (LEGEND_W, 10), fill="#fffdf6", stroke="#8c7b62", stroke_width=1)
-    g.add(frame)
-    top = y
-    x = x0 + 10
-    y += 16
-    g.add(dwg.text(words["legend"], insert=(x, y), class_="legend-head"))
-    y += 18
-
-    def row(label: str) -> float:
-        nonlocal y
-        g.add(dwg.text(label, insert=(x + 26, y), class_="legend-text"))
-        at = y
-        y += 15
-        return at
-
-    g.add(dwg.text(words["powers"], insert=(x, y), class_="legend-head"))
-    y += 12
+    top = lay.legend_top
     names = POWER_NAMES[lang]
-    for p in powers:
-        fill, edge, _ = POWER_COLOURS[p]
-        at = row(f"{p}  {names[p]}")
-        g.add(dwg.rect((x, at - 5), (16, 10), fill=fill, stroke=edge, stroke_width=1))
-    y += 4
-    at = row(words["general"])
-    sample = {"id": "legend-sample", "power": "PR", "rank": 1, "troops": 6, "name": ""}
-    c = _counter(dwg, sample, x + 2, at - COUNTER / 2, lang)
-    c.attribs["id"] = "legend-general"
-    c.attribs["class"] = "legend-sample"
-    g.add(c)
-    y += 4
-    at = row(words["face_down"])
-    c = _counter(dwg, {"id": "x", "power": "AU", "face_down": True}, x + 2, at - COUNTER / 2, lang)
-    c.attribs["id"] = "legend-face-down"
-    c.attribs["class"] = "legend-sample"
-    g.add(c)
-    y += 4
-    at = row(words["blocked"])
-    c = _counter(dwg, {"id": "x", "power": "FR", "rank": 2, "blocked": True}, x + 2,
-                 at - COUNTER / 2, lang)
-    c.attribs["id"] = "legend-blocked"
-    c.attribs["class"] = "legend-sample"
-    g.add(c)
-    y += 2
-    at = row(words["train"])
-    t = _train(dwg, {"id": "x", "power": "AU"}, x + 3, at - 4.5)
-    t.attribs["id"] = "legend-train"
-    t.attribs["class"] = "legend-sample"
-    g.add(t)
-    at = row(words["hussar"])
-    h = _hussar(dwg, "legend", x + 8, at)
-    h.attribs["class"] = "legend-sample"
-    g.add(h)
-    at = row(words["marker"])
-    m = _control(dwg, "legend-marker", {"power": "FR", "marker": True}, x + 8, at)
-    m.attribs["class"] = "legend-sample"
-    g.add(m)
-    at = row(words["flag"])
-    f = _control(dwg, "legend-flag", {"power": "PR", "marker": False}, x + 6, at + 1)
-    f.attribs["class"] = "legend-sample"
-    g.add(f)
-    y += 4
     dummy = City("x", "x", None, "x", 0, 0, "x", "x", "S", "minor", False, frozenset())
-    at = row(words["minor"])
-    g.add(_fortress_shape(dwg, dummy, x + 8, at))
-    at = row(words["major"])
-    g.add(_fortress_shape(dwg, City(**{**dummy.__dict__, "fortress": "major"}), x + 8, at))
-    at = row(words["electoral"])
-    g.add(dwg.circle((x + 8, at), 9.2, fill="none", stroke="#7b2d8e", stroke_width=1.8))
-    g.add(_fortress_shape(dwg, City(**{**dummy.__dict__, "fortress": "major"}), x + 8, at))
-    y += 4
-    at = row(words["main"])
-    g.add(dwg.line((x, at), (x + 18, at), class_="main-road"))
-    at = row(words["road"])
-    g.add(dwg.line((x, at), (x + 18, at), class_="road"))
-    at = row(words["cross"])
-    g.add(dwg.line((x, at), (x + 18, at), class_="cross-map"))
-    y += 4
-    at = row(words["sector"] + "  " + " ".join(SUIT_SYMBOLS[s] for s in "SHDC"))
-    g.add(dwg.rect((x, at - 6), (18, 12), fill="none", stroke="#cfc6b2", stroke_width=0.8))
-    g.add(dwg.text("A1", insert=(x + 1.5, at + 4.5), class_="sector"))
-    frame.attribs["height"] = _r(y - top)
+    major = City(**{**dummy.__dict__, "fortress": "major"})
+
+    def power_swatch(p: str) -> Any:
+        def draw(x: float, y: float) -> list[Any]:
+            fill, edge, _ = POWER_COLOURS[p]
+            return [dwg.rect((x, _r(y - 5)), (16, 10), fill=fill, stroke=edge, stroke_width=1)]
+        return draw
+
+    entries: list[tuple[str, Any]] = [(f"{p}  {names[p]}", power_swatch(p)) for p in powers]
+    entries += [
+        (words["general"], lambda x, y: [_sample(_counter(
+            dwg, {"id": "x", "power": "PR", "rank": 1, "troops": 6, "name": ""},
+            x + 2, _r(y - COUNTER / 2), lang), "legend-general")]),
+        (words["face_down"], lambda x, y: [_sample(_counter(
+            dwg, {"id": "x", "power": "AU", "face_down": True}, x + 2, _r(y - COUNTER / 2),
+            lang), "legend-face-down")]),
+        (words["blocked"], lambda x, y: [_sample(_counter(
+            dwg, {"id": "x", "power": "FR", "rank": 2, "blocked": True}, x + 2,
+            _r(y - COUNTER / 2), lang), "legend-blocked")]),
+        (words["train"], lambda x, y: [_sample(_train(dwg, {"id": "x", "power": "AU"}, x + 3,
+                                                      _r(y - 4.5)), "legend-train")]),
+        (words["hussar"], lambda x, y: [_sample(_hussar(dwg, "x", x + 8, y), "legend-hussar")]),
+        (words["marker"], lambda x, y: [_sample(_control(
+            dwg, "x", {"power": "FR", "marker": True}, x + 8, y), "legend-marker")]),
+        (words["flag"], lambda x, y: [_sample(_control(
+            dwg, "x", {"power": "PR", "marker": False}, x + 6, y + 1), "legend-flag")]),
+        (words["minor"], lambda x, y: [_fortress_shape(dwg, dummy, x + 8, y)]),
+        (words["major"], lambda x, y: [_fortress_shape(dwg, major, x + 8, y)]),
+        (words["electoral"], lambda x, y: [
+            dwg.circle((x + 8, y), 9.2, fill="none", stroke="#7b2d8e", stroke_width=1.8),
+            _fortress_shape(dwg, major, x + 8, y)]),
+        (words["main"], lambda x, y: [dwg.line((x, y), (x + 18, y), class_="main-road")]),
+        (words["road"], lambda x, y: [dwg.line((x, y), (x + 18, y), class_="road")]),
+        (words["cross"], lambda x, y: [dwg.line((x, y), (x + 18, y), class_="cross-map")]),
+        (words["sector"] + "  " + " ".join(SUIT_SYMBOLS[s] for s in "SHDC"), lambda x, y: [
+            dwg.rect((x, y - 6), (18, 12), fill="none", stroke="#cfc6b2", stroke_width=0.8),
+            dwg.text("A1", insert=(x + 1.5, y + 4.5), class_="sector")]),
+    ]
+    columns = -(-len(entries) // LEGEND_ROWS)
+    width = 70 + columns * LEGEND_COL_W
+    left = lay.legend_left
+    g.add(dwg.rect((left, top), (_r(width), _r(LEGEND_ROWS * LEGEND_ROW_H + 12)),
+                   fill="#fffdf6", stroke="#8c7b62", stroke_width=1))
+    g.add(dwg.text(words["legend"], insert=(left + 10, top + 20), class_="legend-head"))
+    for i, (label, draw) in enumerate(entries):
+        x = left + 70 + (i // LEGEND_ROWS) * LEGEND_COL_W
+        y = _r(top + 14 + (i % LEGEND_ROWS) * LEGEND_ROW_H)
+        for element in draw(x, y):
+            g.add(element)
+        g.add(dwg.text(label, insert=(x + 26, y), class_="legend-text"))
     dwg.add(g)

@@ -271,7 +271,23 @@ class Board:
         key = (city, n)
         found = self._within.get(key)
         if found is None:
-            found = frozenset(c for c, d in self.distances_from(city).items() if d <= n)
+            full = self._bfs.get(city)
+            if full is not None:
+                found = frozenset(c for c, d in full.items() if d <= n)
+            else:
+                # a BFS that stops at depth n: far cheaper than the whole map on a big board
+                self.city(city)
+                seen = {city}
+                frontier = [city]
+                for _ in range(n):
+                    nxt = []
+                    for here in frontier:
+                        for there in self._adjacent[here]:
+                            if there not in seen:
+                                seen.add(there)
+                                nxt.append(there)
+                    frontier = nxt
+                found = frozenset(seen)
             self._within[key] = found
         return found
 
@@ -303,6 +319,11 @@ class Board:
             return None
         # Distances towards b over enterable cities; then walk from a taking, at each step,
         # the lowest-id neighbour one step closer: that is the lexicographically lowest path.
+        if not avoided and allowed is None:
+            cached = self.distances_from(b)
+            if a not in cached or (max_steps is not None and cached[a] > max_steps):
+                return None
+            return self._walk(a, b, cached)
         back = {b: 0}
         frontier = [b]
         step = 0
@@ -321,11 +342,15 @@ class Board:
             frontier = nxt
         if a not in back:
             return None
+        return self._walk(a, b, back)
+
+    def _walk(self, a: str, b: str, back: Mapping[str, int]) -> tuple[str, ...]:
+        """From ``a`` to ``b`` down the distances ``back`` (to b), lowest id first."""
         path = [a]
         here = a
         while here != b:
             want = back[here] - 1
-            here = next(c for c in self._adjacent[here] if back.get(c) == want and c != a)
+            here = next(c for c in self._adjacent[here] if back.get(c) == want)
             path.append(here)
         return tuple(path)
 
