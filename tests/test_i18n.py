@@ -69,3 +69,11 @@ def test_english_is_the_identity_and_chinese_is_loaded() -> None:
 def test_cjk_heading_is_underlined_to_its_width() -> None:
     assert i18n.underline("局勢") == "局勢\n===="
     assert i18n.underline("Next") == "Next\n===="
+
+
+def test_names_files_are_the_same_for_html_and_text() -> None:
+    """names.html (autoescaped) and names.txt (plain) must name pieces alike."""
+    from pbem.data import templates_dir
+
+    for html in sorted(templates_dir().glob("*/names.html")):
+        assert html.with_suffix(".txt").read_text() == html.read_text(), html

@@ -74,6 +74,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.globals["lang"] = check_lang(lang)
     env.filters["yaml_comment"] = yaml_comment
     env.filters["underline"] = underline
+    env.filters["comment_wrap"] = comment_wrap
     env.filters["text_value"] = text_value
     return env
 
@@ -130,3 +131,18 @@ def text_value(value: Any, indent: int = 0) -> str:
     if isinstance(value, dict):
         return "{}"
     return "" if value is None else str(value)
+
+
+def comment_wrap(text: str, indent: int = 0, hang: int = 2, width: int = 100) -> str:
+    """``text`` as YAML comment lines at most ``width`` columns wide (where spaces allow), each
+    paragraph's continuation lines indented by ``hang`` more spaces."""
+    import textwrap
+
+    pad = " " * indent + "# "
+    out = []
+    for para in str(text).splitlines() or [""]:
+        lead = len(para) - len(para.lstrip(" "))
+        lines = textwrap.wrap(para.strip(), width=max(20, width - len(pad) - lead), subsequent_indent=" " * hang,
+                              break_long_words=False, break_on_hyphens=False) or [""]
+        out += [(pad + " " * lead + line).rstrip() for line in lines]
+    return "\n".join(out)

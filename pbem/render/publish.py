@@ -7,7 +7,6 @@ After a record is appended, :func:`publish_phase` writes into ``DIR/reports/<pha
     map.svg  map.zh-TW.svg               the public map at the end of the phase (games with a map)
     private/<seat>.html  <seat>.txt      each seat's report (the public one plus its secrets), in
                                          the seat's language
-    private/<seat>.svg                   the seat's map (its own troop numbers shown)
     forms/<seat>.yaml                    the pre-filled order form of the seat's next phase
 
 and queues one mail per seat in ``DIR/outbox/``: ``multipart/mixed`` holding a
@@ -37,6 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ from pbem.core import outbox
 from pbem.core.atomic import write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
 from pbem.core.seal import derive_salt
-from pbem.data import orders_dir
+from pbem.data import orders_dir, templates_dir
 from pbem.render import i18n, report
 from pbem.render.i18n import render
 
@@ -223,6 +223,7 @@ class _Publisher:
             legal=legal, defaults=defaults, schema=self._schema_ref(upcoming.kind),
         )
         ctx["dump"] = _dump_yaml
+        ctx["flow"] = _flow_yaml
         text = render(lang, [f"{self.game_name}/form.yaml", "base/form.yaml"], ctx)
         schema = orders_dir() / self.game_name / f"{upcoming.kind}.schema.json"
         return text, (schema if schema.is_file() else None)
@@ -255,7 +256,7 @@ class _Publisher:
             view = game.view(self.state, seat_name)
             own_events = report.visible_events(self.events, seat_name)
             form, schema = self._form(upcoming, seat_name, lang)
-            svg = self._map(view, public_events, lang)
+            svg = public[lang].svg  # one map per language: the seat's troops are in its tables
             ctx = report.private_context(
                 public_ctx[lang], seat=seat_name, view=view, own_events=own_events,
                 openings=self._openings(seat_name), form=form, map_svg=svg,
@@ -264,8 +265,6 @@ class _Publisher:
             mine = Rendered(_html(lang, "private", ctx), _text(lang, "private", ctx), svg)
             self._write(f"private/{seat_name}.html", seat_name, mine.html)
             self._write(f"private/{seat_name}.txt", seat_name, mine.text)
-            if svg is not None:
-                self._write(f"private/{seat_name}.svg", seat_name, svg)
             if form is not None:
                 self._write(f"forms/{seat_name}.yaml", seat_name, form)
                 if schema is not None:
@@ -276,7 +275,7 @@ class _Publisher:
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public: Rendered, mine: Rendered,
                form: str | None, schema: Path | None) -> tuple[str, EmailMessage]:
         entry = self.roster[seat]
-        subject = render(lang, "base/mail_subject.txt", ctx).strip()
+        subject = " ".join(render(lang, "base/mail_subject.txt", ctx).split())
         attachments: list[tuple[bytes, str, str, str]] = []  # (data, maintype, subtype, filename)
         if self._encrypts(seat):
             from pbem.core.privacy import seal
@@ -303,6 +302,32 @@ class _Publisher:
         return f"report-{self.key}-{seat}", msg
 
 
+def glossary(game: str, lang: str) -> dict[str, Any]:
+    """The names reports print for a game's ids (cities, generals), from its static data; an
+    empty glossary for a game without one (ids are printed as they are)."""
+    return dict(_glossary(game, i18n.check_lang(lang)))
+
+
+@cache
+def _glossary(game: str, lang: str) -> dict[str, Any]:
+    if game != "maria":
+        return {"cities": {}, "generals": {}}
+    from pbem.games.maria.board import load_board, load_forces
+
+    board = load_board()
+    forces = load_forces(board)
+    zh = lang.startswith("zh")
+    return {
+        "cities": {c: city.display_name(lang) for c, city in sorted(board.cities.items())},
+        "generals": {g.id: (g.name_zh if zh and g.name_zh else g.name) for g in forces.generals},
+    }
+
+
+def names_dir(game: str) -> str:
+    """The template folder whose ``names.html``/``names.txt`` name the game's pieces."""
+    return game if (templates_dir() / game / "names.html").is_file() else "base"
+
+
 def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, Any]], lang: str) -> str | None:
     """The map of ``view`` with the phase's moves and battles highlighted, for a game with a map
     (Maria); ``None`` for a game without one."""
@@ -315,12 +340,16 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
     return render_map(load_board(), map_view, highlights=report.map_highlights(public_events), lang=lang)
 
 
+def _with_names(lang: str, ctx: dict[str, Any]) -> dict[str, Any]:
+    return dict(ctx, glossary=glossary(ctx["game"], lang), names_dir=names_dir(ctx["game"]))
+
+
 def _html(lang: str, which: str, ctx: dict[str, Any]) -> str:
-    return render(lang, f"base/{which}.html", ctx)
+    return render(lang, f"base/{which}.html", _with_names(lang, ctx))
 
 
 def _text(lang: str, which: str, ctx: dict[str, Any]) -> str:
-    return render(lang, f"base/{which}.txt", ctx)
+    return render(lang, f"base/{which}.txt", _with_names(lang, ctx))
 
 
 def _sealed_html(note: str, public_html: str) -> str:
@@ -332,6 +361,10 @@ def _sealed_html(note: str, public_html: str) -> str:
 
 def _dump_yaml(value: Any) -> str:
     return yaml.safe_dump(value, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100).rstrip("\n")
+
+
+def _flow_yaml(value: Any) -> str:
+    return yaml.safe_dump(value, sort_keys=True, allow_unicode=True, default_flow_style=True, width=10**6).strip()
 
 
 def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html: str,

@@ -18,7 +18,7 @@ from pbem.core.campaign import Campaign, derive_keys
 from pbem.core.seal import derive_salt, opens
 from pbem.errors import PbemError
 from pbem.render import i18n, report
-from pbem.render.publish import publish_phase, report_key
+from pbem.render.publish import glossary, names_dir, publish_phase, report_key
 
 PUBLIC_FILES = ("public.html", "public.txt", "public.zh-TW.html", "public.zh-TW.txt", "map.svg", "map.zh-TW.svg")
 
@@ -48,6 +48,7 @@ def build_site(camp: Campaign) -> list[Path]:
     for lang in i18n.LOCALES:
         ctx = report.site_index_context(camp.id, str(camp.create_record()["game"]), phases, end)
         ctx["create"] = _create_summary(camp)
+        ctx["glossary"], ctx["names_dir"] = glossary(ctx["game"], lang), names_dir(ctx["game"])
         suffix = "" if lang == "en" else f".{lang}"
         html = i18n.render(lang, "base/site_index.html", ctx)
         write_if_changed(site / f"index{suffix}.html", html.encode("utf-8"))
