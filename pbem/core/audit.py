@@ -168,7 +168,7 @@ def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
         data = spath.read_bytes()
     except FileNotFoundError:
         raise _fail(spath, f"the state after record {rec['index']} is missing") from None
-    state = json.loads(data) if data.strip() else None
+    state = _json_or_none(data)
     if state is None or canonical(state) + b"\n" != data or digest(state) != rec["state_hash"]:
         raise _fail(spath, f"the state snapshot does not match record {rec['index']}")
     epath = camp.states_dir / f"{rec['index']:06d}.events.json"
@@ -176,9 +176,17 @@ def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
         events = epath.read_bytes()
     except FileNotFoundError:
         raise _fail(epath, f"the events of record {rec['index']} are missing") from None
-    parsed = json.loads(events) if events.strip() else None
+    parsed = _json_or_none(events)
     if parsed is None or canonical(parsed) + b"\n" != events or digest(parsed) != rec["events_hash"]:
         raise _fail(epath, f"the events file does not match record {rec['index']}")
+
+
+def _json_or_none(data: bytes) -> Any:
+    """Parsed JSON, or None for bytes that are not JSON (a damaged file is reported, not raised)."""
+    try:
+        return json.loads(data) if data.strip() else None
+    except ValueError:
+        return None
 
 
 def _seed(camp: Campaign, records: list[dict[str, Any]]) -> bytes | None:
