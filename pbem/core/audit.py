@@ -104,7 +104,7 @@ def _check_chain(camp: Campaign, report: AuditReport) -> list[dict[str, Any]]:
         if rec.get("index") != index:
             raise _fail(path, f"the record says index {rec.get('index')}, expected {index}")
         if rec.get("prev") != prev:
-            raise _fail(path, "the record does not chain to the previous record's hash (a record before it was changed)")
+            raise _chain_break(camp, index, data)
         prev = record_hash(data)
         records.append(rec)
         index += 1
@@ -112,6 +112,21 @@ def _check_chain(camp: Campaign, report: AuditReport) -> list[dict[str, Any]]:
         raise _fail(camp.record_path(0), "record 0 is missing or is not a create record")
     report.records = len(records)
     return records
+
+
+def _chain_break(camp: Campaign, index: int, data: bytes) -> AuditError:
+    """Name the record that was changed when record ``index`` does not chain to the one before.
+
+    Either the record before it was changed, or this record's own ``prev``; in the second case
+    this record's hash changed too, so the next record does not chain to it either."""
+    before, path = camp.record_path(index - 1), camp.record_path(index)
+    nxt = camp.record_path(index + 1)
+    if nxt.is_file():
+        following = _json_or_none(nxt.read_bytes())
+        if isinstance(following, dict) and following.get("prev") == record_hash(data):
+            return _fail(before, f"the record was changed after it was written: its hash no longer matches the 'prev' of record {index}")
+        return _fail(path, "the record's 'prev' was changed: it does not chain to the record before it, and the next record does not chain to it")
+    return _fail(before, f"the record was changed after it was written, or the 'prev' of the newest record {path} was: they do not chain")
 
 
 def _after_rollback(records: list[dict[str, Any]], rec: dict[str, Any]) -> bool:
