@@ -84,6 +84,7 @@ MARGIN = 16.0
 TITLE_H = 40.0
 NAME_SIZE = 8.0
 COUNTER = 13.0  # side of a general's counter
+STACK_GAP = 4.5  # between the two counters of a stack: room for the troops badge
 RIGHT_ROOM = 60.0  # names of the easternmost towns run past the map's edge
 LEGEND_ROWS = 5
 LEGEND_ROW_H = 16.0
@@ -241,7 +242,9 @@ def render_map(
     pieces = dwg.g(id="pieces")
     boxes = _draw_pieces(dwg, pieces, pos, generals, trains, hussars, control, lang)
     busy = {str(p.get("city")) for p in list(generals) + list(trains)} | set(hussars) | set(control)
-    _draw_labels(dwg, board, pos, obstacles + boxes, busy, lang)
+    rings = [(pos[c][0] - 15, pos[c][1] - 15, pos[c][0] + 15, pos[c][1] + 15)
+             for c in highlights.get("battles") or [] if c in pos]
+    _draw_labels(dwg, board, pos, obstacles + boxes + rings, busy, lang)
     dwg.add(pieces)
     _draw_highlights(dwg, pos, highlights)
     _draw_title(dwg, board, view, lay, lang)
@@ -581,11 +584,11 @@ def _draw_pieces(
         here.sort(key=lambda g_: (POWERS.index(g_["power"]) if g_.get("power") in POWERS else 9,
                                   g_.get("rank", 99), str(g_.get("id"))))
         x, y = pos[city]
-        total = len(here) * COUNTER + (len(here) - 1) * 1.5
+        total = len(here) * COUNTER + (len(here) - 1) * STACK_GAP
         left = x - total / 2
         top = y - COUNTER - 6
         for i, g_ in enumerate(here):
-            layer.add(_counter(dwg, g_, _r(left + i * (COUNTER + 1.5)), _r(top), lang))
+            layer.add(_counter(dwg, g_, _r(left + i * (COUNTER + STACK_GAP)), _r(top), lang))
         boxes.append((left - 1, top - 1, left + total + 3, top + COUNTER + 3))
     return boxes
 
