@@ -110,6 +110,9 @@ def _check_chain(camp: Campaign, report: AuditReport) -> list[dict[str, Any]]:
         index += 1
     if not records or records[0].get("kind") != "create":
         raise _fail(camp.record_path(0), "record 0 is missing or is not a create record")
+    later = sorted(int(p.stem) for p in camp.archive_dir.glob("[0-9]*.json") if p.stem.isdigit() and int(p.stem) > index)
+    if later:
+        raise _fail(camp.record_path(index), f"the record is missing, but later records are there (from {camp.record_path(later[0]).name})")
     report.records = len(records)
     return records
 
