@@ -53,6 +53,7 @@ def audit(camp: Campaign) -> AuditReport:
     report = AuditReport()
     records = _check_chain(camp, report)
     create = records[0]
+    _check_snapshot(camp, create)
     roster = {name: parse_public_key(e["key"]) for name, e in create["roster"].items()}
     anchor = bytes.fromhex(create["public_anchor"])
     previous_key = anchor
@@ -189,6 +190,8 @@ def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
     state = _json_or_none(data)
     if state is None or canonical(state) + b"\n" != data or digest(state) != rec["state_hash"]:
         raise _fail(spath, f"the state snapshot does not match record {rec['index']}")
+    if rec["kind"] == "create":  # the initial state has no events
+        return
     epath = camp.states_dir / f"{rec['index']:06d}.events.json"
     try:
         events = epath.read_bytes()
