@@ -12,6 +12,7 @@ audit stops there.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,11 +78,12 @@ def audit(camp: Campaign) -> AuditReport:
             _check_order_file(camp, rec, seat, used, roster, path)
             report.order_files += 1
         _check_snapshot(camp, rec)
-    seed = _seed(camp, records)
-    if seed is None:
+    found = _seed(camp, records)
+    if found is None:
         report.notes.append("replay skipped: the secret seed is revealed only when the game ends")
         return report
-    _check_seed(camp, records, seed)
+    seed, source = found
+    _check_seed(camp, records, seed, source)
     report.replay = True
     report.replayed = _replay(camp, records, seed)
     return report
@@ -210,21 +212,36 @@ def _json_or_none(data: bytes) -> Any:
         return None
 
 
-def _seed(camp: Campaign, records: list[dict[str, Any]]) -> bytes | None:
+def _seed(camp: Campaign, records: list[dict[str, Any]]) -> tuple[bytes, Path] | None:
+    """The secret seed and the file it was read from: the end record once it revealed the seed,
+    else the GM's ``secret/seed``. A seed file must hold what pbem writes (hex and a newline)."""
+    p = camp.secret_dir / "seed"
+    from_file = None
+    if p.is_file():
+        text = p.read_bytes()
+        if not re.fullmatch(rb"(?:[0-9a-f]{2})+\n", text):
+            raise _fail(p, "the secret seed file is not what pbem wrote (lowercase hex digits and a newline)")
+        from_file = bytes.fromhex(text.decode("ascii"))
     for rec in records:
         if rec["kind"] == "end" and rec.get("seed"):
-            return bytes.fromhex(rec["seed"])
-    p = camp.secret_dir / "seed"
-    return bytes.fromhex(p.read_text().strip()) if p.is_file() else None
+            path = camp.record_path(rec["index"])
+            try:
+                return bytes.fromhex(rec["seed"]), path
+            except (TypeError, ValueError):
+                raise _fail(path, "the seed revealed in the end record is not hex") from None
+    return (from_file, p) if from_file is not None else None
 
 
-def _check_seed(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> None:
+def _check_seed(camp: Campaign, records: list[dict[str, Any]], seed: bytes, source: Path) -> None:
     keys = derive_keys(seed)
     create = records[0]
     if sha256_hex(keys["secret"]) != create["secret_commitment"]:
-        raise _fail(camp.secret_dir / "seed", "the secret seed does not match the commitment published in record 0")
+        raise _fail(source, "the secret seed does not match the commitment published in record 0")
     if hash_chain(keys["public"], create["chain_length"])[0].hex() != create["public_anchor"]:
-        raise _fail(camp.secret_dir / "seed", "the secret seed does not produce the public hash-chain anchor of record 0")
+        raise _fail(source, "the secret seed does not produce the public hash-chain anchor of record 0")
+    p = camp.secret_dir / "seed"
+    if source != p and p.is_file() and bytes.fromhex(p.read_text("ascii")) != seed:
+        raise _fail(p, f"the secret seed differs from the seed revealed in {source.name}")
 
 
 def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
