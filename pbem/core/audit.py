@@ -263,6 +263,8 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
             live.append(rec)
             continue
         if rec["kind"] != "phase":
+            if rec["kind"] == "end" and digest(rec.get("result")) != digest(game.result(state)):
+                raise _fail(camp.record_path(rec["index"]), "the end record's result is not the result of the replayed game")
             live.append(rec)
             continue
         path = camp.record_path(rec["index"])
@@ -276,6 +278,12 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
         for name in ("defaults", "missing_seats", "autopilot", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
             if body[name] != rec[name]:
                 raise _fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")
+        if rec.get("public_draws") != body["public_draws"]:
+            raise _fail(path, f"replaying phase {rec['phase']} gives a different count of public draws than the record")
+        for seat, used in sorted(body["orders"].items()):
+            cited = rec["orders"][seat]
+            if any(cited.get(k) != v for k, v in used.items()):
+                raise _fail(path, f"the record's entry for {seat}'s order file (seq, entropy commitment) does not match the file")
         state = resolution.state
         states[rec["index"]] = state
         live.append(rec)
