@@ -1,0 +1,284 @@
+"""The offline order page: one self-contained HTML file per seat and phase.
+
+A player who has only a mail client and a browser opens the page beside the private report,
+loads the key file ``pbem keygen`` wrote (it never leaves the page), fills a form built from the
+legal choices the engine computed, and gets a signed order file to paste into a mail or save.
+The page checks what ``pbem check`` checks, with the same sentences; it fills ``seq``,
+``entropy_reveal`` and ``entropy_commit`` as ``pbem sign`` does, and signs with Ed25519 through
+the browser's WebCrypto.
+
+Everything the page embeds comes from ``game.view(state, seat)`` and
+``game.legal_orders(state, power)`` for the seat's own powers, plus static public data (the
+map's cities and roads), so the page shows nothing the seat's private report may not show.
+No script, font or style is fetched from anywhere: the map is embedded gzip-compressed and
+opened with the browser's ``DecompressionStream``.
+
+This module is pure: :func:`order_page` returns the HTML text; writing it is the publisher's job.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from pbem.data import templates_dir
+from pbem.games.base import Game, Phase
+from pbem.render import i18n
+
+PAGE_VERSION = 1
+TEMPLATE_DIR = "orderpage"
+
+# The page's words: English message ids, translated with the project's gettext catalog; the
+# Traditional Chinese here serves until the catalog carries the same ids.
+MESSAGES: dict[str, str] = {
+    "Orders": "命令",
+    "Order page": "命令頁",
+    "Campaign": "戰役",
+    "Player": "玩家",
+    "Phase": "階段",
+    "Deadline": "截止時間",
+    "The situation": "局勢",
+    "Your hand": "你的手牌",
+    "Troops": "兵力",
+    "Your key": "你的金鑰",
+    "Load your key file (NAME.key from pbem keygen). It stays in this page and is never sent anywhere.":
+        "載入你的金鑰檔（pbem keygen 產生的 NAME.key）。它只留在本頁，不會傳送到任何地方。",
+    "Key loaded": "已載入金鑰",
+    "This key is not the roster key of this seat; the GM will refuse the file.":
+        "此金鑰不是本席位在名冊上的金鑰；GM 會拒收此檔。",
+    "Not a pbem private key file (made by 'pbem keygen')": "不是 pbem 私鑰檔（由 pbem keygen 產生）",
+    "This browser cannot sign with Ed25519; use 'pbem sign' instead.":
+        "此瀏覽器不能以 Ed25519 簽署；請改用 pbem sign。",
+    "Moves": "移動",
+    "Add a move": "新增移動",
+    "Piece": "棋子",
+    "Destination": "目的地",
+    "Path (city ids, in order)": "路徑（依序的城市代號）",
+    "Force march": "強行軍",
+    "Remove": "移除",
+    "Re-entries": "重新進場",
+    "Add a re-entry": "新增重新進場",
+    "Payment cards": "支付用牌",
+    "Battles": "戰鬥",
+    "Add a battle": "新增戰鬥",
+    "Attacker": "攻方",
+    "Defender": "守方",
+    "next to you after your moves": "移動後與你相鄰",
+    "Plan for every battle of the stage": "本階段所有戰鬥的計畫",
+    "Battle plan": "戰鬥計畫",
+    "at most this many cards": "最多出牌數",
+    "at most this many points": "最多點數",
+    "concede when behind by more than": "落後超過此數即認輸",
+    "play a reserve to draw level": "打出預備牌以追平",
+    "cards to play first": "優先打出的牌",
+    "retreat cities for a beaten enemy (ids)": "敗敵撤退城市（代號）",
+    "Troop split": "兵力分配",
+    "total": "合計",
+    "Hussar cities": "驃騎兵城市",
+    "choose up to": "最多選擇",
+    "Recruits": "招募",
+    "Returns": "歸隊",
+    "Nothing to order for this power in this phase.": "此勢力本階段無需下令。",
+    "Problems": "問題",
+    "No problems found.": "沒有發現問題。",
+    "The page cannot check this; the adjudicator checks it when the phase runs:":
+        "本頁無法檢查此項；裁決時會再檢查：",
+    "this path is not one the engine found legal now (occupied cities, enemies, supply)":
+        "此路徑不在引擎目前算出的合法路徑中（佔據的城市、敵軍、補給）",
+    "Sign": "簽署",
+    "Fix the problems above before signing.": "請先修正上方的問題再簽署。",
+    "Load your key first.": "請先載入金鑰。",
+    "Signed order file": "已簽署的命令檔",
+    "Copy it into the body of a mail to the GM, or save it and attach it.":
+        "將它貼到給 GM 的郵件內文中，或存檔後作為附件寄出。",
+    "Copy": "複製",
+    "Copied": "已複製",
+    "Save as file": "存成檔案",
+    "Entropy": "亂數承諾",
+    "Your pending entropy value is kept in this browser. Export it to move to another machine or to 'pbem sign' (KEY.state.json); import it there.":
+        "你待揭示的亂數值保存在此瀏覽器中。要換到另一台電腦或改用 pbem sign（KEY.state.json）時，請匯出並在該處匯入。",
+    "Export": "匯出",
+    "Import": "匯入",
+    "Imported": "已匯入",
+    "This browser does not keep data for this page; export after signing and import before the next phase.":
+        "此瀏覽器不為本頁保存資料；簽署後請匯出，下一階段前再匯入。",
+    "Sequence number (blank: automatic)": "序號（空白：自動）",
+    "none": "無",
+    "yes": "是",
+    "no": "否",
+    "force march": "強行軍",
+    "The map needs a newer browser (DecompressionStream).": "地圖需要較新的瀏覽器（DecompressionStream）。",
+    "Orders of": "命令：",
+    "Signed with": "簽署金鑰",
+}
+
+
+def message_table(lang: str) -> dict[str, str]:
+    """The page's words in ``lang``: gettext first, then the table above, then English."""
+    lang = i18n.check_lang(lang)
+    out = {}
+    for msg, zh in MESSAGES.items():
+        text = i18n.gettext_for(lang, msg)
+        if lang != "en" and text == msg:
+            text = zh
+        out[msg] = text
+    return out
+
+
+@cache
+def _asset(name: str) -> str:
+    return (templates_dir() / TEMPLATE_DIR / name).read_text(encoding="utf-8")
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</`` or ``<!--`` can end it early)."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def compress_svg(svg: str) -> str:
+    """Base64 of the gzip of ``svg`` (mtime 0, so the same map gives the same bytes)."""
+    return base64.b64encode(gzip.compress(svg.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+
+
+def maria_static(lang: str) -> dict[str, Any]:
+    """The public map data the Maria form checks paths against: every city (name in ``lang``,
+    sector suit, map) and every road (``a b`` or ``a b m`` for a main road)."""
+    return dict(_maria_static(i18n.check_lang(lang)))
+
+
+@cache
+def _maria_static(lang: str) -> dict[str, Any]:
+    from pbem.games.maria.board import load_board, load_forces
+
+    board = load_board()
+    forces = load_forces(board)
+    zh = lang.startswith("zh")
+    roads = []
+    for a in sorted(board.cities):
+        for b in board.neighbours(a):
+            if a < b:
+                roads.append(f"{a} {b}" + (" m" if board.is_main(a, b) else ""))
+    # [English name (the one pbem check's messages use), sector suit, map, name to display]
+    return {
+        "cities": {c: [city.name, board.suit_of(c), board.map_of(c)] + ([city.display_name(lang)] if city.display_name(lang) != city.name else [])
+                   for c, city in sorted(board.cities.items())},
+        "roads": roads,
+        "general_names": {g.id: (g.name_zh if zh and g.name_zh else g.name) for g in forces.generals},
+    }
+
+
+def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str], lang: str) -> dict[str, Any]:
+    from pbem.games.maria import model
+    from pbem.games.maria.board import load_board
+
+    board = load_board()
+    static = maria_static(lang)
+    names = static.pop("general_names")
+    pieces: dict[str, dict[str, Any]] = {}
+    for g in view["map"]["generals"]:
+        pieces[g["id"]] = {"kind": "general", "power": g["power"], "city": g["city"], "rank": g["rank"],
+                           "name": names.get(g["id"], g["name"])}
+    for t in view["map"]["trains"]:
+        pieces[t["id"]] = {"kind": "train", "power": t["power"], "city": t["city"], "name": t["id"]}
+    # Own pieces off the map: the form must say "not on the map" for them, as pbem check does.
+    for g in view.get("eliminated", []):
+        if g not in pieces and state["generals"][g]["power"] in powers:
+            pieces[g] = {"kind": "general", "power": state["generals"][g]["power"], "city": None,
+                         "rank": state["generals"][g]["rank"], "name": names.get(g, g)}
+    for t in view.get("eliminated_trains", []):
+        if t not in pieces and state["trains"][t]["power"] in powers:
+            pieces[t] = {"kind": "train", "power": state["trains"][t]["power"], "city": None, "name": t}
+    return {
+        "map": static,
+        "pieces": pieces,
+        "power_names": dict(model.POWER_NAMES),
+        "reentry_sites": {p: list(board.reentry_sites(p)) for p in powers},
+        "seat_powers": list(view.get("seats", {}).get(view.get("audience", ""), powers)),
+        "enemies": {p: [q for q in model.POWERS if q in state["powers"] and model.are_enemies(dict(state), p, q)] for p in powers},
+        "ranks": {g: v["rank"] for g, v in sorted(state["generals"].items()) if v["power"] in powers},
+        "own": {p: view.get("own", {}).get(p, {}) for p in powers},
+        "title": view["map"].get("title", ""),
+    }
+
+
+def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, phase: Phase, *,
+              campaign: str, lang: str = "en", deadline: str | None = None,
+              pubkey: str | None = None) -> dict[str, Any] | None:
+    """Everything the page embeds, or ``None`` when ``seat`` sends no orders in ``phase``.
+
+    Only the seat's view and the legal choices of the seat's own powers in ``phase`` go in."""
+    powers = [p for p in phase.powers if game.seat_of(dict(state), p) == seat]
+    if not powers:
+        return None
+    lang = i18n.check_lang(lang)
+    view = game.view(dict(state), seat)
+    data: dict[str, Any] = {
+        "version": PAGE_VERSION,
+        "game": game_name,
+        "campaign": campaign,
+        "seat": seat,
+        "phase": phase.id,
+        "kind": phase.kind,
+        "powers": powers,
+        "lang": lang,
+        "deadline": deadline,
+        "pubkey": pubkey.split()[0] if pubkey else None,
+        "legal": {p: game.legal_orders(dict(state), p) for p in powers},
+        "text": message_table(lang),
+    }
+    if game_name == "maria":
+        data.update(_maria_data(state, view, powers, lang))
+    return data
+
+
+def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
+    """The page's HTML from :func:`page_data` and the seat's map (SVG text, or none)."""
+    text = data["text"]
+    title = f"{text['Orders']} \u2014 {data['campaign']} \u2014 {data['phase']} \u2014 {data['seat']}"
+    page = _asset("page.html")
+    from html import escape
+
+    scripts = [_asset("orderpage.js")]
+    if (templates_dir() / TEMPLATE_DIR / f"{data['game']}.js").is_file():
+        scripts.append(_asset(f"{data['game']}.js"))
+
+    parts = {
+        "@@LANG@@": escape(str(data["lang"])),
+        "@@TITLE@@": escape(title),
+        "@@STYLE@@": _asset("orderpage.css"),
+        "@@DATA@@": _script_json(data),
+        "@@MAP@@": compress_svg(map_svg) if map_svg else "",
+        "@@SCRIPT@@": "\n".join(scripts) + "\nPBEM.boot();\n",
+    }
+    for marker, value in parts.items():
+        page = page.replace(marker, value)
+    return page
+
+
+def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
+               campaign: str, lang: str = "en", deadline: str | None = None,
+               pubkey: str | None = None) -> str | None:
+    """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
+    seat sends no orders in it (or the game is over).
+
+    ``pubkey`` is the seat's roster key line (``ed25519:<hex> ...``); with it the page warns when
+    the loaded key is another. For Maria the page carries the seat's map."""
+    phase = game.current_phase(dict(state))
+    if phase is None:
+        return None
+    data = page_data(game_name, game, state, seat, phase, campaign=campaign, lang=lang,
+                     deadline=deadline, pubkey=pubkey)
+    if data is None:
+        return None
+    svg = None
+    if game_name == "maria":
+        from pbem.games.maria.board import load_board
+        from pbem.render.svgmap import render_map
+
+        svg = render_map(load_board(), game.view(dict(state), seat)["map"], lang=data["lang"])
+    return render_page(data, svg)

@@ -1,0 +1,524 @@
+/* Maria's order form: built from the legal choices the engine computed (legal_orders), checked
+ * with the same sentences as pbem.games.maria.orders.validate (what `pbem check` prints).
+ * Keep the messages here in step with that module; tests/test_orderpage_browser.py compares
+ * the two on the same orders. */
+"use strict";
+
+(function () {
+  var D = PBEM.data, t = PBEM.t, el = PBEM.el;
+  var CITIES = D.map.cities, PIECES = D.pieces;
+  var ADJ = {};
+  D.map.roads.forEach(function (r) {
+    var p = r.split(" ");
+    (ADJ[p[0]] = ADJ[p[0]] || {})[p[1]] = p[2] === "m";
+    (ADJ[p[1]] = ADJ[p[1]] || {})[p[0]] = p[2] === "m";
+  });
+  var CARD_ID = /^([SHDC](10|[2-9])(\.[1-4])?|R(\.[1-4][ab]?)?)$/;
+  var PLAN_INTS = ["max_cards", "max_points", "concede_if_behind_by"];
+  var SUIT_SIGN = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+  function cityName(c) { return CITIES[c] ? CITIES[c][0] : c; }           // pbem check's name
+  function shownCity(c) { return CITIES[c] ? (CITIES[c][3] || CITIES[c][0]) : c; }
+  function pieceName(p) { return PIECES[p] ? PIECES[p].name : p; }
+  function suitOf(c) { return CITIES[c] ? CITIES[c][1] : null; }
+  function isAdjacent(a, b) { return !!(ADJ[a] && b in ADJ[a]); }
+  function isMain(a, b) { return !!(ADJ[a] && ADJ[a][b]); }
+  function mine(power) { return D.seat_powers.indexOf(power) !== -1; }
+  function cardLabel(c) {
+    var s = c.charAt(0);
+    return (SUIT_SIGN[s] || "") + c;
+  }
+  function cardSuit(c) { return c.charAt(0); }
+
+  // --- the form's model, one entry per power ------------------------------------------------
+  var model = {};
+  D.powers.forEach(function (p) {
+    model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussars: {}, recruits: {}, returns: {} };
+    var legal = D.legal[p];
+    if (legal.kind === "setup" && legal.generals) {
+      Object.keys(legal.generals).forEach(function (g) { model[p].troops[g] = legal.generals[g].min; });
+    }
+  });
+  var onChange = function () {};
+
+  function parsePath(text) { return String(text || "").split(/[\s,;>\u2192]+/).filter(function (x) { return x; }); }
+
+  function planOut(plan) {
+    var out = {};
+    PLAN_INTS.forEach(function (k) {
+      if (plan[k] !== undefined && plan[k] !== "") out[k] = Number(plan[k]);
+    });
+    if (plan.use_reserve) out.use_reserve = true;
+    if (plan.prefer && plan.prefer.length) out.prefer = plan.prefer.slice();
+    var retreat = parsePath(plan.retreat);
+    if (retreat.length) out.retreat = retreat;
+    return out;
+  }
+
+  function collectPower(p) {
+    var legal = D.legal[p], m = model[p], o = {};
+    if (!legal.phase_power) return o;
+    if (legal.kind === "stage") {
+      var moves = m.moves.filter(function (mv) { return mv.piece; }).map(function (mv) {
+        var out = {};
+        if (mv.piece.indexOf("+") !== -1) out.stack = mv.piece.split("+");
+        else out.piece = mv.piece;
+        out.path = parsePath(mv.path);
+        if (mv.force) out.force_march = true;
+        return out;
+      });
+      if (moves.length) o.moves = moves;
+      var re = m.reentries.filter(function (r) { return r.site; }).map(function (r) {
+        return r.train ? { train: r.train, site: r.site } : { site: r.site };
+      });
+      if (re.length) o.reentries = re;
+      var pay = (legal.hand || []).filter(function (c) { return m.payments[c]; });
+      if (pay.length) o.payments = pay;
+      var battles = m.battles.filter(function (b) { return b.att && b.def; });
+      if (battles.length) o.battles = battles.map(function (b) { return b.att + ">" + b.def; });
+      var plans = {};
+      battles.forEach(function (b) {
+        var pl = planOut(b.plan);
+        if (Object.keys(pl).length) plans[b.att + ">" + b.def] = pl;
+      });
+      var stage = planOut(m.plan);
+      if (Object.keys(stage).length) plans.stage = stage;
+      if (Object.keys(plans).length) o.plans = plans;
+    } else if (legal.kind === "setup") {
+      var troops = {};
+      Object.keys(m.troops).sort().forEach(function (g) {
+        var v = m.troops[g];
+        troops[g] = v === "" || v === null || isNaN(Number(v)) ? v : Number(v);
+      });
+      o.troops = troops;
+    } else if (legal.kind === "hussars") {
+      o.hussars = (legal.cities || []).filter(function (c) { return m.hussars[c]; });
+    } else if (legal.kind === "winter") {
+      var rec = Object.keys(m.recruits).sort().filter(function (g) { return Number(m.recruits[g]) > 0; })
+        .map(function (g) { return { general: g, troops: Number(m.recruits[g]) }; });
+      var ret = Object.keys(m.returns).sort().filter(function (g) { return m.returns[g]; })
+        .map(function (g) { return { general: g, site: m.returns[g], troops: 1 }; });
+      if (rec.length) o.recruits = rec;
+      if (ret.length) o.returns = ret;
+      var wpay = (legal.hand || []).filter(function (c) { return m.payments[c]; });
+      if (wpay.length) o.payments = wpay;
+    }
+    return o;
+  }
+
+  function collect() {
+    var orders = {};
+    D.powers.forEach(function (p) { orders[p] = collectPower(p); });
+    return orders;
+  }
+
+  // --- the checks of pbem.games.maria.orders.validate -----------------------------------------
+
+  function Checker(power) {
+    this.power = power;
+    this.problems = [];
+    this.notes = [];
+  }
+  Checker.prototype.add = function (path, message) { this.problems.push({ path: "orders." + this.power + path, message: message }); };
+  Checker.prototype.note = function (path, message) { this.notes.push({ path: "orders." + this.power + path, message: message }); };
+  Checker.prototype.city = function (path, city) {
+    if (typeof city !== "string" || !(city in CITIES)) {
+      this.add(path, "there is no city '" + city + "' on the map");
+      return false;
+    }
+    return true;
+  };
+  function isInt(v) { return typeof v === "number" && Number.isInteger(v); }
+
+  function checkPlan(c, path, plan) {
+    Object.keys(plan).forEach(function (key) {
+      var value = plan[key], p = path + "." + key;
+      if (PLAN_INTS.indexOf(key) !== -1) {
+        if (!isInt(value) || value < 0) c.add(p, "must be a whole number of at least 0");
+      } else if (key === "prefer") {
+        value.forEach(function (card, i) {
+          if (!CARD_ID.test(card)) c.add(p + "[" + i + "]", "'" + card + "' is not a card id (e.g. H7.2, H7, R.3a, R)");
+        });
+      } else if (key === "retreat") {
+        value.forEach(function (city, i) { c.city(p + "[" + i + "]", city); });
+      }
+    });
+  }
+
+  function checkStage(c, orders, legal) {
+    var seen = {};
+    (orders.moves || []).forEach(function (m, i) {
+      var base = ".moves[" + i + "]";
+      var ids = m.stack ? m.stack : [m.piece];
+      var start = null;
+      ids.forEach(function (pid, j) {
+        var ppath = m.stack ? base + ".stack[" + j + "]" : base + ".piece";
+        var piece = PIECES[pid];
+        if (!piece) { c.add(ppath, "there is no piece '" + pid + "'"); return; }
+        if (!mine(piece.power)) { c.add(ppath, pid + " is not yours to move"); return; }
+        if (m.stack && piece.kind !== "general") { c.add(ppath, pid + " is a supply train; only generals form stacks"); return; }
+        if (piece.city === null) { c.add(ppath, pid + " is not on the map"); return; }
+        if (seen[pid]) c.add(ppath, pid + " has a second move this stage (M3.5)");
+        seen[pid] = true;
+        start = start || piece.city;
+      });
+      var isTrain = !m.stack && PIECES[m.piece] && PIECES[m.piece].kind === "train";
+      if (m.force_march && isTrain) c.add(base + ".force_march", "supply trains may not force march (M3.6)");
+      var path = m.path;
+      if (!path.length) { c.add(base + ".path", "must list the cities entered, in order"); return; }
+      var prev = start, off = 0;
+      if (prev !== null && path[0] === prev) { path = path.slice(1); off = 1; }
+      var allMain = true;
+      path.forEach(function (city, j) {
+        var p = base + ".path[" + (j + off) + "]";
+        if (!c.city(p, city)) { prev = null; return; }
+        if (prev !== null && !isAdjacent(prev, city)) c.add(p, "'" + cityName(city) + "' is not a road neighbour of '" + cityName(prev) + "'");
+        else if (prev !== null && !isMain(prev, city)) allMain = false;
+        prev = city;
+      });
+      var cap;
+      if (m.force_march) {
+        cap = 8;
+        if (!allMain) c.add(base + ".path", "a force march must keep to main roads (M3.6)");
+      } else if (isTrain) cap = allMain ? 3 : 2;
+      else cap = allMain ? 4 : 3;
+      if (path.length > cap) {
+        c.add(base + ".path", "the path enters " + path.length + " cities; a " + (isTrain ? "supply train" : "general") + " may move at most " + cap + " here (M3.1)");
+      }
+      // What only the adjudicator can judge: occupied cities, enemies, supply, the order of moves.
+      var key = m.stack ? m.stack.join("+") : m.piece;
+      var choice = (m.stack ? legal.stacks[key] : legal.moves[key]) || null;
+      if (choice && path.length) {
+        var table = m.force_march ? choice.force_march || {} : choice.paths || {};
+        var known = table[path[path.length - 1]];
+        if (!known || known.join(" ") !== path.join(" ")) c.note(base + ".path", t("this path is not one the engine found legal now (occupied cities, enemies, supply)"));
+      }
+    });
+    (orders.reentries || []).forEach(function (r, i) {
+      if (c.city(".reentries[" + i + "].site", r.site) && D.reentry_sites[c.power].indexOf(r.site) === -1) {
+        c.add(".reentries[" + i + "].site", cityName(r.site) + " is not a re-entry site of " + D.power_names[c.power] + " (M4.1)");
+      }
+    });
+    checkPayments(c, orders);
+    (orders.battles || []).forEach(function (b, i) {
+      if (b.indexOf(">") === -1) c.add(".battles[" + i + "]", "a battle is named attacker>defender, e.g. broglie>neipperg");
+    });
+    Object.keys(orders.plans || {}).forEach(function (k) { checkPlan(c, ".plans." + k, orders.plans[k]); });
+    if ((orders.battles || []).length) c.note(".battles", "a battle is named by the commanding generals as the stacks stand when the battles start (M12.4); an entry that matches no battle is ignored");
+  }
+
+  function checkPayments(c, orders) {
+    (orders.payments || []).forEach(function (card, i) {
+      if (!CARD_ID.test(card)) c.add(".payments[" + i + "]", "'" + card + "' is not a card id (e.g. H7.2 or H7)");
+    });
+  }
+
+  function checkSetup(c, orders, legal) {
+    // pbem.games.maria.adjudicate.split_problem: the first problem only, as there.
+    var split = orders.troops, top = null, gens = Object.keys(legal.generals);
+    gens.forEach(function (g) { top = legal.generals[g].max; });
+    var name = D.power_names[c.power];
+    var extra = Object.keys(split).filter(function (g) { return gens.indexOf(g) === -1; }).sort();
+    if (extra.length) { c.add(".troops", extra[0] + " is not a general of " + name); return; }
+    var byRank = gens.slice().sort(function (a, b) { return D.ranks[a] - D.ranks[b]; });
+    for (var i = 0; i < byRank.length; i++) {
+      var g = byRank[i], n = split[g], low = legal.generals[g].min;
+      if (!isInt(n)) { c.add(".troops", g + " needs a number of troops"); return; }
+      if (!(low <= n && n <= top)) { c.add(".troops", g + " must get " + low + " to " + top + " troops, not " + n); return; }
+    }
+    var total = gens.reduce(function (s, g) { return s + split[g]; }, 0);
+    if (total !== legal.total) c.add(".troops", "the split adds up to " + total + ", but " + name + " has " + legal.total + " troops");
+  }
+
+  function checkHussars(c, orders, legal) {
+    (orders.hussars || []).forEach(function (city, i) {
+      if (c.city(".hussars[" + i + "]", city) && CITIES[city][2] !== "bohemia") c.add(".hussars[" + i + "]", cityName(city) + " is not on the Bohemia map (M7.1)");
+    });
+    if ((orders.hussars || []).length > legal.count) c.note(".hussars", "only the first " + legal.count + " are placed (M7.1)");
+  }
+
+  function check(orders) {
+    var problems = [], notes = [];
+    D.powers.forEach(function (p) {
+      var legal = D.legal[p], c = new Checker(p), o = orders[p] || {};
+      if (legal.kind === "stage") checkStage(c, o, legal);
+      else if (legal.kind === "setup" && o.troops) checkSetup(c, o, legal);
+      else if (legal.kind === "hussars") checkHussars(c, o, legal);
+      else if (legal.kind === "winter") checkPayments(c, o);
+      problems = problems.concat(c.problems);
+      notes = notes.concat(c.notes);
+    });
+    return { problems: problems, notes: notes };
+  }
+
+  // --- drawing the form ------------------------------------------------------------------------
+
+  function option(value, text, selected) { return el("option", { value: value, text: text, selected: !!selected }); }
+
+  function numberInput(value, attrs, onInput) {
+    var a = Object.assign({ type: "number", step: 1, inputmode: "numeric", value: value === undefined ? "" : value }, attrs);
+    a.oninput = function (ev) { onInput(ev.target.value === "" ? "" : Number(ev.target.value)); };
+    return el("input", a);
+  }
+
+  // Where each own general stands once the planned moves are made (for battle suggestions).
+  function positions() {
+    var pos = {};
+    Object.keys(PIECES).forEach(function (id) { if (PIECES[id].kind === "general") pos[id] = PIECES[id].city; });
+    D.powers.forEach(function (p) {
+      model[p].moves.forEach(function (mv) {
+        var path = parsePath(mv.path);
+        if (!mv.piece || !path.length) return;
+        mv.piece.split("+").forEach(function (g) { if (g in pos && path[path.length - 1] in CITIES) pos[g] = path[path.length - 1]; });
+      });
+    });
+    return pos;
+  }
+
+  function commanders(pos, powers) {
+    // the general with the lowest rank number in each city, per the powers given
+    var best = {};
+    Object.keys(pos).forEach(function (g) {
+      var piece = PIECES[g];
+      if (!pos[g] || powers.indexOf(piece.power) === -1) return;
+      var cur = best[pos[g]];
+      if (!cur || piece.rank < PIECES[cur].rank) best[pos[g]] = g;
+    });
+    return best;
+  }
+
+  function planEditor(plan, cards, redraw) {
+    var box = el("div", { class: "plan" });
+    [["max_cards", "at most this many cards"], ["max_points", "at most this many points"], ["concede_if_behind_by", "concede when behind by more than"]].forEach(function (f) {
+      box.appendChild(el("label", {}, [t(f[1]), numberInput(plan[f[0]], { name: f[0] }, function (v) { plan[f[0]] = v; onChange(); })]));
+    });
+    box.appendChild(el("label", { class: "check" }, [
+      el("input", { type: "checkbox", name: "use_reserve", checked: !!plan.use_reserve, onchange: function (ev) { plan.use_reserve = ev.target.checked; onChange(); } }),
+      t("play a reserve to draw level")]));
+    var picks = el("div", { class: "picks" });
+    plan.prefer = (plan.prefer || []).filter(function (c) { return cards.indexOf(c) !== -1; });
+    cards.forEach(function (card) {
+      picks.appendChild(el("label", { class: "inline cardchip suit-" + cardSuit(card) }, [
+        el("input", { type: "checkbox", name: "prefer", value: card, checked: plan.prefer.indexOf(card) !== -1, onchange: function (ev) {
+          if (ev.target.checked) plan.prefer.push(card);
+          else plan.prefer = plan.prefer.filter(function (x) { return x !== card; });
+          onChange();
+        } }), cardLabel(card)]));
+    });
+    box.appendChild(el("label", {}, [t("cards to play first") + (cards.length ? "" : ": " + t("none")), picks]));
+    box.appendChild(el("label", {}, [t("retreat cities for a beaten enemy (ids)"),
+      el("input", { type: "text", name: "retreat", value: plan.retreat || "", autocomplete: "off", oninput: function (ev) { plan.retreat = ev.target.value; onChange(); } })]));
+    return box;
+  }
+
+  function moveRow(p, mv, legal, redraw) {
+    var pieceSel = el("select", { name: "piece" }, [option("", "\u2014 " + t("Piece") + " \u2014")]);
+    Object.keys(legal.moves).forEach(function (id) {
+      var where = PIECES[id] ? shownCity(PIECES[id].city) : "";
+      pieceSel.appendChild(option(id, pieceName(id) + " (" + where + ")", mv.piece === id));
+    });
+    Object.keys(legal.stacks || {}).forEach(function (id) {
+      var st = legal.stacks[id].stack;
+      pieceSel.appendChild(option(id, st.map(pieceName).join(" + ") + " (" + shownCity(PIECES[st[0]].city) + ")", mv.piece === id));
+    });
+    var choice = mv.piece ? (mv.piece.indexOf("+") !== -1 ? legal.stacks[mv.piece] : legal.moves[mv.piece]) : null;
+    var destSel = el("select", { name: "destination", disabled: !choice }, [option("", "\u2014 " + t("Destination") + " \u2014")]);
+    if (choice) {
+      var byName = function (tbl) { return Object.keys(tbl || {}).sort(function (a, b) { return shownCity(a).localeCompare(shownCity(b)); }); };
+      var normal = el("optgroup", { label: t("Moves") });
+      byName(choice.paths).forEach(function (c) { normal.appendChild(option("n:" + c, shownCity(c) + " (" + choice.paths[c].length + ")", !mv.force && mv.dest === c)); });
+      destSel.appendChild(normal);
+      if (choice.force_march && Object.keys(choice.force_march).length) {
+        var fm = el("optgroup", { label: t("Force march") });
+        byName(choice.force_march).forEach(function (c) { fm.appendChild(option("f:" + c, shownCity(c) + " (" + choice.force_march[c].length + ", " + t("force march") + ")", mv.force && mv.dest === c)); });
+        destSel.appendChild(fm);
+      }
+    }
+    var pathInput = el("input", { type: "text", name: "path", value: mv.path || "", autocomplete: "off", spellcheck: "false", placeholder: t("Path (city ids, in order)"), "aria-label": t("Path (city ids, in order)") });
+    var force = el("input", { type: "checkbox", name: "force_march", checked: !!mv.force });
+    var names = el("div", { class: "pathnames" });
+    function showNames() {
+      var path = parsePath(mv.path);
+      names.textContent = path.length ? "\u2192 " + path.map(shownCity).join(" \u2192 ") : "";
+    }
+    pieceSel.onchange = function () { mv.piece = pieceSel.value; mv.dest = ""; mv.path = ""; mv.force = false; redraw(); };
+    destSel.onchange = function () {
+      var v = destSel.value;
+      mv.force = v.charAt(0) === "f";
+      mv.dest = v.slice(2);
+      var tbl = mv.force ? choice.force_march : choice.paths;
+      mv.path = v ? tbl[mv.dest].join(" ") : "";
+      pathInput.value = mv.path;
+      force.checked = mv.force;
+      showNames();
+      onChange();
+    };
+    pathInput.oninput = function () { mv.path = pathInput.value; showNames(); onChange(); };
+    force.onchange = function () { mv.force = force.checked; onChange(); };
+    showNames();
+    return el("div", { class: "row move" }, [pieceSel, destSel, pathInput,
+      el("label", { class: "inline" }, [force, t("Force march")]),
+      el("button", { type: "button", class: "small", text: t("Remove"), onclick: function () { model[p].moves.splice(model[p].moves.indexOf(mv), 1); redraw(); } }),
+      names]);
+  }
+
+  function battleRow(p, b, redraw) {
+    var own = D.seat_powers, enemies = D.enemies[p] || [];
+    var pos = positions();
+    var attackers = Object.keys(PIECES).filter(function (g) { return PIECES[g].kind === "general" && PIECES[g].power === p && pos[g]; });
+    var defenders = Object.keys(PIECES).filter(function (g) { return PIECES[g].kind === "general" && enemies.indexOf(PIECES[g].power) !== -1 && pos[g]; });
+    var enemyCmd = commanders(pos, enemies);
+    var attSel = el("select", { name: "attacker" }, [option("", "\u2014 " + t("Attacker") + " \u2014")]);
+    attackers.forEach(function (g) { attSel.appendChild(option(g, pieceName(g) + " (" + shownCity(pos[g]) + ")", b.att === g)); });
+    var defSel = el("select", { name: "defender" }, [option("", "\u2014 " + t("Defender") + " \u2014")]);
+    var near = [], far = [];
+    defenders.forEach(function (g) {
+      var adjacent = b.att && pos[b.att] && isAdjacent(pos[b.att], pos[g]) && enemyCmd[pos[g]] === g;
+      (adjacent ? near : far).push(g);
+    });
+    if (near.length) {
+      var og = el("optgroup", { label: t("next to you after your moves") });
+      near.forEach(function (g) { og.appendChild(option(g, "\u2605 " + pieceName(g) + " (" + shownCity(pos[g]) + ")", b.def === g)); });
+      defSel.appendChild(og);
+    }
+    far.forEach(function (g) { defSel.appendChild(option(g, pieceName(g) + " (" + shownCity(pos[g]) + ")", b.def === g)); });
+    attSel.onchange = function () { b.att = attSel.value; redraw(); };
+    defSel.onchange = function () { b.def = defSel.value; onChange(); };
+    // Cards of the right suit: those of the attacker's sector once it has moved, and reserves.
+    var suit = b.att && pos[b.att] ? suitOf(pos[b.att]) : null;
+    var cards = (D.legal[p].hand || []).filter(function (c) { return c.charAt(0) === "R" || !suit || cardSuit(c) === suit; });
+    void own;
+    return el("div", { class: "row battle" }, [attSel, defSel,
+      el("button", { type: "button", class: "small", text: t("Remove"), onclick: function () { model[p].battles.splice(model[p].battles.indexOf(b), 1); redraw(); } }),
+      planEditor(b.plan, cards, redraw)]);
+  }
+
+  function drawStage(box, p, legal, redraw) {
+    var m = model[p];
+    box.appendChild(el("h3", { text: t("Moves") }));
+    m.moves.forEach(function (mv) { box.appendChild(moveRow(p, mv, legal, redraw)); });
+    box.appendChild(el("button", { type: "button", id: "add-move-" + p, text: "+ " + t("Add a move"), onclick: function () { m.moves.push({ piece: "", dest: "", path: "", force: false }); redraw(); } }));
+    if ((legal.reentries || []).length) {
+      box.appendChild(el("h3", { text: t("Re-entries") + " (" + legal.reentry_cost + ")" }));
+      m.reentries.forEach(function (r) {
+        var sel = el("select", { name: "reentry" }, [option("", "\u2014")]);
+        legal.reentries.forEach(function (x, i) { sel.appendChild(option(String(i), x.train + " \u2192 " + shownCity(x.site), r.train === x.train && r.site === x.site)); });
+        sel.onchange = function () { var x = legal.reentries[Number(sel.value)]; r.train = x ? x.train : ""; r.site = x ? x.site : ""; onChange(); };
+        box.appendChild(el("div", { class: "row" }, [sel, el("button", { type: "button", class: "small", text: t("Remove"), onclick: function () { m.reentries.splice(m.reentries.indexOf(r), 1); redraw(); } })]));
+      });
+      box.appendChild(el("button", { type: "button", text: "+ " + t("Add a re-entry"), onclick: function () { m.reentries.push({ train: "", site: "" }); redraw(); } }));
+    }
+    drawPayments(box, p, legal);
+    box.appendChild(el("h3", { text: t("Battles") }));
+    m.battles.forEach(function (b) { box.appendChild(battleRow(p, b, redraw)); });
+    box.appendChild(el("button", { type: "button", id: "add-battle-" + p, text: "+ " + t("Add a battle"), onclick: function () { m.battles.push({ att: "", def: "", plan: {} }); redraw(); } }));
+    box.appendChild(el("h3", { text: t("Plan for every battle of the stage") }));
+    box.appendChild(planEditor(m.plan, legal.hand || [], redraw));
+  }
+
+  function drawPayments(box, p, legal) {
+    var hand = legal.hand || [];
+    if (!hand.length) return;
+    var m = model[p], picks = el("div", { class: "picks" });
+    hand.forEach(function (card) {
+      picks.appendChild(el("label", { class: "inline cardchip suit-" + cardSuit(card) }, [
+        el("input", { type: "checkbox", name: "payment", value: card, checked: !!m.payments[card], onchange: function (ev) { m.payments[card] = ev.target.checked; onChange(); } }), cardLabel(card)]));
+    });
+    box.appendChild(el("h3", { text: t("Payment cards") }));
+    box.appendChild(picks);
+  }
+
+  function drawSetup(box, p, legal) {
+    var m = model[p];
+    var sum = el("p", { class: "tag" });
+    function showSum() {
+      var s = Object.keys(m.troops).reduce(function (a, g) { return a + (Number(m.troops[g]) || 0); }, 0);
+      sum.textContent = t("total") + ": " + s + " / " + legal.total;
+    }
+    box.appendChild(el("h3", { text: t("Troop split") }));
+    var table = el("table", { class: "op-table" });
+    Object.keys(legal.generals).sort(function (a, b) { return D.ranks[a] - D.ranks[b]; }).forEach(function (g) {
+      var lim = legal.generals[g];
+      table.appendChild(el("tr", {}, [el("td", { text: pieceName(g) }),
+        el("td", {}, [numberInput(m.troops[g], { name: "troops-" + g, min: lim.min, max: lim.max }, function (v) { m.troops[g] = v; showSum(); onChange(); })]),
+        el("td", { class: "tag", text: lim.min + "\u2013" + lim.max })]));
+    });
+    box.appendChild(table);
+    showSum();
+    box.appendChild(sum);
+  }
+
+  function drawHussars(box, p, legal) {
+    var m = model[p], picks = el("div", { class: "picks" });
+    box.appendChild(el("h3", { text: t("Hussar cities") + " (" + t("choose up to") + " " + legal.count + ")" }));
+    legal.cities.slice().sort(function (a, b) { return shownCity(a).localeCompare(shownCity(b)); }).forEach(function (c) {
+      picks.appendChild(el("label", { class: "inline" }, [el("input", { type: "checkbox", name: "hussar", value: c, checked: !!m.hussars[c], onchange: function (ev) { m.hussars[c] = ev.target.checked; onChange(); } }), shownCity(c)]));
+    });
+    box.appendChild(picks);
+  }
+
+  function drawWinter(box, p, legal) {
+    var m = model[p];
+    if (Object.keys(legal.recruits || {}).length) {
+      box.appendChild(el("h3", { text: t("Recruits") + " (" + legal.cost + ")" }));
+      var table = el("table", { class: "op-table" });
+      Object.keys(legal.recruits).sort().forEach(function (g) {
+        table.appendChild(el("tr", {}, [el("td", { text: pieceName(g) }),
+          el("td", {}, [numberInput(m.recruits[g], { name: "recruit-" + g, min: 0, max: legal.recruits[g] }, function (v) { m.recruits[g] = v; onChange(); })]),
+          el("td", { class: "tag", text: "0\u2013" + legal.recruits[g] })]));
+      });
+      box.appendChild(table);
+    }
+    if (Object.keys(legal.returns || {}).length) {
+      box.appendChild(el("h3", { text: t("Returns") }));
+      Object.keys(legal.returns).sort().forEach(function (g) {
+        var sel = el("select", { name: "return-" + g, onchange: function (ev) { m.returns[g] = ev.target.value; onChange(); } }, [option("", "\u2014 " + t("none") + " \u2014")]);
+        legal.returns[g].forEach(function (s) { sel.appendChild(option(s, shownCity(s), m.returns[g] === s)); });
+        box.appendChild(el("div", { class: "row" }, [el("span", { text: pieceName(g) }), sel]));
+      });
+    }
+    drawPayments(box, p, legal);
+  }
+
+  function drawOwn(box) {
+    box.textContent = "";
+    D.powers.forEach(function (p) {
+      var own = D.own[p] || {};
+      var part = el("div", { class: "power" }, [el("h3", { text: D.power_names[p] })]);
+      var troops = own.troops || {};
+      if (Object.keys(troops).length) {
+        var table = el("table", { class: "op-table" }, [el("tr", {}, [el("th", { text: t("Troops") }), el("th", {})])]);
+        Object.keys(troops).sort(function (a, b) { return (D.ranks[a] || 0) - (D.ranks[b] || 0); }).forEach(function (g) {
+          table.appendChild(el("tr", {}, [el("td", { text: pieceName(g) + (PIECES[g] && PIECES[g].city ? " \u2014 " + shownCity(PIECES[g].city) : "") }), el("td", { text: String(troops[g]) })]));
+        });
+        part.appendChild(table);
+      }
+      var hand = own.hand || [];
+      part.appendChild(el("div", { class: "tag", text: t("Your hand") + " (" + hand.length + ")" }));
+      part.appendChild(el("div", { class: "hand" }, hand.map(function (c) { return el("span", { class: "cardchip suit-" + cardSuit(c), text: cardLabel(c) }); })));
+      box.appendChild(part);
+    });
+  }
+
+  function render(formBox, ownBox, changed) {
+    onChange = changed;
+    drawOwn(ownBox);
+    function redraw() {
+      formBox.textContent = "";
+      D.powers.forEach(function (p) {
+        var legal = D.legal[p];
+        var box = el("div", { class: "power", id: "power-" + p }, [el("h2", { text: t("Orders of") + " " + D.power_names[p] })]);
+        if (!legal.phase_power) box.appendChild(el("p", { text: t("Nothing to order for this power in this phase.") }));
+        else if (legal.kind === "stage") drawStage(box, p, legal, redraw);
+        else if (legal.kind === "setup") drawSetup(box, p, legal);
+        else if (legal.kind === "hussars") drawHussars(box, p, legal);
+        else if (legal.kind === "winter") drawWinter(box, p, legal);
+        formBox.appendChild(box);
+      });
+      changed();
+    }
+    redraw();
+  }
+
+  PBEM.register({ render: render, collect: collect, check: check });
+})();

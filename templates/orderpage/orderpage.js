@@ -1,0 +1,430 @@
+/* The offline order page: key loading, canonical JSON, entropy, Ed25519 signing, YAML output.
+ *
+ * Plain hand-written JavaScript, no build step and nothing fetched: the page works from a file
+ * on disk with the network off. A game's form (maria.js) registers itself with PBEM.register;
+ * PBEM.boot() then draws the page. What the signed file must be is fixed by pbem's Python side:
+ * canonical JSON = json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False), the
+ * signature covers every field but `signature`, and seq/entropy are filled as `pbem sign` does.
+ */
+"use strict";
+
+var PBEM = (function () {
+  var data = JSON.parse(document.getElementById("pbem-data").textContent);
+  var FIELD_ORDER = ["pbem", "campaign", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature"];
+  var PKCS8_PREFIX = "302e020100300506032b657004220420";
+  var STORE_KEY = "pbem:entropy";
+  var game = null;
+  var key = null; // {privateKey, id}
+  var lastUrl = null;
+
+  function t(msg) { return (data.text && data.text[msg]) || msg; }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      var v = attrs[k];
+      if (v === null || v === undefined || v === false) return;
+      if (k === "text") node.textContent = v;
+      else if (k === "class") node.className = v;
+      else if (k.slice(0, 2) === "on") node.addEventListener(k.slice(2), v);
+      else if (v === true) node.setAttribute(k, "");
+      else node.setAttribute(k, String(v));
+    });
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
+    return node;
+  }
+
+  // --- bytes -------------------------------------------------------------------------------
+
+  function hexToBytes(hex) {
+    if (!/^([0-9a-f]{2})*$/.test(hex)) throw new Error("not lowercase hex");
+    var out = new Uint8Array(hex.length / 2);
+    for (var i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+    return out;
+  }
+
+  function bytesToHex(bytes) {
+    var s = "";
+    bytes = new Uint8Array(bytes);
+    for (var i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
+    return s;
+  }
+
+  function bytesToBase64(bytes) {
+    bytes = new Uint8Array(bytes);
+    var s = "";
+    for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    return btoa(s);
+  }
+
+  function base64urlToBytes(text) {
+    var s = text.replace(/-/g, "+").replace(/_/g, "/");
+    while (s.length % 4) s += "=";
+    var bin = atob(s);
+    var out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+
+  // --- canonical JSON, byte for byte as Python's -------------------------------------------
+
+  function codePointCompare(a, b) {
+    // Python sorts str keys by code point; JS compares UTF-16 units, which differs for astral
+    // characters against U+E000..U+FFFF.
+    var A = Array.from(a), B = Array.from(b);
+    for (var i = 0; i < Math.min(A.length, B.length); i++) {
+      var x = A[i].codePointAt(0), y = B[i].codePointAt(0);
+      if (x !== y) return x - y;
+    }
+    return A.length - B.length;
+  }
+
+  function checkString(s) {
+    if (/[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]/.test(s)) {
+      throw new Error("text with a broken character (lone surrogate)");
+    }
+    return s;
+  }
+
+  function canonical(value) {
+    if (value === null) return "null";
+    if (value === true) return "true";
+    if (value === false) return "false";
+    if (typeof value === "number") {
+      // Order files hold whole numbers only; Python prints an int in plain decimal.
+      if (!Number.isSafeInteger(value)) throw new Error("only whole numbers can be signed: " + value);
+      return String(value === 0 ? 0 : value);
+    }
+    if (typeof value === "string") return JSON.stringify(checkString(value));
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    if (typeof value === "object") {
+      return "{" + Object.keys(value).sort(codePointCompare).map(function (k) {
+        return JSON.stringify(checkString(k)) + ":" + canonical(value[k]);
+      }).join(",") + "}";
+    }
+    throw new Error("cannot sign a value of type " + typeof value);
+  }
+
+  function signingBytes(doc) {
+    var body = {};
+    Object.keys(doc).forEach(function (k) { if (k !== "signature") body[k] = doc[k]; });
+    return new TextEncoder().encode(canonical(body));
+  }
+
+  // --- YAML output: block style, every string JSON-quoted (valid YAML) -----------------------
+
+  var PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  var YAML_WORDS = /^(y|n|yes|no|on|off|true|false|null)$/i;
+
+  function yamlString(s) {
+    // A JSON string is a YAML double-quoted scalar. Characters PyYAML will not read raw (C1
+    // controls, U+FFFE/U+FFFF), and those YAML takes for line breaks and would fold (NEL, LS,
+    // PS), are written as \u escapes, which keep the same meaning.
+    return JSON.stringify(checkString(s)).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, function (c) {
+      return "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
+    });
+  }
+
+  function yamlKey(k) { return PLAIN_KEY.test(k) && !YAML_WORDS.test(k) ? k : yamlString(k); }
+
+  function isScalar(v) { return v === null || typeof v !== "object"; }
+
+  function yamlScalar(v) {
+    if (v === null) return "null";
+    if (typeof v === "boolean") return v ? "true" : "false";
+    if (typeof v === "number") { canonical(v); return String(v === 0 ? 0 : v); }
+    return yamlString(v);
+  }
+
+  function yamlInline(v) {
+    if (isScalar(v)) return yamlScalar(v);
+    if (Array.isArray(v) && v.every(isScalar)) return "[" + v.map(yamlScalar).join(", ") + "]";
+    if (!Array.isArray(v) && Object.keys(v).length === 0) return "{}";
+    return null;
+  }
+
+  function yamlLines(v, indent) {
+    var pad = " ".repeat(indent), lines = [];
+    if (Array.isArray(v)) {
+      v.forEach(function (item) {
+        var inline = yamlInline(item);
+        if (inline !== null) { lines.push(pad + "- " + inline); return; }
+        var sub = yamlLines(item, indent + 2);
+        sub[0] = pad + "- " + sub[0].slice(indent + 2);
+        lines = lines.concat(sub);
+      });
+      return lines;
+    }
+    orderedKeys(v).forEach(function (k) {
+      var inline = yamlInline(v[k]);
+      if (inline !== null) lines.push(pad + yamlKey(k) + ": " + inline);
+      else lines = lines.concat([pad + yamlKey(k) + ":"], yamlLines(v[k], indent + 2));
+    });
+    return lines;
+  }
+
+  function orderedKeys(obj) {
+    var keys = Object.keys(obj);
+    if (keys.indexOf("pbem") === -1) return keys;
+    return FIELD_ORDER.filter(function (k) { return k in obj; }).concat(keys.filter(function (k) { return FIELD_ORDER.indexOf(k) === -1; }));
+  }
+
+  function toYaml(doc) { return yamlLines(doc, 0).join("\n") + "\n"; }
+
+  // --- the key --------------------------------------------------------------------------------
+
+  function parseKeyFile(text) {
+    var fields = {};
+    text.split(/\r?\n/).forEach(function (line) {
+      var m = /^\s*(pbem-key|name|ed25519|x25519)\s*:\s*["']?([^"'#\s]*)["']?\s*(#.*)?$/.exec(line);
+      if (m) fields[m[1]] = m[2];
+    });
+    if (fields["pbem-key"] !== "1" || !/^[0-9a-f]{64}$/.test(fields.ed25519 || "")) {
+      throw new Error(t("Not a pbem private key file (made by 'pbem keygen')"));
+    }
+    return fields;
+  }
+
+  async function importSeed(seedHex) {
+    var der = hexToBytes(PKCS8_PREFIX + seedHex);
+    var privateKey;
+    try {
+      privateKey = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, true, ["sign"]);
+    } catch (e) {
+      if (e && e.name === "NotSupportedError") throw new Error(t("This browser cannot sign with Ed25519; use 'pbem sign' instead."));
+      throw e;
+    }
+    var jwk = await crypto.subtle.exportKey("jwk", privateKey);
+    jwk.d = ""; // the public half only from here on
+    return { privateKey: privateKey, id: "ed25519:" + bytesToHex(base64urlToBytes(jwk.x)) };
+  }
+
+  async function loadKey(text) {
+    var fields = parseKeyFile(text);
+    var loaded = await importSeed(fields.ed25519);
+    loaded.name = fields.name || "";
+    return loaded;
+  }
+
+  // --- entropy, kept per campaign and seat as `pbem sign` keeps it in KEY.state.json ---------
+
+  var memoryStore = null; // used when the browser keeps nothing for file pages
+
+  function loadStore() {
+    try {
+      var text = window.localStorage.getItem(STORE_KEY);
+      return text ? JSON.parse(text) : {};
+    } catch (e) {
+      return memoryStore || {};
+    }
+  }
+
+  function saveStore(store) {
+    memoryStore = store;
+    try {
+      window.localStorage.setItem(STORE_KEY, JSON.stringify(store));
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function slotName() { return data.campaign + "/" + data.seat; }
+
+  async function sha256Hex(bytes) { return bytesToHex(await crypto.subtle.digest("SHA-256", bytes)); }
+
+  /* The same steps as pbem.core.signer.prepare: a correction in the same phase reveals the same
+   * value and keeps the same commitment with a higher seq; a new phase reveals the value
+   * committed last time and commits a fresh one. */
+  async function prepare(orders, wantedSeq, store) {
+    var slot = store[slotName()] || {};
+    var reveal, value, seq;
+    if (slot.phase === data.phase) {
+      reveal = slot.reveal || null;
+      value = slot.value;
+      seq = Math.max(wantedSeq || 0, (parseInt(slot.seq, 10) || 0) + 1);
+    } else {
+      reveal = slot.value || null;
+      value = bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
+      seq = Math.max(wantedSeq || 0, 1);
+    }
+    var doc = { pbem: 1, campaign: data.campaign, player: data.seat, phase: data.phase, seq: seq };
+    if (reveal) doc.entropy_reveal = reveal;
+    doc.entropy_commit = await sha256Hex(hexToBytes(value));
+    doc.orders = orders;
+    var newStore = Object.assign({}, store);
+    newStore[slotName()] = { phase: data.phase, reveal: reveal, value: value, seq: seq };
+    return { doc: doc, store: newStore };
+  }
+
+  async function signDocument(doc, signer) {
+    var sig = await crypto.subtle.sign({ name: "Ed25519" }, signer.privateKey, signingBytes(doc));
+    var out = {};
+    orderedKeys(doc).forEach(function (k) { if (k !== "signature") out[k] = doc[k]; });
+    out.signature = { key: signer.id, value: bytesToBase64(sig) };
+    return out;
+  }
+
+  // --- the page ----------------------------------------------------------------------------
+
+  function $(id) { return document.getElementById(id); }
+
+  function setStatus(id, text, kind) {
+    var node = $(id);
+    node.textContent = text || "";
+    node.className = "status" + (kind ? " " + kind : "");
+  }
+
+  function current() {
+    var orders = game ? game.collect() : {};
+    var result = game ? game.check(orders) : { problems: [], notes: [] };
+    return { orders: orders, problems: result.problems || [], notes: result.notes || [] };
+  }
+
+  function refresh() {
+    var cur = current();
+    var list = $("problems");
+    list.textContent = "";
+    if (!cur.problems.length) list.appendChild(el("li", { class: "ok", text: t("No problems found.") }));
+    cur.problems.forEach(function (p) { list.appendChild(el("li", { class: "problem", text: p.path + ": " + p.message })); });
+    var notes = $("notes");
+    notes.textContent = "";
+    cur.notes.forEach(function (p) {
+      notes.appendChild(el("li", { class: "note", text: t("The page cannot check this; the adjudicator checks it when the phase runs:") + " " + p.path + ": " + p.message }));
+    });
+    $("sign").disabled = cur.problems.length > 0 || !key;
+    if (cur.problems.length) setStatus("sign-status", t("Fix the problems above before signing."), "bad");
+    else if (!key) setStatus("sign-status", t("Load your key first."), "");
+    else setStatus("sign-status", "", "");
+    return cur;
+  }
+
+  async function onSign() {
+    var cur = refresh();
+    if (cur.problems.length || !key) return; // the page refuses to sign orders pbem check refuses
+    try {
+      var prepared = await prepare(cur.orders, parseInt($("seq").value, 10) || 0, loadStore());
+      var signed = await signDocument(prepared.doc, key);
+      var kept = saveStore(prepared.store);
+      var text = toYaml(signed);
+      $("signed").value = text;
+      if (lastUrl) URL.revokeObjectURL(lastUrl);
+      lastUrl = URL.createObjectURL(new Blob([text], { type: "text/yaml;charset=utf-8" }));
+      $("save").href = lastUrl;
+      $("save").setAttribute("download", "orders-" + data.phase.replace(/[^A-Za-z0-9_-]+/g, "_") + "-" + data.seat + "-seq" + signed.seq + ".yaml");
+      $("result").hidden = false;
+      setStatus("sign-status", t("Signed with") + " " + key.id.slice(0, 24) + "\u2026 (seq " + signed.seq + ")", "good");
+      if (!kept) setStatus("entropy-status", t("This browser does not keep data for this page; export after signing and import before the next phase."), "bad");
+      $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+    } catch (e) {
+      setStatus("sign-status", String(e && e.message || e), "bad");
+    }
+  }
+
+  async function onKeyFile(ev) {
+    var file = ev.target.files && ev.target.files[0];
+    if (!file) return;
+    try {
+      key = await loadKey(await file.text());
+      var msg = t("Key loaded") + ": " + (key.name || file.name) + " \u2014 " + key.id.slice(0, 24) + "\u2026";
+      if (data.pubkey && data.pubkey !== key.id) setStatus("key-status", msg + " \u2014 " + t("This key is not the roster key of this seat; the GM will refuse the file."), "bad");
+      else setStatus("key-status", msg, "good");
+    } catch (e) {
+      key = null;
+      setStatus("key-status", String(e && e.message || e), "bad");
+    }
+    ev.target.value = "";
+    refresh();
+  }
+
+  function onExport() {
+    var text = JSON.stringify(loadStore(), Object.keys(loadStore()).sort().concat(["phase", "reveal", "seq", "value"]), 1) + "\n";
+    var a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: (data.seat || "pbem") + ".key.state.json" });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+
+  async function onImport(ev) {
+    var file = ev.target.files && ev.target.files[0];
+    if (!file) return;
+    try {
+      var incoming = JSON.parse(await file.text());
+      if (!incoming || typeof incoming !== "object" || Array.isArray(incoming)) throw new Error("not an entropy file");
+      var store = loadStore();
+      Object.keys(incoming).forEach(function (k) {
+        var s = incoming[k];
+        if (s && typeof s === "object" && /^[0-9a-f]{32,128}$/.test(s.value || "")) store[k] = s;
+      });
+      saveStore(store);
+      setStatus("entropy-status", t("Imported") + ": " + Object.keys(incoming).length, "good");
+    } catch (e) {
+      setStatus("entropy-status", String(e && e.message || e), "bad");
+    }
+    ev.target.value = "";
+  }
+
+  async function showMap() {
+    var box = $("map");
+    var packed = $("pbem-map").textContent.trim();
+    if (!packed) { $("situation").removeChild(box); return; }
+    try {
+      var bin = atob(packed);
+      var bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      // An <img> keeps the map's own styles from touching the page's and the page's from it.
+      var svg = await new Response(stream).blob();
+      box.appendChild(el("img", { id: "map-image", alt: data.title || data.phase, src: URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })) }));
+      var zoom = el("button", { type: "button", class: "small", text: "\u2295 / \u2296", onclick: function () { box.classList.toggle("zoomed"); } });
+      box.parentNode.insertBefore(el("div", { class: "map-tools" }, [zoom]), box);
+    } catch (e) {
+      box.appendChild(el("p", { class: "status bad", text: t("The map needs a newer browser (DecompressionStream).") }));
+    }
+  }
+
+  function header() {
+    var meta = [[t("Campaign"), data.campaign], [t("Player"), data.seat], [t("Phase"), data.phase]];
+    if (data.deadline) meta.push([t("Deadline"), data.deadline]);
+    $("top").appendChild(el("h1", { text: t("Order page") + " \u2014 " + (data.title || data.phase) }));
+    $("top").appendChild(el("div", { class: "meta" }, meta.map(function (m) { return el("span", { text: m[0] + ": " + m[1] }); })));
+  }
+
+  function boot() {
+    header();
+    [["h-situation", "The situation"], ["h-key", "Your key"], ["h-orders", "Orders"], ["h-problems", "Problems"],
+     ["h-result", "Signed order file"], ["h-entropy", "Entropy"], ["sign", "Sign"], ["copy", "Copy"], ["save", "Save as file"],
+     ["export", "Export"], ["import-text", "Import"], ["seq-label", "Sequence number (blank: automatic)"],
+     ["key-help", "Load your key file (NAME.key from pbem keygen). It stays in this page and is never sent anywhere."],
+     ["result-help", "Copy it into the body of a mail to the GM, or save it and attach it."],
+     ["entropy-help", "Your pending entropy value is kept in this browser. Export it to move to another machine or to 'pbem sign' (KEY.state.json); import it there."]
+    ].forEach(function (p) { $(p[0]).textContent = t(p[1]); });
+    $("key-file").addEventListener("change", onKeyFile);
+    $("sign").addEventListener("click", onSign);
+    $("copy").addEventListener("click", function () {
+      var area = $("signed");
+      area.select();
+      var done = function () { $("copy").textContent = t("Copied"); };
+      if (navigator.clipboard) navigator.clipboard.writeText(area.value).then(done, function () { document.execCommand("copy"); done(); });
+      else { document.execCommand("copy"); done(); }
+    });
+    $("export").addEventListener("click", onExport);
+    $("import-file").addEventListener("change", onImport);
+    $("seq").addEventListener("input", refresh);
+    showMap();
+    if (game) game.render($("form"), $("own"), refresh);
+    else $("form").appendChild(el("p", { text: t("Nothing to order for this power in this phase.") }));
+    refresh();
+  }
+
+  return {
+    data: data, t: t, el: el, boot: boot, refresh: refresh,
+    register: function (impl) { game = impl; },
+    // exposed for the tests and for a game's form
+    canonical: canonical, toYaml: toYaml, loadKey: loadKey, prepare: prepare, signDocument: signDocument,
+    current: current, loadStore: loadStore, saveStore: saveStore, hexToBytes: hexToBytes, bytesToHex: bytesToHex
+  };
+})();

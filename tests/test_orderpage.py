@@ -1,0 +1,176 @@
+"""The offline order page as text: self-contained, small, private to its seat, deterministic,
+in the seat's language. The page's behaviour in a real browser is in test_orderpage_browser.py."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core.fair import PhaseRng, Rng
+from pbem.data import templates_dir
+from pbem.games.maria import GAME
+from pbem.render import orderpage
+
+MAX_BYTES = 300 * 1024
+
+
+def _rng(label: str) -> PhaseRng:
+    return PhaseRng(Rng(f"{label}-public".encode()), Rng(f"{label}-secret".encode()))
+
+
+@cache
+def _state_at(phase_suffix: str) -> str:
+    """A Maria intro state played by the bots up to the first phase whose id ends with
+    ``phase_suffix`` (as JSON, so each test gets its own copy)."""
+    state = GAME.new_game("intro", {}, _rng("orderpage"))
+    for n in range(40):
+        phase = GAME.current_phase(state)
+        assert phase is not None
+        if phase.id.endswith(phase_suffix):
+            return json.dumps(state)
+        orders = {p: GAME.bot_orders(state, p, Rng(f"bot-{n}-{p}".encode())) for p in phase.powers}
+        state = GAME.resolve(state, orders, _rng(f"round-{n}")).state
+    raise AssertionError(f"no phase {phase_suffix} in 40 rounds")
+
+
+def state_at(phase_suffix: str) -> dict[str, Any]:
+    return json.loads(_state_at(phase_suffix))  # type: ignore[no-any-return]
+
+
+def page_parts(html: str) -> tuple[dict[str, Any], str]:
+    """The embedded data and the map SVG of a page."""
+    data = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', html, re.S)
+    packed = re.search(r'<script type="text/plain" id="pbem-map">(.*?)</script>', html, re.S)
+    assert data and packed
+    return json.loads(data.group(1)), gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def stage() -> dict[str, Any]:
+    return state_at("/prussia")
+
+
+def test_page_is_self_contained_and_small(stage: dict[str, Any]) -> None:
+    html = order_page(stage, "frederick")
+    assert len(html.encode("utf-8")) < MAX_BYTES
+    # nothing that would fetch: no external script, style, font, image or frame
+    assert not re.search(r"<(script|img|link|iframe)[^>]*\s(src|href)=", html, re.I)
+    assert not re.search(r"https?://|@import|\burl\(", html)
+    assert "connect-src 'none'" in html  # and the page's own policy forbids it anyway
+    data, svg = page_parts(html)
+    assert svg.startswith("<svg") and "Prussia" in svg
+    assert data["campaign"] == "maria-t" and data["seat"] == "frederick" and data["phase"] == "1741-1/prussia"
+
+
+def order_page(state: dict[str, Any], seat: str, lang: str = "en") -> str:
+    html = orderpage.order_page("maria", GAME, state, seat, campaign="maria-t", lang=lang,
+                                pubkey="ed25519:" + "ab" * 32 + " x25519:" + "cd" * 32 + " fritz")
+    assert html is not None
+    return html
+
+
+def test_page_holds_only_what_the_seat_may_see(stage: dict[str, Any]) -> None:
+    data, _ = page_parts(order_page(stage, "frederick"))
+    assert data["powers"] == ["PR", "SX"]
+    assert sorted(data["legal"]) == ["PR", "SX"] and sorted(data["own"]) == ["PR", "SX"]
+    assert data["pubkey"] == "ed25519:" + "ab" * 32
+    text = json.dumps(data)
+    for power, hand in stage["cards"]["hands"].items():
+        for card in hand:
+            # a card id is quoted in the data only if it is in one of the seat's own hands
+            assert (f'"{card}"' in text) == (power in ("PR", "SX")), (power, card)
+    for card in stage["cards"]["draw"]:
+        assert f'"{card}"' not in text
+    for gid, piece in data["pieces"].items():
+        assert "troops" not in piece, gid
+    own_troops = {g: v["troops"] for g, v in stage["generals"].items() if v["power"] in ("PR", "SX") and v["city"]}
+    assert {g: t for p in data["own"].values() for g, t in p["troops"].items()} == own_troops
+
+
+def test_the_legal_choices_are_the_engines(stage: dict[str, Any]) -> None:
+    data, _ = page_parts(order_page(stage, "frederick"))
+    for power in ("PR", "SX"):
+        assert data["legal"][power] == json.loads(json.dumps(GAME.legal_orders(stage, power)))
+    # every destination the engine offers is on the page's road map, with its path
+    roads = {tuple(r.split()[:2]) for r in data["map"]["roads"]}
+    for piece, choice in data["legal"]["PR"]["moves"].items():
+        here = data["pieces"][piece]["city"]
+        for dest, path in choice["paths"].items():
+            assert path[-1] == dest
+            for a, b in zip([here, *path[:-1]], path, strict=True):
+                assert (min(a, b), max(a, b)) in roads
+
+
+def test_no_page_for_a_seat_without_orders(stage: dict[str, Any]) -> None:
+    assert orderpage.order_page("maria", GAME, stage, "maria_theresa", campaign="maria-t") is None
+
+
+def test_same_input_same_bytes(stage: dict[str, Any]) -> None:
+    assert order_page(stage, "frederick") == order_page(stage, "frederick")
+
+
+def test_chinese_page(stage: dict[str, Any]) -> None:
+    html = order_page(stage, "frederick", "zh-TW")
+    data, svg = page_parts(html)
+    assert '<html lang="zh-TW">' in html
+    assert data["text"]["Sign"] == "簽署" and data["text"]["Moves"] == "移動"
+    # city names shown in Chinese where the map has them; pbem check's English names kept
+    assert data["map"]["cities"]["wien"][0] == "Wien" and data["map"]["cities"]["wien"][3] == "維也納"
+    assert "維也納" in svg
+    assert len(html.encode("utf-8")) < MAX_BYTES
+
+
+def test_every_word_has_a_chinese_form() -> None:
+    zh = orderpage.message_table("zh-TW")
+    en = orderpage.message_table("en")
+    assert set(zh) == set(en) == set(orderpage.MESSAGES)
+    assert all(en[m] == m for m in en)
+    assert all(re.search(r"[\u4e00-\u9fff]", zh[m]) for m in zh), [m for m in zh if not re.search(r"[\u4e00-\u9fff]", zh[m])]
+    # the page's scripts use no word the table lacks
+    used = set()
+    for name in ("orderpage.js", "maria.js"):
+        src = (templates_dir() / "orderpage" / name).read_text(encoding="utf-8")
+        used |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"\)', src))
+        used |= {m for pair in re.findall(r'\["[\w-]+", "((?:[^"\\]|\\.)*)"\]', src) for m in [pair]}
+        used |= set(re.findall(r'\["\w+", "((?:[^"\\]|\\.)*)"\]', src))
+    missing = sorted(m for m in used if m not in orderpage.MESSAGES)
+    assert not missing, missing
+
+
+def test_the_scripts_messages_are_pbem_checks() -> None:
+    """maria.js repeats the sentences of the Python checks; each fixed part must still be there."""
+    src = (templates_dir() / "orderpage" / "maria.js").read_text(encoding="utf-8")
+    checks = Path(orderpage.__file__).parents[1] / "games" / "maria"
+    python = (checks / "orders.py").read_text(encoding="utf-8") + (checks / "adjudicate.py").read_text(encoding="utf-8")
+    fragments = [
+        "is not yours to move", "is a supply train; only generals form stacks", "is not on the map",
+        "has a second move this stage (M3.5)", "supply trains may not force march (M3.6)",
+        "must list the cities entered, in order", "is not a road neighbour of",
+        "a force march must keep to main roads (M3.6)", "may move at ", "is not a re-entry site of",
+        "a battle is named attacker>defender, e.g. broglie>neipperg", "must be a whole number of at least 0",
+        "is not a card id (e.g. H7.2 or H7)", "is not on the Bohemia map (M7.1)", "needs a number of troops",
+        "the split adds up to", "on the map", "there is no piece",
+    ]
+    for fragment in fragments:
+        assert fragment in src, fragment
+        assert fragment in python, fragment
+
+
+@pytest.mark.parametrize("phase_suffix", ["setup", "/hussars", "/france"])
+def test_every_kind_of_round_has_a_page(phase_suffix: str) -> None:
+    state = state_at(phase_suffix)
+    phase = GAME.current_phase(state)
+    assert phase is not None
+    seat = GAME.seat_of(state, phase.powers[0])
+    assert seat is not None
+    html = order_page(state, seat)
+    data, _ = page_parts(html)
+    assert data["kind"] == phase.kind and data["powers"]
+    assert len(html.encode("utf-8")) < MAX_BYTES

@@ -1,0 +1,343 @@
+"""The offline order page in a real headless Chromium (Debian's chromium + chromium-driver,
+driven by Selenium, which is pointed at /usr/bin/chromedriver and never downloads a driver).
+
+A player loads a key, fills a move and a battle plan and signs; the file passes ``pbem verify``
+and ``pbem intake`` like one signed by ``pbem sign``. An illegal move shows the sentences of
+``pbem check`` and is not signed. The page asks the network for nothing and weighs < 300 KB."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from pbem.core.campaign import Campaign
+from pbem.core.canonical import canonical
+from pbem.core.envelope import parse_order_document, verify_signature
+from pbem.core.keys import load_private_key
+from pbem.core.safeyaml import load_document
+from pbem.core.signer import prepare
+from pbem.render import orderpage
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+INSTALL_HINT = "apt-get install -y chromium chromium-driver && pip install selenium"
+NOW = "2026-12-01T12:00:00Z"
+LATER = "2026-12-01T13:00:00Z"
+SEATS = ("maria_theresa", "louis", "frederick")
+MAX_BYTES = 300 * 1024
+
+
+def require_browser() -> None:
+    """Fail (not skip) with the install hint when the browser, its driver or Selenium is missing."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not Path(path).exists():
+            pytest.fail(f"{path} is missing; install it: {INSTALL_HINT}")
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        pytest.fail(f"selenium is missing; install it: {INSTALL_HINT}")
+
+
+def chromium_flags(profile: Path) -> list[str]:
+    """Headless, no network: every name resolves to nothing and every proxy request goes to a
+    closed port, so anything the page tried to fetch would fail and show in the log."""
+    return [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={profile}", '--host-resolver-rules=MAP * ~NOTFOUND', "--proxy-server=127.0.0.1:9",
+        "--window-size=1280,1600",
+    ]
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    require_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in chromium_flags(tmp_path_factory.mktemp("chromium-profile")):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    drv.set_script_timeout(30)
+    try:
+        yield drv
+    finally:
+        drv.quit()
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A Maria intro campaign resolved by default orders up to Prussia's first stage."""
+    root = tmp_path_factory.mktemp("orderpage")
+    keys = {}
+    for seat in SEATS:
+        run_cli("keygen", seat, "-o", str(root / "keys"))
+        keys[seat] = root / "keys" / f"{seat}.key"
+    camp = root / "camp"
+    args = ["new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "maria-t", "--now", NOW,
+            "--lang", "louis=zh-TW"]
+    for seat in SEATS:
+        args += ["--player", f"{seat}={seat}@example.org:{keys[seat].with_suffix('.pub')}"]
+    run_cli(*args)
+    for _ in range(3):  # set-up, hussars, France's stage: default orders
+        run_cli("resolve", str(camp), "--force", "--now", LATER)
+    c = Campaign(camp)
+    _, state = c.current()
+    phase = c.game().current_phase(state)
+    assert phase is not None and phase.id == "1741-1/prussia"
+    return {"dir": camp, "keys": keys, "state": state, "camp": c}
+
+
+def write_page(campaign: dict[str, Any], tmp_path: Path, seat: str = "frederick", lang: str = "en") -> Path:
+    camp = campaign["camp"]
+    html = orderpage.order_page("maria", camp.game(), campaign["state"], seat, campaign=camp.id, lang=lang,
+                                pubkey=camp.roster()[seat].key.line())
+    assert html is not None
+    path = tmp_path / f"orders-{seat}.html"
+    path.write_text(html, encoding="utf-8")
+    assert path.stat().st_size < MAX_BYTES, f"the page weighs {path.stat().st_size} bytes"
+    return path
+
+
+def open_page(driver: Any, page: Path) -> None:
+    driver.get(page.as_uri())
+    driver.execute_script("window.localStorage.clear();")
+    driver.get(page.as_uri())
+    driver.get_log("performance")  # start the request log afresh for this page
+    driver.refresh()
+
+
+def requests_made(driver: Any) -> list[str]:
+    urls = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] == "Network.requestWillBeSent":
+            urls.append(msg["params"]["request"]["url"])
+    return urls
+
+
+def load_key(driver: Any, key: Path) -> str:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.find_element(By.ID, "key-file").send_keys(str(key))
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "key-status").text)
+    return str(driver.find_element(By.ID, "key-status").text)
+
+
+def select(driver: Any, css: str, value: str, index: int = -1) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_elements(By.CSS_SELECTOR, css)[index]).select_by_value(value)
+
+
+def problems(driver: Any) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#problems li.problem")]
+
+
+def sign(driver: Any) -> str:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    before = driver.find_element(By.ID, "signed").get_attribute("value")
+    driver.find_element(By.ID, "sign").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "signed").get_attribute("value") not in ("", before))
+    return str(driver.find_element(By.ID, "signed").get_attribute("value"))
+
+
+def page_orders(driver: Any) -> dict[str, Any]:
+    return driver.execute_script("return PBEM.current().orders;")  # type: ignore[no-any-return]
+
+
+def test_missing_driver_fails_with_the_install_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(f"{__name__}.CHROMEDRIVER", str(tmp_path / "no-chromedriver"))
+    with pytest.raises(pytest.fail.Exception, match="apt-get install -y chromium chromium-driver"):
+        require_browser()
+
+
+def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = write_page(campaign, tmp_path)
+    open_page(driver, page)
+    status = load_key(driver, campaign["keys"]["frederick"])
+    assert "ed25519:" in status and "roster" not in status
+    state, game = campaign["state"], campaign["camp"].game()
+    legal = game.legal_orders(state, "PR")
+    dest = sorted(legal["moves"]["friedrich"]["paths"])[0]
+    # a move: Friedrich to the first destination the form offers
+    driver.find_element(By.ID, "add-move-PR").click()
+    select(driver, "#power-PR select[name=piece]", "friedrich")
+    select(driver, "#power-PR select[name=destination]", "n:" + dest)
+    # a battle with its plan, and a plan for the stage
+    driver.find_element(By.ID, "add-battle-PR").click()
+    select(driver, "#power-PR select[name=attacker]", "friedrich")
+    defender = driver.find_elements(By.CSS_SELECTOR, "#power-PR select[name=defender] option")[1].get_attribute("value")
+    select(driver, "#power-PR select[name=defender]", defender)
+    battle = driver.find_element(By.CSS_SELECTOR, "#power-PR .row.battle")
+    battle.find_element(By.NAME, "max_cards").send_keys("3")
+    battle.find_element(By.NAME, "use_reserve").click()
+    plans = driver.find_elements(By.CSS_SELECTOR, "#power-PR .plan")
+    plans[-1].find_element(By.NAME, "concede_if_behind_by").send_keys("9")
+    assert problems(driver) == []
+    text = sign(driver)
+
+    assert text.startswith("pbem: 1\n")
+    signed = tmp_path / "signed.yaml"
+    signed.write_text(text, encoding="utf-8")
+    doc = parse_order_document(signed.read_bytes(), str(signed))
+    verify_signature(doc, campaign["camp"].roster()["frederick"].key)
+    battle_name = f"friedrich>{defender}"
+    assert doc.orders["PR"] == {
+        "moves": [{"piece": "friedrich", "path": legal["moves"]["friedrich"]["paths"][dest]}],
+        "battles": [battle_name],
+        "plans": {battle_name: {"max_cards": 3, "use_reserve": True}, "stage": {"concede_if_behind_by": 9}},
+    }
+    assert doc.orders["SX"] == {}
+    # seq and entropy as pbem sign fills them: the first file of this seat, nothing to reveal
+    store = driver.execute_script("return PBEM.loadStore();")
+    slot = store["maria-t/frederick"]
+    assert doc.seq == 1 and doc.entropy_reveal is None
+    assert doc.entropy_commit == hashlib.sha256(bytes.fromhex(slot["value"])).hexdigest()
+    expected, expected_store = prepare({k: v for k, v in doc.data.items() if k not in ("signature", "seq", "entropy_commit")},
+                                       {}, bytes.fromhex(slot["value"]))
+    assert {k: v for k, v in doc.data.items() if k != "signature"} == expected
+    assert store == expected_store
+
+    run_cli("verify", str(signed), "--campaign", str(campaign["dir"]))
+    run_cli("check", str(signed), "--campaign", str(campaign["dir"]))
+    out = run_cli("intake", str(campaign["dir"]), str(signed), "--now", LATER).output
+    assert "accepted: signed.yaml: frederick seq 1\n" in out and "0 refused" in out
+
+    # a correction in the same phase: same commitment, higher seq, accepted in its place
+    driver.find_element(By.ID, "power-SX").find_element(By.ID, "add-move-SX").click()
+    select(driver, "#power-SX select[name=piece]", "rutowski")
+    rut = sorted(game.legal_orders(state, "SX")["moves"]["rutowski"]["paths"])[0]
+    select(driver, "#power-SX select[name=destination]", "n:" + rut)
+    again = tmp_path / "signed2.yaml"
+    again.write_text(sign(driver), encoding="utf-8")
+    doc2 = parse_order_document(again.read_bytes(), str(again))
+    assert doc2.seq == 2 and doc2.entropy_commit == doc.entropy_commit and doc2.entropy_reveal is None
+    assert doc2.orders["SX"]["moves"][0]["piece"] == "rutowski"
+    out = run_cli("intake", str(campaign["dir"]), str(again), "--now", LATER).output
+    assert "accepted: signed2.yaml: frederick seq 2" in out and "0 refused" in out
+
+    urls = requests_made(driver)
+    assert urls and all(u.startswith(("file:", "data:", "blob:")) for u in urls), urls
+
+
+def test_illegal_move_shows_pbem_checks_words_and_is_not_signed(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = write_page(campaign, tmp_path)
+    open_page(driver, page)
+    load_key(driver, campaign["keys"]["frederick"])
+    state, game = campaign["state"], campaign["camp"].game()
+    legal = game.legal_orders(state, "PR")
+    far = "wien"  # nowhere near Silesia: not a road neighbour, and too far
+    driver.find_element(By.ID, "add-move-PR").click()
+    select(driver, "#power-PR select[name=piece]", "friedrich")
+    path = driver.find_element(By.CSS_SELECTOR, "#power-PR input[name=path]")
+    first = legal["moves"]["friedrich"]["paths"][sorted(legal["moves"]["friedrich"]["paths"])[0]][0]
+    path.send_keys(f"{first} {far} nowhere_town {far} {far}")
+    # a second move of the same general, with a force march off the main roads
+    driver.find_element(By.ID, "add-move-PR").click()
+    select(driver, "#power-PR select[name=piece]", "friedrich")
+    path2 = driver.find_elements(By.CSS_SELECTOR, "#power-PR input[name=path]")[-1]
+    path2.send_keys(first)
+    driver.find_elements(By.CSS_SELECTOR, "#power-PR input[name=force_march]")[-1].click()
+    orders = page_orders(driver)
+    shown = problems(driver)
+    expected = [f"{p.path}: {p.message}" for p in game.validate(state, "PR", orders["PR"])]
+    assert len(expected) >= 3
+    assert shown == expected
+    # the same words from pbem check on the same orders
+    unsigned = tmp_path / "unsigned.yaml"
+    unsigned.write_text(json.dumps({"pbem": 1, "campaign": "maria-t", "player": "frederick", "phase": "1741-1/prussia",
+                                    "seq": 1, "orders": orders}), encoding="utf-8")
+    out = run_cli("check", str(unsigned), "--campaign", str(campaign["dir"]), ok=False)
+    assert out.exit_code == 1
+    for line in expected:
+        assert line in out.output
+    # the page refuses to sign
+    assert not driver.find_element(By.ID, "sign").is_enabled()
+    driver.execute_script("document.getElementById('sign').disabled = false; document.getElementById('sign').click();")
+    assert driver.find_element(By.ID, "signed").get_attribute("value") == ""
+    assert "Fix the problems" in driver.find_element(By.ID, "sign-status").text
+    # an edited path the engine did not offer is flagged as something only the adjudicator can judge
+    notes = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#notes li")]
+    assert any("orders.PR.moves[0].path" in n and "adjudicator" in n for n in notes)
+
+
+def test_a_foreign_key_is_named_and_signing_still_verifies_against_it(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    page = write_page(campaign, tmp_path)
+    open_page(driver, page)
+    status = load_key(driver, campaign["keys"]["louis"])
+    assert "not the roster key" in status
+    pub = load_private_key(campaign["keys"]["louis"]).public().sign_id
+    assert pub[:24] in status
+
+
+def test_canonical_json_and_yaml_match_python(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    open_page(driver, write_page(campaign, tmp_path))
+    values: list[Any] = [
+        {"b": 1, "a": [1, -2, 0, 10**15], "ä": "Brünn", "中": "維也納", "": None, "t": True, "f": False},
+        {"q": 'say "hi"\\ \n\t\r\b\f \x01 \x1f \x7f \x85 \u2028 \u2029 \ufeff \U0001F600', "\ue000": 1, "\U0001F600": 2, "z": {}},
+        {"plans": {"friedrich>neipperg": {"prefer": ["H7.2", "R.3a"], "retreat": []}}, "yes": "no", "on": "null"},
+        [{"stack": ["a", "b"], "path": ["c"]}, [], [[1, 2], {"x": [{"y": "z"}]}]],
+    ]
+    for value in values:
+        got = driver.execute_script("return PBEM.canonical(arguments[0]);", value)
+        assert got.encode("utf-8") == canonical(value), value
+        yaml_text = driver.execute_script("return PBEM.toYaml(arguments[0]);", value if isinstance(value, dict) else {"v": value})
+        back = load_document(yaml_text.encode("utf-8"), "page").data
+        assert back == (value if isinstance(value, dict) else {"v": value}), yaml_text
+
+
+def test_entropy_imported_from_pbem_sign_is_revealed(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    """A player who signed the last phase with ``pbem sign`` imports KEY.state.json; the page then
+    reveals the value committed there, as ``pbem sign`` would, and commits a fresh one."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    open_page(driver, write_page(campaign, tmp_path))
+    value = "5a" * 32
+    state_file = tmp_path / "frederick.key.state.json"
+    state_file.write_text(json.dumps({"maria-t/frederick": {"phase": "1741-1/hussars", "reveal": None, "value": value, "seq": 1}}))
+    driver.find_element(By.ID, "import-file").send_keys(str(state_file))
+    WebDriverWait(driver, 10).until(lambda d: "1" in d.find_element(By.ID, "entropy-status").text)
+    load_key(driver, campaign["keys"]["frederick"])
+    signed = tmp_path / "signed.yaml"
+    signed.write_text(sign(driver), encoding="utf-8")
+    doc = parse_order_document(signed.read_bytes(), str(signed))
+    assert doc.entropy_reveal == value and doc.seq == 1
+    slot = driver.execute_script("return PBEM.loadStore();")["maria-t/frederick"]
+    assert slot["reveal"] == value and slot["value"] != value and slot["phase"] == "1741-1/prussia"
+    assert doc.entropy_commit == hashlib.sha256(bytes.fromhex(slot["value"])).hexdigest()
+    verify_signature(doc, campaign["camp"].roster()["frederick"].key)
+
+
+def test_chinese_page_draws_its_map(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    open_page(driver, write_page(campaign, tmp_path, lang="zh-TW"))
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "var i = document.getElementById('map-image'); return i && i.complete && i.naturalWidth > 0;"))
+    assert driver.find_element(By.ID, "sign").text == "簽署"
+    assert driver.find_element(By.ID, "h-orders").text == "命令"
+    urls = requests_made(driver)
+    assert all(u.startswith(("file:", "data:", "blob:")) for u in urls), urls
+
