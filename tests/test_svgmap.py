@@ -316,3 +316,28 @@ def test_shipped_start_position_names_every_fortress() -> None:
     assert occupied <= labels
     # most towns are named too; the rest keep their name in the city's tooltip
     assert len(labels) > 0.7 * len(board.cities)
+
+
+def test_same_bytes_whatever_the_hash_seed() -> None:
+    """No set or dict order leaks into the drawing: two interpreters with different string
+    hashing draw the same SVG."""
+    import os
+    import sys
+
+    code = (
+        "import hashlib, sys\n"
+        "from pbem.games.maria.board import load_board, load_forces\n"
+        "from pbem.render.svgmap import render_map\n"
+        f"b = load_board({str(MAPS / 'valid.yaml')!r})\n"
+        f"v = load_forces(b, {str(MAPS / 'forces.yaml')!r}).start_view()\n"
+        "v['hussars'] = ['iglau', 'budweis']\n"
+        "svg = render_map(b, v, highlights={'battles': ['prag', 'wien'],"
+        " 'radius': {'city': 'prag', 'n': 2}})\n"
+        "print(hashlib.sha256(svg.encode()).hexdigest())\n"
+    )
+    digests = {
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}, timeout=120).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
