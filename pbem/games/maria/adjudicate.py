@@ -254,6 +254,7 @@ def run_setup(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
             if split is not None:
                 ctx.void(power, "troops", problem + "; the default split is used (M1.7)")
             split = model.default_split(info, total, top)
+        assert isinstance(split, dict)
         for g in gens:
             state["generals"][g]["troops"] = int(split[g])
         ctx.private(power, "troops", split={g: int(split[g]) for g in gens})

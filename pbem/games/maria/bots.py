@@ -257,12 +257,12 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
 def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     """Random legal orders for ``power`` (including random battle plans and standing orders)."""
     if kind_of(state) == "stage" and power in phase_powers(state):
-        orders = _stage_bot(state, power, rng)
+        stage = _stage_bot(state, power, rng)
         if rng.below(3) == 0:
-            orders["standing"] = {"default_plan": _random_plan(rng),
-                                  "hussar_policy": rng.choice(
-                                      ["pay", "refuse", {"pay_up_to": rng.below(10)}])}
-        return orders
+            stage["standing"] = {"default_plan": _random_plan(rng),
+                                 "hussar_policy": rng.choice(
+                                     ["pay", "refuse", {"pay_up_to": rng.below(10)}])}
+        return stage
     legal = legal_orders(state, power)
     kind = legal["kind"]
     orders: dict[str, Any] = {}

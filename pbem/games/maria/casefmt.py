@@ -16,6 +16,7 @@ from pbem.games.maria import adjudicate, model
 from pbem.games.maria.board import parse_board
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import battle, conquest, hussars, movement, supply, victory, winter
+from pbem.games.maria.views import view
 
 _GENERAL = re.compile(
     r"^(?P<power>FR|BA|PR|SX|AU|PA)(?P<rank>\d+)\s+(?P<city>[a-z0-9_]+|-)\s+(?P<troops>\d+)"
@@ -239,16 +240,13 @@ def compare(expect: dict[str, Any], state: dict[str, Any], events: list[dict[str
         got = _dig(state, path)
         if not _match(want, got):
             out.append(f"expected {path} = {_show(want)}, got {_show(got)}")
-    for audience, want in (expect.get("view") or {}).items():
-        from pbem.games.maria.views import view
-
-        got = view(state, audience)
-        if not _match(want, got):
-            shown = {k: got.get(k) for k in want} if isinstance(want, dict) else got
-            out.append(f"expected view({audience}) to hold {_show(want)}, got {_show(shown)}")
+    for audience, seen in (expect.get("view") or {}).items():
+        shown_view = view(state, audience)
+        if not _match(seen, shown_view):
+            shown = ({k: shown_view.get(k) for k in seen} if isinstance(seen, dict)
+                     else shown_view)
+            out.append(f"expected view({audience}) to hold {_show(seen)}, got {_show(shown)}")
     for audience, keys in (expect.get("view_lacks") or {}).items():
-        from pbem.games.maria.views import view
-
         text = _show(view(state, audience))
         for k in keys:
             if k in text:
@@ -260,12 +258,12 @@ def compare(expect: dict[str, Any], state: dict[str, Any], events: list[dict[str
                 pos = i + 1
                 break
         else:
-            shown = [e for e in events if e.get("type") == want.get("type")]
-            out.append(f"expected event {_show(want)} (in order), got {_show(shown)}")
-    for want in expect.get("no_events") or []:
-        hit = [e for e in events if _match(want, e)]
-        if hit:
-            out.append(f"expected no event {_show(want)}, got {_show(hit)}")
+            same = [e for e in events if e.get("type") == want.get("type")]
+            out.append(f"expected event {_show(want)} (in order), got {_show(same)}")
+    for unwanted in expect.get("no_events") or []:
+        hits = [e for e in events if _match(unwanted, e)]
+        if hits:
+            out.append(f"expected no event {_show(unwanted)}, got {_show(hits)}")
     return out
 
 

@@ -90,7 +90,7 @@ def run_winter(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
             gens[gid]["troops"] = n
             gens[gid]["face_down"] = False
             gens[gid]["supply_failures"] = 0
-            placed.append((gid, str(site), n))
+            placed.append((str(gid), str(site), n))
         total = sum(adds.values()) + sum(n for _, _, n in placed)
         if not total:
             continue
