@@ -48,6 +48,11 @@ def _fail(path: Path, message: str) -> AuditError:
     return AuditError(message, source=str(path))
 
 
+def _rel(camp: Campaign, rec: dict[str, Any]) -> str:
+    """The record's file, relative to the campaign folder."""
+    return str(camp.record_path(rec["index"]).relative_to(camp.root))
+
+
 def audit(camp: Campaign) -> AuditReport:
     """Audit ``camp``; raise :class:`AuditError` naming the first record or file that does not match."""
     camp.require()
@@ -154,10 +159,10 @@ def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict
     except FileNotFoundError:
         raise _fail(path, f"the order file of {seat} cited by record {rec['index']} is missing") from None
     if sha256_hex(raw) != used["sha256"]:
-        raise _fail(path, f"the order file of {seat} does not match the hash in record {rec['index']}")
+        raise _fail(path, f"the order file of {seat} does not match the hash in record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
     verdict = path.with_name(path.name + ".verdict.json")
     if not verdict.is_file() or sha256_hex(verdict.read_bytes()) != used.get("verdict_sha256"):
-        raise _fail(verdict, f"the verdict of {seat}'s order file does not match record {rec['index']}")
+        raise _fail(verdict, f"the verdict of {seat}'s order file does not match record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
     try:
         doc = parse_order_document(raw, str(path))
         verify_signature(doc, roster[seat])
@@ -191,7 +196,7 @@ def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
         raise _fail(spath, f"the state after record {rec['index']} is missing") from None
     state = _json_or_none(data)
     if state is None or canonical(state) + b"\n" != data or digest(state) != rec["state_hash"]:
-        raise _fail(spath, f"the state snapshot does not match record {rec['index']}")
+        raise _fail(spath, f"the state snapshot does not match record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
     if rec["kind"] == "create":  # the initial state has no events
         return
     epath = camp.states_dir / f"{rec['index']:06d}.events.json"
@@ -201,7 +206,7 @@ def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
         raise _fail(epath, f"the events of record {rec['index']} are missing") from None
     parsed = _json_or_none(events)
     if parsed is None or canonical(parsed) + b"\n" != events or digest(parsed) != rec["events_hash"]:
-        raise _fail(epath, f"the events file does not match record {rec['index']}")
+        raise _fail(epath, f"the events file does not match record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
 
 
 def _json_or_none(data: bytes) -> Any:
