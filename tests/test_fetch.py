@@ -190,8 +190,11 @@ def test_crash_after_store_before_record_and_flag(tmp_path: Path, imap: ImapServ
     assert "2 message(s) stored by an interrupted run" in result.stderr
     assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 4))
     assert all("\\Seen" in flags for flags in imap.flags().values())
-    uids = next(iter(json.loads(state_path.read_text())["accounts"].values()))["uids"]
-    assert uids == [1, 2, 3]
+    record = json.loads(state_path.read_text())
+    assert next(iter(record["accounts"].values()))["uids"] == [1, 2, 3]
+    # their Message-IDs are read back from the stored files, for a later UIDVALIDITY change
+    assert sorted(record["message_ids"]) == [f"<orders-{i}@players.example.org>"
+                                             for i in range(1, 4)]
 
 
 def test_crash_after_record_before_flag(tmp_path: Path, imap: ImapServer) -> None:

@@ -29,7 +29,7 @@ import os
 import re
 import ssl
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -104,16 +104,17 @@ def maildir_name(key: str, uidvalidity: int, uid: int, arrived: int) -> str:
     return f"{arrived}.{message_key(key, uidvalidity, uid)}.pbem"
 
 
-def stored_keys(inbox: Path) -> set[str]:
-    """Message keys of every message pbem stored in ``new/`` or ``cur/`` (intake moves them)."""
-    keys: set[str] = set()
+def stored_keys(inbox: Path) -> dict[str, Path]:
+    """Message key -> file of every message pbem stored in ``new/`` or ``cur/`` (intake moves
+    them to ``cur/``)."""
+    keys: dict[str, Path] = {}
     for sub in ("new", "cur"):
         folder = inbox / sub
         if folder.is_dir():
             for entry in os.scandir(folder):
                 parts = entry.name.split(":", 1)[0].split(".")
                 if len(parts) == 3 and parts[1].startswith("imap-"):
-                    keys.add(parts[1])
+                    keys[parts[1]] = Path(entry.path)
     return keys
 
 
@@ -133,7 +134,7 @@ class FetchPlan:
 
 
 def plan_fetch(server_uids: list[int], unseen: list[int], account: Account | None,
-               uidvalidity: int, names: set[str], key: str) -> FetchPlan:
+               uidvalidity: int, names: Collection[str], key: str) -> FetchPlan:
     """Decide what to do with each message on the server; pure. ``names``: stored keys."""
     reset = account is not None and account.uidvalidity != uidvalidity
     known = set() if account is None or reset else set(account.uids)
@@ -303,8 +304,8 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
     key = account_key(settings)
     server_uids = _uids(_ok(conn.uid("SEARCH", "ALL"), "UID SEARCH"))
     unseen = _uids(_ok(conn.uid("SEARCH", "UNSEEN"), "UID SEARCH UNSEEN"))
-    plan = plan_fetch(server_uids, unseen, state.accounts.get(key), uidvalidity,
-                      stored_keys(inbox), key)
+    stored = stored_keys(inbox)
+    plan = plan_fetch(server_uids, unseen, state.accounts.get(key), uidvalidity, stored, key)
     if plan.reset:
         err(f"{settings.mailbox}: UIDVALIDITY changed; messages already stored are recognised "
             "by Message-ID")
@@ -317,6 +318,12 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
     known_ids = set(state.message_ids)
     if plan.record:
         account.uids.extend(plan.record)
+        for uid in plan.record:
+            with open(stored[message_key(key, uidvalidity, uid)], "rb") as handle:
+                mid = _message_id(handle.read(256 * 1024))
+            if mid and mid not in known_ids:
+                state.message_ids.append(mid)
+                known_ids.add(mid)
         outcome.recovered.extend(plan.record)
         err(f"{len(plan.record)} message(s) stored by an interrupted run; recorded, not stored "
             "again")
@@ -338,9 +345,9 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
                 known_ids.add(mid)
         account.uids.append(uid)
         state.save(state_path)
-        _ok(conn.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), "to flag a message")
         if name in outcome.stored:
             out(f"fetched new/{name} {mid or '(no Message-ID)'}")
+        _ok(conn.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), "to flag a message")
     for uid in to_flag:
         _ok(conn.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), "to flag a message")
         outcome.flagged.append(uid)
