@@ -229,3 +229,16 @@ def test_encrypted_private_part_opens_with_the_seat_key(tmp_path: Path) -> None:
     assert b"private-south.sealed.txt" not in south and b"Your position (south)" in south.replace(b"=\r\n", b"")
     publish_phase(camp, 0)
     assert (root / "outbox" / "report-0000-start-north.eml").read_bytes() == north
+
+
+def test_map_highlights_follow_the_public_events() -> None:
+    from pbem.render.report import map_highlights
+
+    events = [
+        {"type": "move", "path": ["a", "b", "c"]},
+        {"type": "move", "path": ["d"]},
+        {"type": "battle", "attacker": {"city": "c"}, "defender": {"city": "e"}},
+        {"type": "battle", "city": "e"},
+        {"type": "supply", "city": "f"},
+    ]
+    assert map_highlights(events) == {"paths": [["a", "b", "c"]], "battles": ["e"]}

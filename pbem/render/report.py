@@ -206,9 +206,11 @@ def map_highlights(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     for ev in events:
         if ev.get("type") == "move" and isinstance(ev.get("path"), list) and len(ev["path"]) > 1:
             paths.append([str(c) for c in ev["path"]])
-        elif ev.get("type") == "battle" and ev.get("city"):
-            if ev["city"] not in battles:
-                battles.append(str(ev["city"]))
+        elif ev.get("type") == "battle":
+            # a battle is fought where the defender stands (M5)
+            city = ev.get("city") or (ev.get("defender") or {}).get("city")
+            if city and city not in battles:
+                battles.append(str(city))
     return {"paths": paths, "battles": battles}
 
 
