@@ -63,6 +63,7 @@ def audit(camp: Campaign) -> AuditReport:
     roster = {name: parse_public_key(e["key"]) for name, e in create["roster"].items()}
     anchor = bytes.fromhex(create["public_anchor"])
     previous_key = anchor
+    cited: set[str] = set()
     for rec in records:
         if rec["kind"] == "roster":
             roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
@@ -81,8 +82,10 @@ def audit(camp: Campaign) -> AuditReport:
         previous_key = key
         for seat, used in sorted(rec["orders"].items()):
             _check_order_file(camp, rec, seat, used, roster, path)
+            cited.add(used["file"])
             report.order_files += 1
         _check_snapshot(camp, rec)
+    report.order_files += _check_order_folders(camp, cited)
     found = _seed(camp, records)
     if found is None:
         report.notes.append("replay skipped: the secret seed is revealed only when the game ends")
@@ -170,6 +173,36 @@ def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict
         raise _fail(path, f"the order file does not verify: {exc.message}") from None
     if doc.player != seat or doc.phase != rec["phase"]:
         raise _fail(path, f"the order file is for {doc.player}/{doc.phase}, but record {rec['index']} uses it for {seat}/{rec['phase']}")
+
+
+def _check_order_folders(camp: Campaign, cited: set[str]) -> int:
+    """Every accepted order file that no record cites (superseded by a higher seq, or waiting for
+    the phase to resolve) still matches its verdict; returns how many were checked. An order file
+    without a verdict is what a crash between the two writes leaves; intake ignores it, so do we."""
+    checked = 0
+    for vpath in sorted(camp.orders_dir.glob("*/*.yaml.verdict.json")):
+        doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
+        if str(doc.relative_to(camp.root)) in cited:
+            continue
+        data = vpath.read_bytes()
+        verdict = _json_or_none(data)
+        if not isinstance(verdict, dict) or canonical(verdict) + b"\n" != data or verdict.get("file") != doc.name \
+                or doc.name != f"{verdict.get('seat')}.{verdict.get('seq', 0):06d}.yaml":
+            raise _fail(vpath, "the verdict is not what intake wrote (not canonical JSON, or not for this order file)")
+        try:
+            raw = doc.read_bytes()
+        except FileNotFoundError:
+            raise _fail(doc, f"the accepted order file is missing (its verdict {vpath.name} is there)") from None
+        if sha256_hex(raw) != verdict.get("raw_sha256"):
+            raise _fail(doc, f"the order file does not match the hash in its verdict {vpath.relative_to(camp.root)}; one of the two was changed")
+        try:
+            body = parse_order_document(raw, str(doc), max_bytes=max(len(raw), 1)).body_hash
+        except PbemError as exc:
+            raise _fail(doc, f"the accepted order file does not parse: {exc.message}") from None
+        if body != verdict.get("body_sha256"):
+            raise _fail(vpath, "the verdict's hash of the signed content does not match its order file")
+        checked += 1
+    return checked
 
 
 def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any]) -> None:
