@@ -42,16 +42,48 @@ def phase_id(state: dict[str, Any]) -> str | None:
 
 
 def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
-    """The powers that must send orders in the current round."""
+    """The powers that must send orders in the current round: those with a player and with
+    something to order (M12.12: a step nobody can give orders for runs on by itself)."""
     step = state["step"]
     with_player = [p for p in state["powers"] if model.seat_of(state, p) is not None]
-    if step in ("setup", "winter"):
+    if step == "setup":
         return tuple(with_player)
+    if step == "winter":
+        return tuple(p for p in with_player if can_buy_in_winter(state, p))
     if step == "hussars":
-        return ("AU",) if "AU" in with_player else ()
+        au_on_map = any(g["power"] == "AU" and g["city"] is not None
+                        for g in state["generals"].values())
+        return ("AU",) if "AU" in with_player and au_on_map else ()
     if step in model.STAGES:
-        return tuple(p for p in model.stage_powers(state, step) if p in with_player)
+        return tuple(p for p in model.stage_powers(state, step)
+                     if p in with_player and has_stage_orders(state, p))
     return ()
+
+
+def _purse(state: dict[str, Any], power: str) -> int:
+    """The TC points ``power``'s hand can pay (M6.4)."""
+    from pbem.games.maria.cards import payment_value
+
+    return sum(payment_value(c, state["options"]) for c in state["cards"]["hands"].get(power, []))
+
+
+def has_stage_orders(state: dict[str, Any], power: str) -> bool:
+    """True if ``power`` has a piece on the map, or could bring back a train (M3.9)."""
+    if any(v["power"] == power and v["city"] is not None
+           for v in (*state["generals"].values(), *state["trains"].values())):
+        return True
+    off = any(v["power"] == power and v["city"] is None for v in state["trains"].values())
+    return off and state["train_max"].get(power, 0) > 0 and \
+        _purse(state, power) >= int(state["options"]["trains.reentry_cost"])
+
+
+def can_buy_in_winter(state: dict[str, Any], power: str) -> bool:
+    """True if ``power`` could buy a troop or a return this winter (M8.2, M8.3)."""
+    if _purse(state, power) < max(1, int(state["options"]["winter.recruit_cost"])):
+        return False
+    top = int(state["options"]["troops.max"])
+    return any(g["power"] == power and (g["city"] is None or g["troops"] < top)
+               for g in state["generals"].values())
 
 
 def current_phase(state: dict[str, Any]) -> Phase | None:
@@ -365,6 +397,7 @@ def advance(ctx: Ctx) -> None:
             if not start_stage(ctx, nxt):
                 continue
             if not phase_powers(state):
+                ctx.event("round_skipped", step=nxt, reason="no power has anything to order")
                 run_stage_orders(ctx, nxt, {})
                 if state["result"] is not None:
                     return
@@ -372,8 +405,11 @@ def advance(ctx: Ctx) -> None:
             return
         if nxt == "winter":
             winter.start_winter(ctx)
-            return
+            if phase_powers(state):
+                return
+            ctx.event("round_skipped", step="winter", reason="no power can buy anything")
+            continue
         if nxt == "hussars" and not phase_powers(state):
-            state["hussars"] = []
+            hussars.place_hussars(ctx, {})  # lifted, none placed (M7.1)
             continue
         return
