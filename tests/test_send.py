@@ -354,6 +354,22 @@ def test_message_id_already_in_sent_is_never_sent_again(tmp_path: Path) -> None:
         assert (root / "outbox" / "0009-other.eml").exists()
 
 
+def test_message_the_server_refuses_after_data_is_reported_not_counted_as_sent(
+    tmp_path: Path,
+) -> None:
+    root = campaign(tmp_path, 2)
+    # a line over SMTP's 1000-octet limit: aiosmtpd answers 500 after the data
+    (root / "outbox" / "0001-report.eml").write_bytes(message(1) + b"x" * 4000 + b"\n")
+    with SmtpServer() as srv:
+        result = send(root, srv)
+        assert result.exit_code == 1
+        assert "0001-report.eml: player1@example.org refused: 500 Line too long" in result.stderr
+        assert "sent 0001-report.eml" not in result.stdout
+        assert srv.count_by_message_id() == {"<report-2@maria-1741.pbem>": 1}
+        journal = json.loads((root / "sent" / ".journal" / "0001-report.eml.json").read_text())
+        assert journal["delivered"] == {} and list(journal["refused"]) == ["player1@example.org"]
+
+
 def test_two_queued_files_with_one_message_id_are_sent_once(tmp_path: Path) -> None:
     root = campaign(tmp_path, 1)
     (root / "outbox" / "0002-copy.eml").write_bytes(message(1))

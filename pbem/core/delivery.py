@@ -7,23 +7,24 @@ whom, what is already done) and an apply step (:func:`deliver`) that talks SMTP.
 Exactly once rests on a journal per message, ``DIR/outbox/.journal/NAME.json``, written
 atomically (temporary file, fsync, rename, fsync of the folder) at each step:
 
-1. before the transaction: the ``Date`` the message is sent with (so a resend is byte-identical);
-2. after ``RCPT``: the recipients the server took (``in_flight``) and those it refused for good;
-3. after the server's ``250`` to the message: ``in_flight`` becomes ``delivered``;
-4. once no recipient is left: ``done``; the sent message (with its ``Date``) is written to
-   ``DIR/sent/NAME``, the outbox file removed, the journal moved to ``DIR/sent/.journal/``.
+1. after ``RCPT``, before the message goes out: the ``Date`` it is sent with (so that a resend
+   is byte-identical), the recipients the server took (``in_flight``), those it refused;
+2. after the server's ``250`` to the message: ``in_flight`` becomes ``delivered``, and the
+   message is ``done`` when no recipient is left;
+3. the sent message (with its ``Date``) is written to ``DIR/sent/NAME`` (fsync), then the
+   outbox file is removed and the journal moved to ``DIR/sent/.journal/``.
 
 A rerun redoes whatever step was interrupted and never sends to a recipient in ``delivered``
 or ``refused``. The ``Message-ID`` is the idempotency key: a message whose Message-ID is already
 in ``sent/`` is never sent again (a re-run phase queues byte-identical files).
 
 The one window no client can close: the server has said ``250`` to the message but the process
-dies (or the connection drops) before step 3 is on disk. SMTP has no way to ask a server whether
+dies (or the connection drops) before step 2 is on disk. SMTP has no way to ask a server whether
 it took a message, so the journal still says ``in_flight`` and the next run sends the message
 again (same bytes, same Message-ID, so mail readers and pbem's intake can tell it is a copy).
 The window is the time to read one reply line and write one small file; everything else —
 a kill during ``RCPT``, during the transfer, before the reply, after the journal — is exact.
-Loss is never traded for it: a message is removed from the outbox only after step 4.
+Loss is never traded for it: a message is removed from the outbox only after step 3.
 """
 
 from __future__ import annotations
@@ -456,23 +457,22 @@ class _Run:
         while target.exists() and message_id_of(target) != item.message_id:
             n += 1
             target = self.sent_dir / f"{Path(item.name).stem}-{n}.eml"
-        if journal.sent_as != target.name:
+        if (journal.sent_as or item.name) != target.name:  # a name clash in sent/
             journal.sent_as = target.name
             self.save(item.name, journal)
         if not target.exists():
-            write_file_atomic(target, wire)
+            write_file_atomic(target, wire)  # durable before the outbox copy goes
+        # No fsync from here on: if the unlink or the move below is lost in a crash, the next
+        # run finds the journal done, or the Message-ID in sent/, and only tidies up.
         source = self.outbox / item.name
         if source.exists():
             source.unlink()
-            fsync_dir(self.outbox)
         self.move_journal(f"{item.name}.json")
 
     def move_journal(self, journal_name: str) -> None:
         done_dir = self.sent_dir / JOURNAL_DIR
         done_dir.mkdir(parents=True, exist_ok=True)
         os.replace(self.journals / journal_name, done_dir / journal_name)
-        fsync_dir(done_dir)
-        fsync_dir(self.journals)
 
     # connection
 
@@ -529,16 +529,17 @@ class _Run:
             self.err(f"{item.name}: deferred for " + ", ".join(
                 f"{r} ({why})" for r, why in sorted(journal.deferred.items())))
             return
-        journal.done = True
-        self.save(item.name, journal)
+        if not journal.done:
+            journal.done = True
+            self.save(item.name, journal)
         self.file_sent(item, journal)
         self.report_done(item, journal)
 
     def transaction(self, item: Outgoing, journal: Journal, remaining: list[str]) -> None:
         conn = self.connection()
         if not journal.date:
+            # step 1: the Date is fixed now, and on disk (step 2) before the message goes out
             journal.date = email.utils.formatdate(usegmt=True)
-            self.save(item.name, journal)  # step 1: the Date is fixed before anything goes out
         code, text = conn.mail(item.sender)
         if code != 250:
             conn.rset()
@@ -559,14 +560,18 @@ class _Run:
             else:
                 journal.deferred[rcpt] = _reply(code, text)
         journal.in_flight = accepted
-        self.save(item.name, journal)  # step 2
+        self.save(item.name, journal)  # step 1
         if not accepted:
             conn.rset()
             return
         try:
             code, text = conn.data(to_crlf(wire_bytes(item.raw, journal.date)))
+            if code != 250:  # smtplib checks the 354 but returns the final reply unchecked
+                raise smtplib.SMTPDataError(code, text)
         except smtplib.SMTPDataError as exc:
             why = _reply(exc.smtp_code, exc.smtp_error)
+            if exc.smtp_code == 421:
+                raise  # the server is going away: reconnect and try again
             target = journal.refused if exc.smtp_code >= 500 else journal.deferred
             for rcpt in accepted:
                 target[rcpt] = why
@@ -578,7 +583,8 @@ class _Run:
         for rcpt in accepted:
             journal.delivered[rcpt] = _reply(code, text)
         journal.in_flight = []
-        self.save(item.name, journal)  # step 3
+        journal.done = not journal.remaining(item.recipients)  # saves a write in the common case
+        self.save(item.name, journal)  # step 2
         self.failures = 0
 
     def report_done(self, item: Outgoing, journal: Journal) -> None:
