@@ -174,3 +174,10 @@ def test_every_kind_of_round_has_a_page(phase_suffix: str) -> None:
     data, _ = page_parts(html)
     assert data["kind"] == phase.kind and data["powers"]
     assert len(html.encode("utf-8")) < MAX_BYTES
+
+
+def test_the_reports_map_is_used_when_given(stage: dict[str, Any]) -> None:
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>the report map</title></svg>'
+    html = orderpage.order_page("maria", GAME, stage, "frederick", campaign="maria-t", map_svg=svg)
+    assert html is not None
+    assert page_parts(html)[1] == svg

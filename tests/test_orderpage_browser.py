@@ -341,3 +341,40 @@ def test_chinese_page_draws_its_map(driver: Any, campaign: dict[str, Any], tmp_p
     urls = requests_made(driver)
     assert all(u.startswith(("file:", "data:", "blob:")) for u in urls), urls
 
+
+
+def test_setup_split_shows_pbem_checks_words(driver: Any, tmp_path: Path) -> None:
+    """The set-up round: the troop split form starts at the minimums; a split that does not add
+    up shows split_problem's sentence, and one that does can be signed."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.fair import PhaseRng, Rng
+    from pbem.games.maria import GAME
+
+    state = GAME.new_game("intro", {}, PhaseRng(Rng(b"setup-public"), Rng(b"setup-secret")))
+    html = orderpage.order_page("maria", GAME, state, "louis", campaign="maria-s")
+    assert html is not None
+    page = tmp_path / "setup.html"
+    page.write_text(html, encoding="utf-8")
+    open_page(driver, page)
+    def same_as_python() -> list[str]:
+        orders = page_orders(driver)
+        expected = [f"{p.path}: {p.message}" for power in ("FR", "BA") for p in GAME.validate(state, power, orders[power])]
+        assert problems(driver) == expected
+        return expected
+
+    legal = GAME.legal_orders(state, "FR")
+    first = min(legal["generals"], key=lambda g: state["generals"][g]["rank"])
+    box = driver.find_element(By.NAME, f"troops-{first}")
+    for value, words in [(str(legal["generals"][first]["min"] + 1), "the split adds up to"), ("99", "troops, not 99"),
+                         ("", "needs a number of troops")]:
+        box.clear()
+        if value:
+            box.send_keys(value)
+        shown = same_as_python()
+        assert len(shown) == 1 and words in shown[0], shown
+        assert not driver.find_element(By.ID, "sign").is_enabled()
+    box.send_keys(str(legal["generals"][first]["min"]))  # the minimums add up to the total here
+    assert same_as_python() == []
+    assert driver.find_element(By.ID, "sign").is_enabled() is False  # no key loaded yet
+    assert "Load your key" in driver.find_element(By.ID, "sign-status").text

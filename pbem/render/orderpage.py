@@ -196,7 +196,9 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
     return {
         "map": static,
         "pieces": pieces,
+        # the English names are pbem check's; the page shows the catalog's (power_titles)
         "power_names": dict(model.POWER_NAMES),
+        "power_titles": {p: i18n.gettext_for(lang, n) for p, n in model.POWER_NAMES.items()},
         "reentry_sites": {p: list(board.reentry_sites(p)) for p in powers},
         "seat_powers": list(view.get("seats", {}).get(view.get("audience", ""), powers)),
         "enemies": {p: [q for q in model.POWERS if q in state["powers"] and model.are_enemies(dict(state), p, q)] for p in powers},
@@ -262,12 +264,13 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
 
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
                campaign: str, lang: str = "en", deadline: str | None = None,
-               pubkey: str | None = None) -> str | None:
+               pubkey: str | None = None, map_svg: str | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it (or the game is over).
 
     ``pubkey`` is the seat's roster key line (``ed25519:<hex> ...``); with it the page warns when
-    the loaded key is another. For Maria the page carries the seat's map."""
+    the loaded key is another. ``map_svg`` is the seat's map as its private report shows it; for
+    Maria it is drawn from the seat's view when not given."""
     phase = game.current_phase(dict(state))
     if phase is None:
         return None
@@ -275,8 +278,8 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
                      deadline=deadline, pubkey=pubkey)
     if data is None:
         return None
-    svg = None
-    if game_name == "maria":
+    svg = map_svg
+    if svg is None and game_name == "maria":
         from pbem.games.maria.board import load_board
         from pbem.render.svgmap import render_map
 

@@ -257,7 +257,7 @@
 
   function numberInput(value, attrs, onInput) {
     var a = Object.assign({ type: "number", step: 1, inputmode: "numeric", value: value === undefined ? "" : value }, attrs);
-    a.oninput = function (ev) { onInput(ev.target.value === "" ? "" : Number(ev.target.value)); };
+    a.oninput = a.onchange = function (ev) { onInput(ev.target.value === "" ? "" : Number(ev.target.value)); };
     return el("input", a);
   }
 
@@ -305,8 +305,8 @@
           onChange();
         } }), cardLabel(card)]));
     });
-    box.appendChild(el("label", {}, [t("cards to play first") + (cards.length ? "" : ": " + t("none")), picks]));
-    box.appendChild(el("label", {}, [t("retreat cities for a beaten enemy (ids)"),
+    box.appendChild(el("label", { class: "wide" }, [t("cards to play first") + (cards.length ? "" : ": " + t("none")), picks]));
+    box.appendChild(el("label", { class: "wide" }, [t("retreat cities for a beaten enemy (ids)"),
       el("input", { type: "text", name: "retreat", value: plan.retreat || "", autocomplete: "off", oninput: function (ev) { plan.retreat = ev.target.value; onChange(); } })]));
     return box;
   }
@@ -484,7 +484,7 @@
     box.textContent = "";
     D.powers.forEach(function (p) {
       var own = D.own[p] || {};
-      var part = el("div", { class: "power" }, [el("h3", { text: D.power_names[p] })]);
+      var part = el("div", { class: "power" }, [el("h3", { text: D.power_titles[p] })]);
       var troops = own.troops || {};
       if (Object.keys(troops).length) {
         var table = el("table", { class: "op-table" }, [el("tr", {}, [el("th", { text: t("Troops") }), el("th", {})])]);
@@ -507,7 +507,7 @@
       formBox.textContent = "";
       D.powers.forEach(function (p) {
         var legal = D.legal[p];
-        var box = el("div", { class: "power", id: "power-" + p }, [el("h2", { text: t("Orders of") + " " + D.power_names[p] })]);
+        var box = el("div", { class: "power", id: "power-" + p }, [el("h2", { text: t("Orders of") + " " + D.power_titles[p] })]);
         if (!legal.phase_power) box.appendChild(el("p", { text: t("Nothing to order for this power in this phase.") }));
         else if (legal.kind === "stage") drawStage(box, p, legal, redraw);
         else if (legal.kind === "setup") drawSetup(box, p, legal);
