@@ -198,3 +198,26 @@ def test_schema_refuses_unknown_fields() -> None:
     schema = json.loads((orders_dir() / "maria" / "stage.schema.json").read_text("utf-8"))
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"FR": {"mvoes": []}}, schema)
+
+
+def test_default_splits_match_the_rules_table() -> None:
+    """maria.md "Default splits" (M1.7), introductory game."""
+    state = adjudicate.resolve(_new(), {}, _rng()).state
+    troops = {g: v["troops"] for g, v in state["generals"].items()}
+    assert troops == {
+        "belle_isle": 6, "broglie": 5, "toerring": 5,
+        "karl": 6, "traun": 5, "khevenhueller": 6, "batthyany": 2, "neipperg": 5,
+        "friedrich": 6, "schwerin": 6, "leopold": 4, "dessauer": 6, "rutowski": 5,
+    }
+
+
+def test_default_splits_of_the_full_forces() -> None:
+    """maria.md "Default splits" (M1.7), all generals (the advanced game's forces)."""
+    board, forces = board_and_forces()
+    got = {}
+    for power in ("FR", "AU", "PA"):
+        gens = [{"id": g.id, "rank": g.rank, "min": g.minimum} for g in forces.generals_of(power)]
+        got.update(model.default_split(gens, forces.powers[power].troops, 8))
+    assert got == {"moritz": 7, "belle_isle": 6, "broglie": 5, "maillebois": 4, "noailles": 4,
+                   "karl": 6, "traun": 5, "khevenhueller": 6, "batthyany": 2, "neipperg": 5,
+                   "arenberg": 4, "george_ii": 5, "cumberland": 5, "stair": 4}

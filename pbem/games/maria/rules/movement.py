@@ -250,9 +250,11 @@ def execute_move(ctx: Ctx, power: str, index: int, order: dict[str, Any]) -> Non
         if not on:
             ctx.void(power, where, "no general of the stack is on the map under your control (M3.4)")
             return
-        start = gens[on[0]]["city"]
-        movers = [g for g in on if gens[g]["city"] == start and g not in moved
-                  and not gens[g].get("blocked")]
+        free = [g for g in on if g not in moved and not gens[g].get("blocked")]
+        # The start city is that of the first named general still free to move: one that has
+        # moved already has left the start city (M3.4).
+        start = gens[free[0] if free else on[0]]["city"]
+        movers = [g for g in free if gens[g]["city"] == start]
         if not movers:
             ctx.void(power, where, "no general of the stack is free to move (M3.4)")
             return
