@@ -70,6 +70,10 @@ service imap-login {{
 """
 
 
+class PortTaken(RuntimeError):
+    """Another process took the free port between our check and dovecot's bind."""
+
+
 def dovecot_available() -> bool:
     """True if dovecot is installed and we may start it (it needs root)."""
     return os.path.exists(DOVECOT) and os.geteuid() == 0
@@ -88,6 +92,21 @@ class ImapServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> ImapServer:
+        for attempt in range(5):
+            try:
+                return self._start()
+            except PortTaken:
+                shutil.rmtree(self.root, ignore_errors=True)
+                if attempt == 4:
+                    raise
+                self.root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+                self.port = free_port()
+            except BaseException:
+                shutil.rmtree(self.root, ignore_errors=True)
+                raise
+        return self
+
+    def _start(self) -> ImapServer:
         # dovecot's unprivileged processes must reach their folders: no 0700 parents here
         self.root.chmod(0o755)
         for sub in ("run", "state", "mail"):
@@ -118,18 +137,40 @@ class ImapServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 err = self.process.stderr.read().decode() if self.process.stderr else ""
+                if "Address already in use" in err + self.log():
+                    raise PortTaken(err)
                 raise RuntimeError(f"dovecot did not start: {err}\n{self.log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        self.__exit__()
+            if "Address already in use" in self.log():
+                self._stop()
+                raise PortTaken(self.log())
+            if self._greets():
+                return self
+            time.sleep(0.05)
+        self._stop()
         raise RuntimeError(f"dovecot did not listen on {self.port}\n{self.log()}")
+
+    def _greets(self) -> bool:
+        """True once dovecot (not some other listener) greets on our port."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
+                if self.ssl:
+                    import ssl as _ssl
+
+                    context = _ssl.create_default_context(cafile=str(self.cert))
+                    with context.wrap_socket(sock, server_hostname="127.0.0.1") as tls:
+                        return tls.recv(64).startswith(b"* OK")
+                return sock.recv(64).startswith(b"* OK")
+        except OSError:
+            return False
 
     def __exit__(self, *exc: object) -> None:
         if self.process is None:
             return
+        self._stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def _stop(self) -> None:
+        assert self.process is not None
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -139,7 +180,6 @@ class ImapServer:
                 self.process.wait()
         if self.process.stderr:
             self.process.stderr.close()
-        shutil.rmtree(self.root, ignore_errors=True)
 
     def mailbox_of_new_user(self) -> ImapServer:
         """The same server seen as another user with an empty mailbox, without a restart

@@ -188,6 +188,7 @@ class SmtpServer:
                 kwargs.update(ssl_context=context)
             else:
                 kwargs.update(tls_context=context, require_starttls=True)
+        self._kwargs = kwargs
         self.controller = Controller(_Handler(self), hostname="127.0.0.1", port=self.port,
                                      **kwargs)
 
@@ -200,7 +201,16 @@ class SmtpServer:
         return AuthResult(success=ok, handled=False, auth_data=auth_data if ok else None)
 
     def __enter__(self) -> SmtpServer:
-        self.controller.start()
+        for attempt in range(5):
+            try:
+                self.controller.start()
+                return self
+            except OSError:  # someone took the free port first: take another one
+                if attempt == 4:
+                    raise
+                self.port = free_port()
+                self.controller = Controller(_Handler(self), hostname="127.0.0.1",
+                                             port=self.port, **self._kwargs)
         return self
 
     def __exit__(self, *exc: object) -> None:
