@@ -30,7 +30,7 @@ import re
 import ssl
 import time
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
@@ -279,6 +279,9 @@ def fetch_mail(campaign_dir: Path, settings: ServerSettings, *, out: Say, err: S
 
     ``out`` gets one line per stored message, ``err`` recoveries and warnings.
     """
+    if settings.port is None:  # the default port goes into the record's account key too
+        ssl_port = settings.effective_security(993) == "ssl"
+        settings = replace(settings, port=993 if ssl_port else 143)
     inbox = campaign_dir / "inbox"
     ensure_maildir(inbox)
     outcome = FetchOutcome()
