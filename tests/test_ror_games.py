@@ -67,9 +67,24 @@ def _check_invariants(st: dict[str, Any]) -> None:
     for f in st["factions"].values():
         assert f["faction_treasury"] >= 0
     assert st["state_treasury"] >= 0
-    if st["civil_war"]:
-        p = st["senators"][st["civil_war"]["primary_rebel"]]
-        assert "rebel" in p["markers"]
+    cw = st["civil_war"]
+    rebels = {s for s, r in st["senators"].items() if r["alive"] and "rebel" in r["markers"]}
+    if cw:
+        members = {cw["primary_rebel"], *cw["secondary_rebels"]}
+        if not cw.get("primary_dead"):
+            assert "rebel" in st["senators"][cw["primary_rebel"]]["markers"]
+        assert rebels <= members, (rebels, members)
+    else:
+        assert not rebels, f"rebel markers without a civil war: {rebels}"
+        assert not any(lg["location"] == "rebel_army" for lg in st["legions"].values())
+    for a in st["armies"]:
+        if a["commander"] is not None:
+            r = st["senators"][a["commander"]]
+            assert r["alive"] and r["location"] == "field", (a, r["location"])
+            assert "rebel" not in r["markers"]
+        assert a["target"] != "civil_war" or cw, "an army faces a civil war that is over"
+    led = [a["commander"] for a in st["armies"] if a["commander"]]
+    assert len(led) == len(set(led)), "a senator commands two armies"
 
 
 def _ledger(before: dict[str, Any], after: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -155,6 +170,7 @@ def test_games_reach_the_civil_war() -> None:
             total.update(play(seed, options)[2])
     assert total["endgame"] > 0 and total["ev:endgame_battle"] > 0
     assert total["ev:revolt_failed"] > 0 and total["ev:release"] > 0
+    assert total["ev:manilian"] > 0 and total["ev:trade"] > 0 and total["ev:desert"] > 0
     assert total["ev:civil_war"] > 0
     assert total["ev:battle"] > 0
     assert total["ev:loyalty_roll"] > 0

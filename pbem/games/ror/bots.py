@@ -31,11 +31,11 @@ def bot_orders(st: State, power: str, rng: Rng) -> dict[str, Any]:
         decls = []
         for sid, info in sorted(legal["commanders"].items()):
             choice = rng.choice(info["decisions"])
-            if choice == "manilian":
-                choice = "lay_down"
             if choice == "revolt" and st["options"]["ror.pbem_loyalty_test"] == "two_round":
                 choice = "roll"
             d: dict[str, Any] = {"commander": sid, "decision": choice}
+            if choice == "manilian":
+                d["war"] = rng.choice(info["manilian_wars"])
             if choice in ("revolt", "roll"):
                 lids = info["legions"]
                 d["bribes"] = [int(x) for x in lids if rng.below(2)]

@@ -328,10 +328,16 @@ def legal_orders(st: State, power: str) -> dict[str, Any]:
                               for c in hand if is_concession_id(c)}
         out["trade_partners"] = [f for f in st["seating"] if f != power]
         out["must_discard"] = max(0, len(hand) - 5)
-        out["commanders"] = {sid: {"legions": army_legions(st, army_of(st, sid) or {"id": ""}),
-                                   "decisions": ["lay_down", "revolt"]
-                                   + (["manilian"] if st["laws"].get("manilian_law") else [])}
-                             for f, sid in eligible_commanders(st) if f == power}
+        out["commanders"] = {}
+        for f, sid in eligible_commanders(st):
+            if f != power:
+                continue
+            wars = sorted(w for w in st["wars"] if manilian_problem(st, sid, w) is None)
+            out["commanders"][sid] = {
+                "legions": army_legions(st, army_of(st, sid) or {"id": ""}),
+                "decisions": ["lay_down", "revolt"] + (["manilian"] if wars else []),
+                "manilian_wars": wars,
+            }
         out["secondaries"] = sorted(members)
     elif kind == "senate":
         out["commanders"] = sorted(s for s in st["senators"] if can_command(st, s))

@@ -31,7 +31,7 @@ def void(ctx: Ctx, faction: str, path: str, reason: str) -> None:
     """An order that could not run: reported only to its sender (R8.6)."""
     if path.startswith("orders."):  # the path in the order file: orders.<faction>.<...>
         path = f"orders.{faction}.{path[len('orders.'):]}"
-    ctx.emit("void", faction=faction, path=path, reason=reason, audience=ctx.seat(faction))
+    ctx.emit("void", faction=faction, power=faction, path=path, order=path, reason=reason, audience=ctx.seat(faction))
 
 
 # --------------------------------------------------------------------------- (a) trading
@@ -255,7 +255,7 @@ def family_appears(ctx: Ctx, fam: str) -> None:
     st = ctx.state
     rec = st["senators"].get(fam)
     if rec is not None and is_in_play(rec):
-        ctx.emit("void", faction=None, path="script", reason=f"family {fam} is already in play")
+        ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"family {fam} is already in play")
         return
     if rec is None:
         return  # under a Statesman already

@@ -101,7 +101,7 @@ def _effect(ctx: Ctx, effect: str, args: dict[str, Any]) -> None:
         rec = st["senators"].get(cmd)
         if rec is None or not is_aligned(rec) or is_rebel(rec) or any(
                 a["commander"] == cmd for a in st["armies"]):
-            ctx.emit("void", faction=None, path="script", reason=f"{cmd} cannot take an army")
+            ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"{cmd} cannot take an army")
             return
         aid = new_army_id(st, cmd)
         st["armies"].append({"id": aid, "commander": cmd,
@@ -122,7 +122,7 @@ def _effect(ctx: Ctx, effect: str, args: dict[str, Any]) -> None:
         cmd = str(args["commander"])
         a = next((x for x in st["armies"] if x["commander"] == cmd), None)
         if a is None:
-            ctx.emit("void", faction=None, path="script", reason=f"{cmd} commands no army")
+            ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"{cmd} commands no army")
             return
         sen(st, cmd)["land_victory_this_turn"] = True
         if a["target"] in st["wars"]:
@@ -180,7 +180,7 @@ def _effect(ctx: Ctx, effect: str, args: dict[str, Any]) -> None:
         st["era_ends_revealed"] = True
         st["era_ends_turn"] = st["turn"]
     else:
-        ctx.emit("void", faction=None, path="script", reason=f"unknown effect '{effect}'")
+        ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"unknown effect '{effect}'")
 
 
 # --------------------------------------------------------------------------- phases
@@ -254,12 +254,12 @@ def redistribution(ctx: Ctx) -> None:
             path = f"orders.{fid}.standing.redistribute[{i}]"
             src, dst = _holder(st, fid, o.get("from")), _holder(st, fid, o.get("to"), dest=True)
             if src is None or dst is None or src == dst:
-                ctx.emit("void", faction=fid, path=path, reason="not a transfer your faction "
+                ctx.emit("void", faction=fid, power=fid, path=path, order=path, reason="not a transfer your faction "
                          "may make", audience=ctx.seat(fid))
                 continue
             why = _r48(st, src, dst)
             if why:
-                ctx.emit("void", faction=fid, path=path, reason=why, audience=ctx.seat(fid))
+                ctx.emit("void", faction=fid, power=fid, path=path, order=path, reason=why, audience=ctx.seat(fid))
                 continue
             from pbem.games.ror.model import holder_amount
 
@@ -440,12 +440,12 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
             bad = [x for x in lids if x in used or st["legions"].get(x, {}).get("location")
                    != "active_forces"]
             if bad:
-                ctx.emit("void", faction=d, path=path, audience=seat,
+                ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
                          reason=f"legion {bad[0]} is not in Active Forces")
                 continue
             if key == "dispatch":
                 if not can_command(st, who) or any(a["commander"] == who for a in st["armies"]):
-                    ctx.emit("void", faction=d, path=path, audience=seat,
+                    ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
                              reason=f"{who} is not a Dictator or Consul in Rome")
                     continue
                 n_raise = min(int(e.get("raise") or 0), len(legions_at(st, "pool")),
@@ -455,11 +455,11 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
                 ls = strength_with(st, lids, 0) + n_raise
                 strength = ls + min(mil, ls)
                 if not lids and n_raise == 0:
-                    ctx.emit("void", faction=d, path=path, audience=seat,
+                    ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
                              reason="an army needs at least one legion")
                     continue
                 if not consents(st, d, who, strength):
-                    ctx.emit("void", faction=d, path=path, audience=seat,
+                    ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
                              reason=f"faction {sen(st, who)['faction']} does not consent to "
                              f"sending {who}")
                     continue
@@ -484,7 +484,7 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
             else:
                 a = next((x for x in cw_armies(st) if x["commander"] == who), None)
                 if a is None:
-                    ctx.emit("void", faction=d, path=path, audience=seat,
+                    ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
                              reason=f"{who} commands no army facing the rebel")
                     continue
                 lids = lids + raise_legions(ctx, int(e.get("raise") or 0))

@@ -242,7 +242,7 @@ def elect_consul_for_life(ctx: Ctx, sid: str) -> None:
     rec = st["senators"].get(sid)
     if (rec is None or not is_aligned(rec) or is_rebel(rec) or rec["influence"] < 21
             or st.get("consul_for_life") or st["laws"].get("military_reforms")):
-        ctx.emit("void", faction=None, path="script", reason=f"{sid} cannot be elected")
+        ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"{sid} cannot be elected")
         return
     st["consul_for_life"] = {"senator": sid, "how": "elected", "turn": st["turn"]}
     ctx.emit("consul_for_life", senator=sid, how="elected")
