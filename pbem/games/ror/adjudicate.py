@@ -147,6 +147,15 @@ def run_case(case: dict[str, Any]) -> list[str]:
                 failures.append(f"expected {path} = {want!r}, got nothing there")
         elif not _matches(want, got):
             failures.append(f"expected {path} = {want!r}, got {got!r}")
+    if expect.get("view"):
+        from pbem.games.ror.views import view
+
+        public = _norm(view(st, "public"))
+        for path, want in expect["view"].items():
+            got = lookup(public, str(path))
+            if got is _MISSING or not _matches(want, got):
+                failures.append(f"expected public view {path} = {want!r}, got "
+                                f"{None if got is _MISSING else got!r}")
     for path in expect.get("absent") or []:
         if lookup(state, str(path)) is not _MISSING:
             failures.append(f"expected nothing at {path}, got {lookup(state, str(path))!r}")

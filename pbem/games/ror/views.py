@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.games.ror.civil_war import rebel_strength
+from pbem.games.ror.civil_war import rebel_strength, strength_with
 from pbem.games.ror.model import (
     State,
     active_war_count,
@@ -14,6 +14,7 @@ from pbem.games.ror.model import (
     hrao,
     legion_strength,
     legions_at,
+    military,
     sid_key,
 )
 
@@ -60,8 +61,13 @@ def view(st: State, audience: str) -> dict[str, Any]:
     armies = []
     for a in st["armies"]:
         lids = army_legions(st, a)
+        mil = military(st, a["commander"])
+        if a["master_of_horse"] and a["commander"] and "dictator" in st["senators"][
+                a["commander"]]["offices"]:
+            mil += military(st, a["master_of_horse"])
         armies.append({**copy.deepcopy(a), "legions": lids, "fleets": army_fleets(st, a),
-                       "legion_strength": legion_strength(st, lids)})
+                       "legion_strength": legion_strength(st, lids),
+                       "strength": strength_with(st, lids, mil)})  # R6.3, Pompey as 2
     cw = copy.deepcopy(st.get("civil_war"))
     if cw:
         cw["legions"] = legions_at(st, "rebel_army")
