@@ -18,6 +18,15 @@ from pbem.games.ror.model import (
     sid_key,
 )
 
+# the rule id of each step of the sequence of play (R1.2 `step`)
+STEP_RULES = {
+    ("mortality", "start"): "R9.2", ("revenue", "start"): "R9.5", ("forum", "start"): "R9.6",
+    ("population", "start"): "R9.7", ("senate", "start"): "R9.8", ("senate", "dispatch"): "R9.9",
+    ("senate", "end"): "R9.9", ("combat", "start"): "R6.1", ("combat", "end"): "R9.10",
+    ("revolution", "start"): "R2.1", ("revolution", "a"): "R2.1a", ("revolution", "b"): "R2.1b",
+    ("revolution", "c"): "R2.1c", ("revolution", "d"): "R2.1d", ("revolution", "e"): "R2.1e",
+}
+
 PUBLIC_SENATOR_KEYS = (
     "id", "name", "family_under", "mil", "ora", "loy", "influence", "popularity", "knights",
     "talents", "offices", "markers", "concessions", "faction", "zone", "location", "alive",
@@ -76,6 +85,8 @@ def view(st: State, audience: str) -> dict[str, Any]:
     return {
         "game": "ror", "audience": audience, "scenario": st.get("scenario"),
         "turn": st["turn"], "phase": st["phase"], "step": st["step"], "era": st["era"],
+        "step_rule": "R7.6" if st["step"] == "endgame" else STEP_RULES.get(
+            (st["phase"], st["step"])),
         "round": (st.get("awaiting") or {}).get("round"),
         "awaiting": copy.deepcopy(st.get("awaiting")),
         "seating": list(st["seating"]), "hrao": hsid, "hrao_faction": hfaction,
