@@ -106,8 +106,11 @@ def test_broken_state_lists_every_problem() -> None:
     with pytest.raises(DataError) as err:
         normalize_state({"phase": "lunch", "factions": {"A": {}},
                          "senators": {"99": {}, "4": {"faction": "Q"}},
-                         "legions": {"30": "pool", "2": {"allegiance": "4"}}})
+                         "legions": {"30": "pool", "2": {"allegiance": "4"}},
+                         "script": [{"turn": 2, "phase": "forum", "effect": "plague"},
+                                    {"turn": 2, "phase": "forum", "effect": "kill"}]})
     text = "\n".join(err.value.problems)
     for bit in ("phase: 'lunch'", "senators.99", "senators.4.faction", "legions.30",
-                "legions.2: only a veteran"):
+                "legions.2: only a veteran", "script[0].effect: 'plague'",
+                "script[1].args: 'kill' needs 'senator'"):
         assert bit in text

@@ -48,6 +48,15 @@ GAME_DEFAULTS: dict[str, Any] = {
     "forum_concessions": [], "discard": [], "wars": {}, "civil_war": None, "armies": [],
     "dice_log": [], "awaiting": None, "declaring": None, "paid_this_turn": [], "name": "",
 }
+# R9.11: each script effect and the arguments it needs
+SCRIPT_EFFECTS: dict[str, tuple[str, ...]] = {
+    "war": ("id",), "army": ("commander",), "land_victory": ("commander",),
+    "adjust": ("senator",), "office": ("senator", "office"), "treasury": ("delta",),
+    "unrest": ("delta",), "evil_omens": ("level",), "drought": ("count",),
+    "law": ("name", "in_play"), "family_appears": ("id",), "card_to_hand": ("faction", "card"),
+    "kill": ("senator",), "consul_for_life": ("senator",), "people_revolt": (),
+    "bankruptcy": (), "era_ends": (),
+}
 STEPS = ("start", "dispatch", "end", "endgame", "a", "b", "c", "d", "e")
 
 
@@ -227,6 +236,24 @@ def normalize_state(raw: dict[str, Any], options: dict[str, Any] | None = None) 
         for c in f["hand"]:
             if not (is_statesman_id(c) or is_concession_id(c) or c.startswith(("intrigue", "law"))):
                 problems.append(f"factions.{fid}.hand: unknown card '{c}'")
+    for i, entry in enumerate(st["script"] or []):
+        where = f"script[{i}]"
+        if not isinstance(entry, dict):
+            problems.append(f"{where}: must be a mapping {{turn, phase, effect, args}}")
+            continue
+        effect, args = entry.get("effect"), entry.get("args") or {}
+        if effect not in SCRIPT_EFFECTS:
+            problems.append(f"{where}.effect: '{effect}' is not one of "
+                            f"{', '.join(SCRIPT_EFFECTS)}")
+        elif not isinstance(args, dict):
+            problems.append(f"{where}.args: must be a mapping")
+        else:
+            for key in SCRIPT_EFFECTS[effect]:
+                if key not in args:
+                    problems.append(f"{where}.args: '{effect}' needs '{key}'")
+        if entry.get("phase") not in PHASES or not isinstance(entry.get("turn"), int):
+            problems.append(f"{where}: needs a whole-number 'turn' and a 'phase' of "
+                            f"{', '.join(PHASES)}")
     if problems:
         raise DataError("the state is not valid", problems)
     return st
