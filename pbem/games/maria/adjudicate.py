@@ -11,7 +11,7 @@ from typing import Any
 from pbem.core.fair import PhaseRng
 from pbem.errors import DataError
 from pbem.games.base import Phase, Resolution
-from pbem.games.maria import model
+from pbem.games.maria import model, shape
 from pbem.games.maria.cards import full_deck, owner_discard
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import battle, conquest, hussars, movement, supply, victory, winter
@@ -205,13 +205,23 @@ def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Res
     if step == "over":
         return Resolution(st, [])
     wanted = set(phase_powers(st))
+    kind = "stage" if step in model.STAGES else step
     clean: dict[str, dict[str, Any]] = {}
     for power, o in sorted(orders.items()):
-        if power in st["powers"] and isinstance(o, dict):
-            apply_standing(ctx, power, o.get("standing"))
-            record_deals(ctx, power, o.get("deals"))
-            if power in wanted:
-                clean[power] = o
+        if power not in st["powers"] or not o:
+            continue
+        if not isinstance(o, dict):
+            ctx.void(power, "", "the orders of a power must be a mapping; ignored")
+            continue
+
+        def void(where: str, reason: str, power: str = power) -> None:
+            ctx.void(power, where, reason)
+
+        if "standing" in o:
+            apply_standing(ctx, power, shape.standing(o["standing"], void))
+        record_deals(ctx, power, o.get("deals"))
+        if power in wanted and kind in shape.SHAPERS:
+            clean[power] = shape.SHAPERS[kind](o, void)
     if step == "setup":
         run_setup(ctx, clean)
     elif step == "hussars":
