@@ -40,6 +40,7 @@ class Verdict:
     duplicate: bool = False
     problems: list[str] = field(default_factory=list)
     reply: bool = True  # False: the sender is unproven; do not answer (see _signed_by_sender)
+    orders: Any = field(default=None, repr=False, compare=False)  # as parsed, for the receipt
     request: str | None = None
 
     def line(self) -> str:
@@ -106,16 +107,19 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
     number = camp.phase_number()
     max_bytes = int(create.get("limits", {}).get("max_bytes", 64 * 1024))
     resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
+    # the highest accepted seq of each seat, read once and kept up to date as files are accepted
+    # (this process holds the lock, so nothing else changes the folder)
+    best = accepted_documents(camp, number, phase.id) if phase is not None else {}
     for source in read_sources(sources, max_bytes):
         for cand in source.candidates:
-            verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes)
+            verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
             report.verdicts.append(verdict)
             _reply(camp, cand, verdict, roster, phase.id if phase else "")
         source.done()
     return report
 
 
-def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candidate, now, max_bytes) -> Verdict:  # type: ignore[no-untyped-def]
+def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candidate, now, max_bytes, best: dict[str, Accepted]) -> Verdict:  # type: ignore[no-untyped-def]
     if cand.problem:
         return _refuse(camp, cand, f"{cand.source}: {cand.problem}")
     assert cand.raw is not None
@@ -130,11 +134,11 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     folder = phase_orders_dir(camp, number, phase.id)
     if doc.request is not None:
         return _accept_request(camp, folder, doc, cand, now, phase)
-    existing = accepted_documents(camp, number, phase.id).get(doc.player)
+    existing = best.get(doc.player)
     if existing is not None and doc.seq <= existing.seq:
         same = folder / _doc_name(doc.player, doc.seq)
         if same.is_file() and same.read_bytes() == cand.raw:
-            return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc))
+            return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc), orders=doc.orders)
         return _refuse(camp, cand, str(OrderError(
             f"seq {doc.seq} is not above seq {existing.seq}, which was already accepted for {doc.phase}; "
             f"this looks like a replay. To replace your orders, send them with seq {existing.seq + 1} or more",
@@ -153,7 +157,8 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     }
     atomic.write_bytes(folder / verdict["file"], cand.raw)
     atomic.write_bytes(folder / (verdict["file"] + ".verdict.json"), canonical(verdict) + b"\n")
-    return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems)
+    best[doc.player] = Accepted(doc.player, doc.seq, folder / verdict["file"], verdict)
+    return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders)
 
 
 REQUEST_KINDS = ("pause", "resume", "resend")
@@ -284,8 +289,8 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
         if verdict.duplicate and (not path.is_file() or path.read_bytes() != cand.raw):
             return
         acc = Accepted(verdict.seat, verdict.seq, path, json.loads(path.with_name(path.name + ".verdict.json").read_bytes()))
-        doc_data = yaml.safe_load(acc.path.read_bytes())
-        understood = yaml.safe_dump(doc_data.get("orders"), sort_keys=True, allow_unicode=True, default_flow_style=False)
+        # the orders as intake's own loader read them (no second parse of the stored file)
+        understood = yaml.safe_dump(verdict.orders, sort_keys=True, allow_unicode=True, default_flow_style=False)
         lines = [
             f"Your orders for {phase_id} (seq {verdict.seq}) are accepted.",
             f"Hash of the signed content: {acc.verdict['body_sha256']}",
