@@ -5,6 +5,7 @@ one phase, intake)."""
 
 from __future__ import annotations
 
+import base64
 import email.policy
 import mailbox
 import shutil
@@ -192,3 +193,29 @@ def test_bare_yaml_and_folder_sources(tmp_path: Path, mini_campaign: Path, docs:
     lines = _intake(mini_campaign, folder, tmp_path / "missing.yaml")
     assert [line.split(":")[0] for line in lines] == ["accepted", "accepted", "refused"], lines
     assert "no such file or folder" in lines[2]
+
+
+@pytest.mark.parametrize("disposition", [
+    'attachment; filename="=?utf-8?b?w7ZyZGVycy55YW1s?="',  # RFC 2047: örders.yaml
+    "attachment; filename*=utf-8''%C3%B6rders.yaml",  # RFC 2231
+])
+def test_encoded_attachment_names_are_read(disposition: str, tmp_path: Path, mini_campaign: Path, docs: dict[str, Path]) -> None:
+    """An attachment found by its .yaml name only (octet-stream), the name encoded as mail clients do."""
+    raw = (
+        'From: =?utf-8?q?N=C3=B6rd?= <north@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n'
+        "--b\r\nContent-Type: text/plain\r\n\r\nattached\r\n"
+        f"--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: {disposition}\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+        + base64.encodebytes(docs["north1"].read_bytes()).decode().replace("\n", "\r\n") + "--b--\r\n"
+    ).encode()
+    (tmp_path / "enc.eml").write_bytes(raw)
+    lines = _intake(mini_campaign, tmp_path / "enc.eml")
+    assert len(lines) == 1 and lines[0].startswith("accepted: enc.eml (örders.yaml): north seq 1"), lines
+
+
+def test_raw_8bit_headers_do_not_break_intake(tmp_path: Path, mini_campaign: Path, docs: dict[str, Path]) -> None:
+    raw = b"From: N\xf6rd <north@example.org>\r\nSubject: \xff\xfe\r\nMessage-ID: <\xe9@x>\r\n\r\n" + docs["north1"].read_bytes()
+    (tmp_path / "8bit.eml").write_bytes(raw)
+    lines = _intake(mini_campaign, tmp_path / "8bit.eml")
+    assert len(lines) == 1 and lines[0].startswith("accepted: 8bit.eml (mail body): north seq 1"), lines
+    verdict = accepted_documents(Campaign(mini_campaign), 1, "round-1")["north"].verdict
+    assert verdict["sender"] == "north@example.org"

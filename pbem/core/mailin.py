@@ -10,6 +10,7 @@ intake turns into a refusal a player understands.
 from __future__ import annotations
 
 import email
+import email.header
 import email.policy
 import email.utils
 import mailbox
@@ -142,8 +143,10 @@ def _extract_bytes(raw: bytes, name: str, max_bytes: int, received: datetime | N
     """Parse one mail and extract its candidates; a mail the email package chokes on (malformed
     headers raise from deep inside it) becomes one refusal instead of a traceback."""
     try:
-        msg = email.message_from_bytes(raw, policy=email.policy.default)
-        return list(extract(msg, name, max_bytes, received))
+        # compat32 parses headers lazily and plainly: the default policy's header objects cost
+        # far more than the rest of intake, and extraction needs only types, names and payloads
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+        return list(extract(msg, name, max_bytes, received))  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - a hostile mail must not stop intake
         return [Candidate(name, problem=f"the mail is malformed and cannot be read ({type(exc).__name__}); send it again as a plain mail")]
 
@@ -151,9 +154,24 @@ def _extract_bytes(raw: bytes, name: str, max_bytes: int, received: datetime | N
 def _header(msg: EmailMessage, name: str) -> str:
     """A header's text, or '' when it cannot be parsed."""
     try:
-        return str(msg.get(name, ""))
+        value = str(msg.get(name, ""))
     except Exception:  # noqa: BLE001 - e.g. HeaderParseError on a hostile Message-ID
         return ""
+    # raw 8-bit bytes in a header arrive as surrogate escapes: keep them printable
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _filename(part: EmailMessage) -> str | None:
+    """The attachment's file name, with RFC 2047 encoded words (=?utf-8?b?...?=) decoded."""
+    try:
+        name = part.get_filename()
+        if name and "=?" in name:
+            name = str(email.header.make_header(email.header.decode_header(name)))
+    except Exception:  # noqa: BLE001 - a hostile parameter must not stop intake
+        return None
+    if name is None:
+        return None
+    return str(name).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _sender(msg: EmailMessage) -> str | None:
@@ -178,7 +196,7 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
-        filename = part.get_filename()
+        filename = _filename(part)
         label = f"{name} ({filename})" if filename else f"{name} (part {index})"
         is_yaml = ctype in YAML_TYPES or bool(filename and filename.lower().endswith((".yaml", ".yml")))
         if is_yaml:
