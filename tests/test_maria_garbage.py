@@ -8,8 +8,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
 from maria_minimaps import board_and_forces
+
 from pbem.core.fair import PhaseRng, Rng
 from pbem.games.maria import adjudicate, orders
 

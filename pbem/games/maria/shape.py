@@ -117,11 +117,11 @@ def stage(orders: dict[str, Any], void: Void) -> dict[str, Any]:
                 out[key] = items
     for key in ("sequence", "payments", "battles"):
         if key in orders:
-            items = strings(orders[key])
-            if items is None:
+            names = strings(orders[key])
+            if names is None:
                 void(key, f"'{key}' must be a list; ignored")
             else:
-                out[key] = items
+                out[key] = names
     if "plans" in orders:
         if not isinstance(orders["plans"], dict):
             void("plans", "'plans' must map battle names (or 'stage') to plans; ignored")
@@ -142,11 +142,11 @@ def winter(orders: dict[str, Any], void: Void) -> dict[str, Any]:
             else:
                 out[key] = items
     if "payments" in orders:
-        items = strings(orders["payments"])
-        if items is None:
+        cards = strings(orders["payments"])
+        if cards is None:
             void("payments", "'payments' must be a list; ignored")
         else:
-            out["payments"] = items
+            out["payments"] = cards
     return out
 
 
