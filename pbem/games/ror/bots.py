@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.fair import Rng
-from pbem.games.ror.model import State, army_legions, army_of, is_aligned, legions_at
+from pbem.games.ror.model import State, army_legions, army_of, is_aligned
 from pbem.games.ror.orders import legal_orders
 
 
@@ -76,12 +76,13 @@ def bot_orders(st: State, power: str, rng: Rng) -> dict[str, Any]:
     if rng.below(3) == 0:
         standing["accept"] = "all" if rng.below(2) else []
     members = [s for s, r in st["senators"].items() if is_aligned(r) and r["faction"] == power]
+    if legal["standing"]["consent"] and rng.below(4) == 0:
+        standing["consent"] = {s: bool(rng.below(2)) for s in legal["standing"]["consent"]}
     if members and rng.below(3) == 0:
         src = rng.choice(members)
         standing["redistribute"] = [{"from": src, "to": "treasury", "amount": 1 + rng.below(3)}]
-    if st.get("civil_war") and rng.below(4) == 0:
-        vets = [lid for lid in legions_at(st, "rebel_army")
-                if st["legions"][lid]["veteran"] and st["legions"][lid]["allegiance"] in members]
+    if rng.below(4) == 0:
+        vets = legal["standing"]["desert"]
         if vets:
             standing["desert"] = [{"legion": int(rng.choice(vets)),
                                    "to": rng.choice(["senate_army", "active_forces"])}]

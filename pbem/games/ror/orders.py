@@ -29,6 +29,7 @@ from pbem.games.ror.model import (
     is_concession_id,
     is_statesman_id,
     legions_at,
+    sid_key,
 )
 from pbem.games.ror.revolution import concession_problem, statesman_problem
 from pbem.games.ror.turn import STANDING_KEYS, default_dispatch
@@ -346,7 +347,30 @@ def legal_orders(st: State, power: str) -> dict[str, Any]:
         out["default"] = default_dispatch(st)
     elif kind == "endgame":
         out["wars"] = default_attack(st)
+    out["standing"] = legal_standing(st, power)
     return out
+
+
+def legal_standing(st: State, power: str) -> dict[str, Any]:
+    """Choices for the standing orders of ``power`` (R8.2)."""
+    members = sorted((s for s, r in st["senators"].items()
+                      if is_aligned(r) and r["faction"] == power), key=sid_key)
+    cw = st.get("civil_war")
+    rebel_faction = st["senators"][cw["primary_rebel"]]["faction"] if cw else None
+    return {
+        "desert": [lid for lid in legions_at(st, "rebel_army")
+                   if st["legions"][lid]["veteran"] and st["legions"][lid]["allegiance"]
+                   in members and "rebel" not in st["senators"][st["legions"][lid][
+                       "allegiance"]]["markers"]],
+        "consent": [s for s in members if "rebel" not in st["senators"][s]["markers"]],
+        "release": legions_at(st, "rebel_army") if rebel_faction == power else [],
+        "redistribute": {"holders": members + ["treasury"],
+                         "other_treasuries": [f"faction:{f}" for f in st["seating"]
+                                              if f != power]},
+        "attack": sorted(w for w, x in st["wars"].items()
+                         if x["status"] in ("active", "unprosecuted")),
+        "current": st["factions"][power]["standing"],
+    }
 
 
 __all__ = ["card_data", "default_orders", "legal_orders", "validate_orders"]
