@@ -62,7 +62,8 @@ def test_page_is_self_contained_and_small(stage: dict[str, Any]) -> None:
     assert len(html.encode("utf-8")) < MAX_BYTES
     # nothing that would fetch: no external script, style, font, image or frame
     assert not re.search(r"<(script|img|link|iframe)[^>]*\s(src|href)=", html, re.I)
-    assert not re.search(r"https?://|@import|\burl\(", html)
+    # (the SVG namespace name the overlay layer is made with is a name, not a fetch)
+    assert not re.search(r"https?://|@import|\burl\(", html.replace("http://www.w3.org/2000/svg", ""))
     assert "connect-src 'none'" in html  # and the page's own policy forbids it anyway
     data, svg = page_parts(html)
     assert svg.startswith("<svg") and "Prussia" in svg
@@ -181,3 +182,12 @@ def test_the_reports_map_is_used_when_given(stage: dict[str, Any]) -> None:
     html = orderpage.order_page("maria", GAME, stage, "frederick", campaign="maria-t", map_svg=svg)
     assert html is not None
     assert page_parts(html)[1] == svg
+
+
+def test_no_page_for_a_game_without_a_form() -> None:
+    from minigame import GAME as MINI
+
+    state = MINI.new_game("short", {}, _rng("mini"))
+    assert MINI.current_phase(state) is not None
+    assert orderpage.order_page("mini", MINI, state, "north", campaign="mini-1") is None
+    assert orderpage.has_form("maria") and not orderpage.has_form("mini")

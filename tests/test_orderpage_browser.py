@@ -192,6 +192,11 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     plans = driver.find_elements(By.CSS_SELECTOR, "#power-PR .plan")
     plans[-1].find_element(By.NAME, "concede_if_behind_by").send_keys("9")
     assert problems(driver) == []
+    # the planned move and battle are drawn over the map
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    drawn = "return [document.querySelectorAll('svg.overlay .planned-move').length, document.querySelectorAll('svg.overlay .planned-battle').length];"
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(drawn) == [1, 1])
     text = sign(driver)
 
     assert text.startswith("pbem: 1\n")

@@ -172,6 +172,29 @@ def _maria_static(lang: str) -> dict[str, Any]:
     }
 
 
+@cache
+def _city_positions() -> dict[str, list[float]]:
+    """Where the map draws each city, so the page can draw the planned moves over it. The
+    renderer keeps its layout private; without it the page simply draws no overlay."""
+    from pbem.games.maria.board import load_board
+    from pbem.render import svgmap
+
+    layout = getattr(svgmap, "_Layout", None)
+    try:
+        pos = layout(load_board()).pos if layout is not None else {}
+    except Exception:  # a changed private layout must not stop the page, only its overlay
+        pos = {}
+    return {c: [float(x), float(y)] for c, (x, y) in sorted(pos.items())}
+
+
+def _view_box(svg: str | None) -> list[float] | None:
+    """The map's viewBox, which the page's overlay shares."""
+    import re
+
+    m = re.search(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"', svg or "")
+    return [float(v) for v in m.groups()] if m else None
+
+
 def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str], lang: str) -> dict[str, Any]:
     from pbem.games.maria import model
     from pbem.games.maria.board import load_board
@@ -194,7 +217,7 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         if t not in pieces and state["trains"][t]["power"] in powers:
             pieces[t] = {"kind": "train", "power": state["trains"][t]["power"], "city": None, "name": t}
     return {
-        "map": static,
+        "map": dict(static, pos=_city_positions()),
         "pieces": pieces,
         # the English names are pbem check's; the page shows the catalog's (power_titles)
         "power_names": dict(model.POWER_NAMES),
@@ -246,7 +269,7 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     from html import escape
 
     scripts = [_asset("orderpage.js")]
-    if (templates_dir() / TEMPLATE_DIR / f"{data['game']}.js").is_file():
+    if has_form(str(data["game"])):
         scripts.append(_asset(f"{data['game']}.js"))
 
     parts = {
@@ -262,15 +285,22 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     return page
 
 
+def has_form(game_name: str) -> bool:
+    """Whether the page can build orders for ``game_name`` (its form script is shipped)."""
+    return (templates_dir() / TEMPLATE_DIR / f"{game_name}.js").is_file()
+
+
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
                campaign: str, lang: str = "en", deadline: str | None = None,
                pubkey: str | None = None, map_svg: str | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
-    seat sends no orders in it (or the game is over).
+    seat sends no orders in it, the game is over, or the page has no form for the game.
 
     ``pubkey`` is the seat's roster key line (``ed25519:<hex> ...``); with it the page warns when
     the loaded key is another. ``map_svg`` is the seat's map as its private report shows it; for
     Maria it is drawn from the seat's view when not given."""
+    if not has_form(game_name):
+        return None
     phase = game.current_phase(dict(state))
     if phase is None:
         return None
@@ -284,4 +314,5 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
         from pbem.render.svgmap import render_map
 
         svg = render_map(load_board(), game.view(dict(state), seat)["map"], lang=data["lang"])
+    data["view_box"] = _view_box(svg)
     return render_page(data, svg)

@@ -520,5 +520,54 @@
     redraw();
   }
 
-  PBEM.register({ render: render, collect: collect, check: check });
+  // --- the planned orders over the map --------------------------------------------------------
+
+  var COLOURS = { AU: "#c9a227", FR: "#1f4fbf", PR: "#2f3b45", PA: "#c0281c", BA: "#3ea0e0", SX: "#2e8b3a" };
+  var POS = D.map.pos || {};
+
+  function shape(ns, tag, attrs) {
+    var node = document.createElementNS(ns, tag);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    return node;
+  }
+
+  function draw(layer, ns) {
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    var pos = positions();
+    D.powers.forEach(function (p) {
+      var colour = COLOURS[p] || "#000";
+      model[p].moves.forEach(function (mv) {
+        if (!mv.piece) return;
+        var first = mv.piece.split("+")[0];
+        var start = PIECES[first] ? PIECES[first].city : null;
+        var cities = [start].concat(parsePath(mv.path)).filter(function (c) { return c && POS[c]; });
+        if (cities.length < 2) return;
+        var points = cities.map(function (c) { return POS[c].join(","); }).join(" ");
+        layer.appendChild(shape(ns, "polyline", { points: points, fill: "none", stroke: "#fff", "stroke-width": 9, "stroke-linejoin": "round", "stroke-linecap": "round", opacity: 0.9 }));
+        layer.appendChild(shape(ns, "polyline", { points: points, fill: "none", stroke: colour, "stroke-width": 4.5, "stroke-linejoin": "round", "stroke-linecap": "round", "stroke-dasharray": mv.force ? "10 6" : "none", class: "planned-move" }));
+        var end = POS[cities[cities.length - 1]];
+        layer.appendChild(shape(ns, "circle", { cx: end[0], cy: end[1], r: 9, fill: colour, stroke: "#fff", "stroke-width": 3 }));
+      });
+      model[p].battles.forEach(function (b) {
+        var a = b.att && POS[pos[b.att]], d = b.def && POS[pos[b.def]];
+        if (!a || !d) return;
+        layer.appendChild(shape(ns, "line", { x1: a[0], y1: a[1], x2: d[0], y2: d[1], stroke: "#c0281c", "stroke-width": 4, "stroke-dasharray": "6 5" }));
+        layer.appendChild(shape(ns, "circle", { cx: d[0], cy: d[1], r: 22, fill: "none", stroke: "#c0281c", "stroke-width": 5, class: "planned-battle" }));
+      });
+    });
+  }
+
+  function focus() {
+    // the middle of the seat's own generals, where a zoomed map opens
+    var xs = [], ys = [];
+    Object.keys(PIECES).forEach(function (id) {
+      var piece = PIECES[id];
+      if (D.powers.indexOf(piece.power) !== -1 && piece.city && POS[piece.city]) { xs.push(POS[piece.city][0]); ys.push(POS[piece.city][1]); }
+    });
+    if (!xs.length) return null;
+    var avg = function (v) { return v.reduce(function (a, b) { return a + b; }, 0) / v.length; };
+    return [avg(xs), avg(ys)];
+  }
+
+  PBEM.register({ render: render, collect: collect, check: check, draw: draw, focus: focus });
 })();

@@ -16,6 +16,8 @@ var PBEM = (function () {
   var game = null;
   var key = null; // {privateKey, id}
   var lastUrl = null;
+  var overlay = null; // the layer over the map that a game draws the planned orders on
+  var SVG_NS = "http://www.w3.org/2000/svg";
 
   function t(msg) { return (data.text && data.text[msg]) || msg; }
 
@@ -295,6 +297,7 @@ var PBEM = (function () {
     cur.notes.forEach(function (p) {
       notes.appendChild(el("li", { class: "note", text: t("The page cannot check this; the adjudicator checks it when the phase runs:") + " " + p.path + ": " + p.message }));
     });
+    if (overlay && game && game.draw) game.draw(overlay, SVG_NS);
     $("sign").disabled = cur.problems.length > 0 || !key;
     if (cur.problems.length) setStatus("sign-status", t("Fix the problems above before signing."), "bad");
     else if (!key) setStatus("sign-status", t("Load your key first."), "");
@@ -378,9 +381,35 @@ var PBEM = (function () {
       var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
       // An <img> keeps the map's own styles from touching the page's and the page's from it.
       var svg = await new Response(stream).blob();
-      box.appendChild(el("img", { id: "map-image", alt: data.title || data.phase, src: URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })) }));
-      var zoom = el("button", { type: "button", class: "small", text: "\u2295 / \u2296", onclick: function () { box.classList.toggle("zoomed"); } });
+      var wrap = el("div", { class: "mapwrap" }, [
+        el("img", { id: "map-image", alt: data.title || data.phase, src: URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })) })]);
+      box.appendChild(wrap);
+      if (data.view_box) {
+        // The planned moves and battles are drawn on a layer over the map, in its coordinates.
+        var layer = document.createElementNS(SVG_NS, "svg");
+        layer.setAttribute("viewBox", data.view_box.join(" "));
+        layer.setAttribute("class", "overlay");
+        layer.setAttribute("aria-hidden", "true");
+        wrap.appendChild(layer);
+        overlay = layer;
+      }
+      var levels = [1, 2.5, 5], level = 0;
+      var zoom = el("button", { type: "button", class: "small", id: "map-zoom", text: "\u2295 1\u00d7", onclick: function () {
+        level = (level + 1) % levels.length;
+        wrap.style.width = (levels[level] * 100) + "%";
+        zoom.textContent = (level === levels.length - 1 ? "\u2296 " : "\u2295 ") + levels[level] + "\u00d7";
+        var focus = game && game.focus ? game.focus() : null;
+        if (focus && data.view_box) {
+          box.scrollLeft = focus[0] / data.view_box[2] * wrap.clientWidth - box.clientWidth / 2;
+          box.scrollTop = focus[1] / data.view_box[3] * wrap.clientHeight - box.clientHeight / 2;
+        }
+      } });
       box.parentNode.insertBefore(el("div", { class: "map-tools" }, [zoom]), box);
+      // On a phone the whole map is too small to read: open it zoomed on the player's pieces.
+      var img = $("map-image");
+      var narrow = function () { if (window.innerWidth < 760 && level === 0) zoom.click(); };
+      if (img.complete) narrow(); else img.addEventListener("load", narrow);
+      refresh();
     } catch (e) {
       box.appendChild(el("p", { class: "status bad", text: t("The map needs a newer browser (DecompressionStream).") }));
     }
