@@ -194,9 +194,9 @@ def _distance_to(board: Any, targets: set[str]) -> dict[str, int]:
 
 
 def _pick(rng: Rng, paths: dict[str, list[str]], near: dict[str, int]) -> str:
-    """A destination: three times in four the one nearest a target, otherwise any."""
+    """A destination: seven times in eight the one nearest a target, otherwise any."""
     dests = sorted(paths)
-    if near and rng.below(4):
+    if near and rng.below(8):
         return min(dests, key=lambda c: (near.get(c, 999), c))
     return rng.choice(dests)
 
