@@ -82,7 +82,8 @@ SCALE = 150.0  # view units per degree of latitude
 GAP = 34.0  # between the two maps
 MARGIN = 16.0
 TITLE_H = 40.0
-NAME_SIZE = 8.0
+NAME_SIZE = 7.4  # a town's name; about 4.5 pt when the whole drawing is printed on A3
+FORTRESS_NAME = 8.8  # fortresses and towns holding pieces
 COUNTER = 13.0  # side of a general's counter
 STACK_GAP = 4.5  # between the two counters of a stack: room for the troops badge
 RIGHT_ROOM = 60.0  # names of the easternmost towns run past the map's edge
@@ -435,7 +436,7 @@ def _draw_labels(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[fl
         x, y = pos[city.id]
         text = city.display_name(lang)
         important = rank(city)[0] < 2
-        sizes = (NAME_SIZE,) if important else (NAME_SIZE - 0.8, SMALL_NAME)
+        sizes = (FORTRESS_NAME,) if important else (NAME_SIZE, SMALL_NAME)
         gap = 9.0 if city.electoral else 6.5 if city.fortress == "major" else 4.5
         best: tuple[int, float, float, float, str, tuple[float, float, float, float]] | None
         best = None
