@@ -84,6 +84,8 @@ def test_resolution_dice_are_events_and_logged() -> None:
     assert dice[0]["purpose"] == "R4.1 legion 2"
     logged = [d for d in res.state["dice_log"] if d["round"] == "T6/revolution"]
     assert [d["result"] for d in logged] == [e["value"] for e in dice]
+    view = GAME.view(res.state, "public")
+    assert view["last_round"] == "T6/revolution" and view["dice"] == logged
     # same inputs, same bytes out
     again = GAME.resolve(st, orders, _rng("d1"))
     assert json.dumps(again.state, sort_keys=True) == json.dumps(res.state, sort_keys=True)

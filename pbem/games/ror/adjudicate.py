@@ -24,6 +24,7 @@ def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng) -> State:
     """The scenario's state, run on to its first order round."""
     st = load_scenario(scenario, options)
     ctx = Ctx(st, Dice(rng.public), round=f"T{st['turn']}/start", secret=rng.secret)
+    st["last_round"] = ctx.round
     advance(ctx)
     return st
 
@@ -35,6 +36,7 @@ def resolve(state: State, orders: dict[str, Any], rng: PhaseRng) -> Resolution:
         raise RorError("no round is waiting for orders")
     ctx = Ctx(st, Dice(rng.public), round=st["awaiting"]["round"], orders=dict(orders),
               secret=rng.secret)
+    st["last_round"] = ctx.round
     resolve_round(ctx)
     advance(ctx)
     return Resolution(st, ctx.events)

@@ -46,7 +46,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "laws": {"military_reforms": False, "manilian_law": False}, "era_ends_revealed": False,
     "consul_for_life": None, "pending_wins": [], "game_result": None, "script": [],
     "forum_concessions": [], "discard": [], "wars": {}, "civil_war": None, "armies": [],
-    "dice_log": [], "awaiting": None, "declaring": None, "paid_this_turn": [], "name": "",
+    "dice_log": [], "awaiting": None, "declaring": None, "last_round": None, "paid_this_turn": [], "name": "",
 }
 # R9.11: each script effect and the arguments it needs
 SCRIPT_EFFECTS: dict[str, tuple[str, ...]] = {

@@ -81,7 +81,7 @@ def view(st: State, audience: str) -> dict[str, Any]:
     if cw:
         cw["legions"] = legions_at(st, "rebel_army")
         cw["strength"] = rebel_strength(st)
-    rnd = (st.get("dice_log") or [{}])[-1].get("round") if st.get("dice_log") else None
+    rnd = st.get("last_round")  # the round whose resolution produced this state
     return {
         "game": "ror", "audience": audience, "scenario": st.get("scenario"),
         "turn": st["turn"], "phase": st["phase"], "step": st["step"], "era": st["era"],
@@ -105,5 +105,6 @@ def view(st: State, audience: str) -> dict[str, Any]:
         "consul_for_life": copy.deepcopy(st.get("consul_for_life")),
         "pending_wins": copy.deepcopy(st["pending_wins"]),
         "result": copy.deepcopy(st.get("game_result")),
+        "last_round": rnd,
         "dice": [d for d in st["dice_log"] if d["round"] == rnd] if rnd else [],
     }
