@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,11 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     for flag in chromium_flags(tmp_path_factory.mktemp("chromium-profile")):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    downloads = tmp_path_factory.mktemp("downloads")
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
     drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    drv.downloads = downloads
     drv.set_script_timeout(30)
     try:
         yield drv
@@ -169,6 +174,7 @@ def test_missing_driver_fails_with_the_install_hint(monkeypatch: pytest.MonkeyPa
 
 def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     page = write_page(campaign, tmp_path)
     open_page(driver, page)
@@ -193,8 +199,6 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     plans[-1].find_element(By.NAME, "concede_if_behind_by").send_keys("9")
     assert problems(driver) == []
     # the planned move and battle are drawn over the map
-    from selenium.webdriver.support.ui import WebDriverWait
-
     drawn = "return [document.querySelectorAll('svg.overlay .planned-move').length, document.querySelectorAll('svg.overlay .planned-battle').length];"
     WebDriverWait(driver, 10).until(lambda d: d.execute_script(drawn) == [1, 1])
     text = sign(driver)
@@ -231,13 +235,22 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     select(driver, "#power-SX select[name=piece]", "rutowski")
     rut = sorted(game.legal_orders(state, "SX")["moves"]["rutowski"]["paths"])[0]
     select(driver, "#power-SX select[name=destination]", "n:" + rut)
-    again = tmp_path / "signed2.yaml"
-    again.write_text(sign(driver), encoding="utf-8")
-    doc2 = parse_order_document(again.read_bytes(), str(again))
+    text2 = sign(driver)
+    # "Save as file" downloads exactly the text shown
+    driver.find_element(By.ID, "save").click()
+    saved = driver.downloads / "orders-1741-1_prussia-frederick-seq2.yaml"
+    WebDriverWait(driver, 10).until(lambda d: saved.is_file() and saved.read_text(encoding="utf-8") == text2)
+    doc2 = parse_order_document(saved.read_bytes(), str(saved))
     assert doc2.seq == 2 and doc2.entropy_commit == doc.entropy_commit and doc2.entropy_reveal is None
     assert doc2.orders["SX"]["moves"][0]["piece"] == "rutowski"
-    out = run_cli("intake", str(campaign["dir"]), str(again), "--now", LATER).output
-    assert "accepted: signed2.yaml: frederick seq 2" in out and "0 refused" in out
+    # pasted into the body of a mail, it is found there and accepted in place of seq 1
+    mail = EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = "frederick@example.org", "gm@example.org", "orders"
+    mail.set_content("Here are my orders.\n\n" + text2)
+    eml = tmp_path / "orders.eml"
+    eml.write_bytes(mail.as_bytes())
+    out = run_cli("intake", str(campaign["dir"]), str(eml), "--now", LATER).output
+    assert "frederick seq 2" in out and "1 accepted, 0 refused" in out, out
 
     urls = requests_made(driver)
     assert urls and all(u.startswith(("file:", "data:", "blob:")) for u in urls), urls
