@@ -71,6 +71,9 @@ def _senator(sid: str, given: dict[str, Any], problems: list[str]) -> dict[str, 
     rec["influence"] = printed["influence"]
     rec.update(copy.deepcopy(SENATOR_DEFAULTS))
     rec["popularity"] = printed.get("popularity", 0)
+    if "name" in given and given["name"] != printed["name"]:
+        problems.append(f"senators.{sid}.name: card {sid} is {printed['name']}, not "
+                        f"{given['name']}")
     for k, v in given.items():
         rec[k] = copy.deepcopy(v)
     rec["id"] = sid
