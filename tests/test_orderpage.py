@@ -100,7 +100,9 @@ def test_the_legal_choices_are_the_engines(stage: dict[str, Any]) -> None:
     for power in ("PR", "SX"):
         assert data["legal"][power] == json.loads(json.dumps(GAME.legal_orders(stage, power)))
     # every destination the engine offers is on the page's road map, with its path
-    roads = {tuple(r.split()[:2]) for r in data["map"]["roads"]}
+    ids = [c[0] for c in data["map"]["cities"]]
+    flat = data["map"]["roads"]
+    roads = {(ids[flat[i]], ids[flat[i + 1]]) for i in range(0, len(flat), 3)}
     for piece, choice in data["legal"]["PR"]["moves"].items():
         here = data["pieces"][piece]["city"]
         for dest, path in choice["paths"].items():
@@ -123,7 +125,9 @@ def test_chinese_page(stage: dict[str, Any]) -> None:
     assert '<html lang="zh-TW">' in html
     assert data["text"]["Sign"] == "簽署" and data["text"]["Moves"] == "移動"
     # city names shown in Chinese where the map has them; pbem check's English names kept
-    assert data["map"]["cities"]["wien"][0] == "Wien" and data["map"]["cities"]["wien"][3] == "維也納"
+    cities = {c[0]: c for c in data["map"]["cities"]}
+    assert cities["wien"][1] == "Wien" and cities["wien"][4] == "維也納"
+    assert data["map"]["maps"][cities["wien"][3]] == "bohemia"
     assert "維也納" in svg
     assert len(html.encode("utf-8")) < MAX_BYTES
 

@@ -146,8 +146,10 @@ def compress_svg(svg: str) -> str:
 
 
 def maria_static(lang: str) -> dict[str, Any]:
-    """The public map data the Maria form checks paths against: every city (name in ``lang``,
-    sector suit, map) and every road (``a b`` or ``a b m`` for a main road)."""
+    """The public map data the Maria form checks paths against, packed small: ``cities`` lists
+    ``[id, English name (pbem check's), sector suit, map index, name to show if other]`` in id
+    order; ``roads`` is a flat list ``a, b, main`` of city indexes; ``pos`` a flat list ``x, y``
+    of where the map draws each city (empty without the renderer's layout)."""
     return dict(_maria_static(i18n.check_lang(lang)))
 
 
@@ -158,22 +160,36 @@ def _maria_static(lang: str) -> dict[str, Any]:
     board = load_board()
     forces = load_forces(board)
     zh = lang.startswith("zh")
-    roads = []
-    for a in sorted(board.cities):
+    ids = sorted(board.cities)
+    index = {c: i for i, c in enumerate(ids)}
+    maps = sorted({board.map_of(c) for c in ids})
+    cities = []
+    for c in ids:
+        city = board.cities[c]
+        shown = city.display_name(lang)
+        cities.append([c, city.name, board.suit_of(c), maps.index(board.map_of(c))] + ([shown] if shown != city.name else []))
+    roads: list[int] = []
+    for a in ids:
         for b in board.neighbours(a):
             if a < b:
-                roads.append(f"{a} {b}" + (" m" if board.is_main(a, b) else ""))
-    # [English name (the one pbem check's messages use), sector suit, map, name to display]
+                roads += [index[a], index[b], int(board.is_main(a, b))]
+    where = _city_positions()
+    pos: list[int] = []
+    if where:
+        for c in ids:
+            x, y = where.get(c, (-1.0, -1.0))
+            pos += [round(x), round(y)]
     return {
-        "cities": {c: [city.name, board.suit_of(c), board.map_of(c)] + ([city.display_name(lang)] if city.display_name(lang) != city.name else [])
-                   for c, city in sorted(board.cities.items())},
+        "cities": cities,
+        "maps": maps,
         "roads": roads,
+        "pos": pos,
         "general_names": {g.id: (g.name_zh if zh and g.name_zh else g.name) for g in forces.generals},
     }
 
 
 @cache
-def _city_positions() -> dict[str, list[float]]:
+def _city_positions() -> dict[str, tuple[float, float]]:
     """Where the map draws each city, so the page can draw the planned moves over it. The
     renderer keeps its layout private; without it the page simply draws no overlay."""
     from pbem.games.maria.board import load_board
@@ -184,7 +200,7 @@ def _city_positions() -> dict[str, list[float]]:
         pos = layout(load_board()).pos if layout is not None else {}
     except Exception:  # a changed private layout must not stop the page, only its overlay
         pos = {}
-    return {c: [float(x), float(y)] for c, (x, y) in sorted(pos.items())}
+    return {c: (float(x), float(y)) for c, (x, y) in sorted(pos.items())}
 
 
 def _view_box(svg: str | None) -> list[float] | None:
@@ -217,7 +233,7 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         if t not in pieces and state["trains"][t]["power"] in powers:
             pieces[t] = {"kind": "train", "power": state["trains"][t]["power"], "city": None, "name": t}
     return {
-        "map": dict(static, pos=_city_positions()),
+        "map": static,
         "pieces": pieces,
         # the English names are pbem check's; the page shows the catalog's (power_titles)
         "power_names": dict(model.POWER_NAMES),

@@ -6,13 +6,18 @@
 
 (function () {
   var D = PBEM.data, t = PBEM.t, el = PBEM.el;
-  var CITIES = D.map.cities, PIECES = D.pieces;
-  var ADJ = {};
-  D.map.roads.forEach(function (r) {
-    var p = r.split(" ");
-    (ADJ[p[0]] = ADJ[p[0]] || {})[p[1]] = p[2] === "m";
-    (ADJ[p[1]] = ADJ[p[1]] || {})[p[0]] = p[2] === "m";
+  // The map comes packed (see pbem.render.orderpage.maria_static): unpack it once.
+  var PIECES = D.pieces, CITIES = {}, ADJ = {}, POS = {}, IDS = [];
+  D.map.cities.forEach(function (c, i) {
+    IDS.push(c[0]);
+    CITIES[c[0]] = [c[1], c[2], D.map.maps[c[3]], c[4]];
+    if (D.map.pos.length && D.map.pos[2 * i] >= 0) POS[c[0]] = [D.map.pos[2 * i], D.map.pos[2 * i + 1]];
   });
+  for (var r = 0; r < D.map.roads.length; r += 3) {
+    var a = IDS[D.map.roads[r]], b = IDS[D.map.roads[r + 1]], main = D.map.roads[r + 2] === 1;
+    (ADJ[a] = ADJ[a] || {})[b] = main;
+    (ADJ[b] = ADJ[b] || {})[a] = main;
+  }
   var CARD_ID = /^([SHDC](10|[2-9])(\.[1-4])?|R(\.[1-4][ab]?)?)$/;
   var PLAN_INTS = ["max_cards", "max_points", "concede_if_behind_by"];
   var SUIT_SIGN = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
@@ -523,7 +528,6 @@
   // --- the planned orders over the map --------------------------------------------------------
 
   var COLOURS = { AU: "#c9a227", FR: "#1f4fbf", PR: "#2f3b45", PA: "#c0281c", BA: "#3ea0e0", SX: "#2e8b3a" };
-  var POS = D.map.pos || {};
 
   function shape(ns, tag, attrs) {
     var node = document.createElementNS(ns, tag);
