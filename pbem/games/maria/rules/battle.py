@@ -67,12 +67,13 @@ def _plan(ctx: Ctx, power: str, kind: str, battle: str, stack: list[str], city: 
     standing = ctx.state["standing"].get(power, {})
     plan: Any = None
     if kind == ATTACKER:
+        # An empty plan given for a battle still counts: it asks for the defaults (M12.4).
         plans = (orders.get(power) or {}).get("plans") or {}
-        plan = plans.get(battle) or plans.get("stage")
+        plan = plans[battle] if battle in plans else plans.get("stage")
     else:
         defence = standing.get("defence") or {}
         cmd = model.commanding_general(ctx.state, stack, acting)
-        plan = defence.get(cmd) or defence.get(city)
+        plan = defence[cmd] if cmd in defence else defence.get(city)
     if not isinstance(plan, dict):
         plan = standing.get("default_plan")
     plan = dict(plan) if isinstance(plan, dict) else {}
