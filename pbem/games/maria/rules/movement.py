@@ -78,13 +78,16 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
     if by_city is None:
         by_city = model.generals_by_city(state)
     moving = set(movers)
+    mover_powers = sorted({gens[g]["power"] for g in movers} | {power})
     forbids = ctx.opt("move.force_march_forbids")
     for i, city in enumerate(path):
         powers_here = occ.get(city, [])
-        # pieces of our own moving stack are never in ``path`` (it does not revisit start)
-        prob = territory_problem(state, board, power, city)
-        if prob:
-            return prob
+        # pieces of our own moving stack are never in ``path`` (it does not revisit start);
+        # every general of a mixed stack must be allowed in the city (M1.4, M3.8)
+        for p in mover_powers:
+            prob = territory_problem(state, board, p, city)
+            if prob:
+                return prob
         last = i == len(path) - 1
         generals_here = [g for g in by_city.get(city, []) if g not in moving]
         trains_here = model.trains_in(state, city) if len(powers_here) > len(generals_here) \
