@@ -221,3 +221,15 @@ def test_default_splits_of_the_full_forces() -> None:
     assert got == {"moritz": 7, "belle_isle": 6, "broglie": 5, "maillebois": 4, "noailles": 4,
                    "karl": 6, "traun": 5, "khevenhueller": 6, "batthyany": 2, "neipperg": 5,
                    "arenberg": 4, "george_ii": 5, "cumberland": 5, "stair": 4}
+
+
+def test_default_orders() -> None:
+    """M12.6: the default split at set-up, nothing otherwise; resolving the defaults equals
+    resolving nothing."""
+    state = _new()
+    defaults = {p: orders.default_orders(state, p) for p in state["powers"]}
+    assert defaults["FR"] == {"troops": {"belle_isle": 6, "broglie": 5}}
+    assert all(orders.validate(state, p, o) == [] for p, o in defaults.items())
+    with_defaults = adjudicate.resolve(state, defaults, _rng()).state
+    assert with_defaults == adjudicate.resolve(state, {}, _rng()).state
+    assert orders.default_orders(with_defaults, "AU") == {}

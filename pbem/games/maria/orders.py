@@ -301,4 +301,12 @@ def default_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
     """M12.6: the default split at set-up, and otherwise nothing: no hussars, no moves or
     re-entries (draw, supply, forced battles with standing plans and conquest still run),
     nothing bought in winter."""
-    return {}
+    if state["step"] != "setup" or power not in phase_powers(state):
+        return {}
+    gens = [{"id": g, "rank": v["rank"], "min": v["min"]}
+            for g, v in state["generals"].items() if v["power"] == power]
+    if not gens:
+        return {}
+    split = model.default_split(gens, int(state["troop_totals"][power]),
+                                int(state["options"]["troops.max"]))
+    return {"troops": split}

@@ -230,8 +230,9 @@ def fight_battles(ctx: Ctx, acting: list[str], orders: dict[str, dict[str, Any]]
 
 
 def record_major_victory(ctx: Ctx, winner: str, major: bool) -> None:
-    """M5.10: in the introductory game a major victory moves nothing; the advanced game's boxes
-    and Saxony track are filled here when that game is added."""
+    """M5.10: in the introductory game a major victory moves nothing. In the advanced game the
+    winner's major power fills one of its 2 major-victory boxes from its pool (M9.18); the
+    Saxony track's step comes with the political rules (M9.10)."""
     if not major or model.is_intro(ctx.state):
         return
     boxes = ctx.state.setdefault("boxes", {})
