@@ -8,6 +8,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from pbem.core.fair import Rng
 from pbem.core.safeyaml import load_yaml_file
 from pbem.data import orders_dir
 from pbem.games.ror import GAME
@@ -111,3 +112,52 @@ def test_defaults_and_legal_orders() -> None:
     legal = GAME.legal_orders(rev, "A")
     assert legal["statesmen"] == ["25A"] and "4" in legal["commanders"]
     assert GAME.default_orders(rev, "A") == {}
+
+
+JUNK_KEYS = ["trades", "plays", "discards", "declarations", "consent_pay", "dispatch",
+             "reinforce", "attack", "standing", "nonsense"]
+JUNK_FIELDS = ["give", "to", "get", "with", "statesman", "concession", "senator", "commander",
+               "decision", "bribes", "moh_pays", "moh_joins", "secondaries", "roll", "war", "moh",
+               "n", "legions", "raise", "proconsul", "desert", "consent", "release", "accept",
+               "redistribute", "from", "amount", "legion"]
+JUNK_ATOMS = [None, -1, 0, 3, 17, 1.5, True, "", "4", "1A", "25A", "W1", "A", "all", "revolt",
+              "roll", "manilian", "treasury", "faction:B", "senate_army", "mining", "xx"]
+
+
+def _junk(rng: Rng, depth: int = 0) -> Any:
+    c = rng.below(7 if depth < 3 else 4)
+    if c < 3:
+        return JUNK_ATOMS[rng.below(len(JUNK_ATOMS))]
+    if c == 3:
+        return str(rng.below(30))
+    if c in (4, 5):
+        return [_junk(rng, depth + 1) for _ in range(rng.below(4))]
+    return {JUNK_FIELDS[rng.below(len(JUNK_FIELDS))]: _junk(rng, depth + 1)
+            for _ in range(rng.below(4))}
+
+
+def test_garbage_orders_are_void_and_never_break_adjudication() -> None:
+    """R8.6: whatever arrives, each unreadable order is void for its sender and play goes on."""
+    from pbem.core.fair import PhaseRng
+
+    voids = 0
+    for seed in range(60):
+        rng = Rng(f"junk-{seed}".encode())
+        st = GAME.new_game(GAME.scenarios()[seed % 3], {}, PhaseRng(rng.fork("p"), rng.fork("s")))
+        for k in range(8):
+            phase = GAME.current_phase(st)
+            if phase is None:
+                break
+            orders: dict[str, Any] = {}
+            for power in st["seating"]:
+                keys = rng.shuffled(JUNK_KEYS)[: rng.below(4)]
+                o: Any = {key: _junk(rng) for key in keys}
+                if rng.below(4) == 0:
+                    o = _junk(rng)
+                GAME.validate(st, power, o)  # never raises
+                orders[power] = o
+            res = GAME.resolve(st, orders, PhaseRng(rng.fork(f"p{k}"), rng.fork(f"s{k}")))
+            voids += sum(1 for e in res.events if e["type"] == "void")
+            assert json.loads(json.dumps(res.state)) == res.state
+            st = res.state
+    assert voids > 100

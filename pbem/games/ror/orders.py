@@ -374,3 +374,100 @@ def legal_standing(st: State, power: str) -> dict[str, Any]:
 
 
 __all__ = ["card_data", "default_orders", "legal_orders", "validate_orders"]
+
+
+# --------------------------------------------------------------------------- well-formedness
+# resolve() takes whatever the core hands it; an item that is not even well-formed is void
+# (R8.6) and dropped before the rules run, so no order can make adjudication fail. Whether a
+# well-formed order is legal is judged later, when it runs.
+
+
+def _scalar(x: Any) -> bool:
+    return (isinstance(x, str) and x != "") or (isinstance(x, int) and not isinstance(x, bool))
+
+
+def _count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
+def _flag(x: Any) -> bool:
+    return isinstance(x, bool)
+
+
+def _scalars(x: Any) -> bool:
+    return isinstance(x, list) and all(_scalar(v) for v in x)
+
+
+def _to_where(x: Any) -> bool:
+    return x in ("senate_army", "active_forces")
+
+
+_LIST_ITEMS: dict[str, dict[str, Any]] = {
+    "trades": {"give": _scalars, "to": _scalar, "get": _scalars, "with": _scalar},
+    "plays": {"statesman": _scalar, "concession": _scalar, "senator": _scalar},
+    "declarations": {"commander": _scalar, "decision": _scalar, "war": _scalar,
+                     "bribes": _scalars, "moh_pays": _count, "moh_joins": _flag,
+                     "min_strength": _count, "only_if_primary": _flag,
+                     "secondaries": _scalars, "roll": _flag},
+    "consent_pay": {"moh": _scalar, "n": _count},
+    "dispatch": {"commander": _scalar, "legions": _scalars, "raise": _count},
+    "reinforce": {"proconsul": _scalar, "legions": _scalars, "raise": _count},
+    "desert": {"legion": _scalar, "to": _to_where},
+    "redistribute": {"from": _scalar, "to": _scalar, "amount": _count},
+}
+
+
+def _clean_list(key: str, items: Any, path: str, bad: list[str]) -> list[Any]:
+    if not isinstance(items, list):
+        bad.append(path)
+        return []
+    fields = _LIST_ITEMS.get(key)
+    out = []
+    for i, item in enumerate(items):
+        if fields is None:
+            ok = _scalar(item)
+        else:
+            ok = isinstance(item, dict) and all(k in fields and fields[k](v)
+                                                for k, v in item.items())
+        if ok:
+            out.append(item)
+        else:
+            bad.append(f"{path}[{i}]")
+    return out
+
+
+def well_formed(orders: Any) -> tuple[dict[str, Any], list[str]]:
+    """The well-formed part of one faction's orders, and the paths of what was dropped."""
+    bad: list[str] = []
+    if not isinstance(orders, dict):
+        return {}, ([] if orders is None else ["orders"])
+    out: dict[str, Any] = {}
+    for key, value in orders.items():
+        path = f"orders.{key}"
+        if key in ("trades", "plays", "declarations", "consent_pay", "dispatch", "reinforce"):
+            out[key] = _clean_list(key, value, path, bad)
+        elif key in ("discards", "attack"):
+            out[key] = _clean_list(key, value, path, bad)
+        elif key == "standing" and isinstance(value, dict):
+            std: dict[str, Any] = {}
+            for skey, sval in value.items():
+                spath = f"{path}.{skey}"
+                if skey in ("desert", "redistribute", "release", "attack"):
+                    std[skey] = _clean_list(skey, sval, spath, bad)
+                elif skey == "accept":
+                    if sval == "all" or _scalars(sval):
+                        std[skey] = sval
+                    else:
+                        bad.append(spath)
+                elif skey == "consent":
+                    if isinstance(sval, dict) and all(
+                            v in (True, False, "yes", "no") for v in sval.values()):
+                        std[skey] = {str(k): v for k, v in sval.items()}
+                    else:
+                        bad.append(spath)
+                else:
+                    bad.append(spath)
+            out[key] = std
+        else:
+            bad.append(path)
+    return out, bad

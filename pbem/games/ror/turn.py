@@ -643,9 +643,21 @@ def advance(ctx: Ctx, until: tuple[str, str] | None = None, max_steps: int = 100
 
 def resolve_round(ctx: Ctx) -> None:
     """Apply the orders of the waiting round, then run on (R8.5)."""
+    from pbem.games.ror.orders import well_formed
+
     st = ctx.state
     waiting = st["awaiting"]
     st["awaiting"] = None
+    clean: dict[str, Any] = {}
+    for fid in sorted(ctx.orders, key=str):
+        if fid not in st["factions"]:
+            continue
+        clean[fid], dropped = well_formed(ctx.orders[fid])
+        for path in dropped:  # R8.6: unreadable orders are void, reported to their sender
+            ctx.emit("void", faction=fid, power=fid, path=path.replace(
+                "orders", f"orders.{fid}", 1), order=path, reason="the order cannot be read",
+                audience=ctx.seat(fid))
+    ctx.orders = clean
     apply_standing(ctx)
     if st.get("civil_war"):
         run_desertions(ctx, None)  # R4.6: DESERT takes effect when its round is resolved
