@@ -62,6 +62,9 @@ def test_view_is_rich_enough_for_a_faction_table() -> None:
     assert army["legions"] == ["1", "2", "3", "4", "5", "6"] and army["legion_strength"] == 7
     assert pub["factions"]["A"]["senators"] == ["3", "4", "5", "7"]
     assert pub["wars"]["W3"]["status"] == "active" and pub["active_wars"] == 1
+    assert pub["offices"] == {"rome_consul": "3", "field_consul": "4", "censor": "5",
+                              "proconsul": "14"}
+    assert pub["step_rule"] == "R2.1a"
 
 
 def test_secrets_are_hands_and_treasuries_per_seat() -> None:

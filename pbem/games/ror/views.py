@@ -95,6 +95,8 @@ def view(st: State, audience: str) -> dict[str, Any]:
         "laws": dict(st["laws"]), "era_ends_turn": st.get("era_ends_turn"),
         "era_ends_revealed": st["era_ends_revealed"], "options": dict(st["options"]),
         "senators": senators, "factions": factions,
+        "offices": {o: sid for sid, r in senators.items() if r["zone"] == "faction"
+                    for o in sorted(r["offices"])},
         "curia": sorted((s for s, r in st["senators"].items() if r["zone"] == "curia"),
                         key=sid_key),
         "forum_concessions": list(st["forum_concessions"]), "discard": list(st["discard"]),
