@@ -49,7 +49,7 @@ def draw_chits(
     pool = cup(ctx)
     killed: list[str] = []
     left = count
-    while left > 0 and pool:
+    while left > 0 and any(c != "draw2" for c in pool):  # a cup of Draw-2s alone ends it
         chit = ctx.dice.draw(pool, f"{purpose} chit")
         left -= 1
         if chit == "draw2":
