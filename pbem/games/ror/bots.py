@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.fair import Rng
-from pbem.games.ror.model import State, army_legions, army_of, is_aligned
+from pbem.games.ror.model import State, is_aligned
 from pbem.games.ror.orders import legal_orders
 
 
@@ -90,5 +90,3 @@ def bot_orders(st: State, power: str, rng: Rng) -> dict[str, Any]:
         out["standing"] = standing
     return out
 
-
-__all__ = ["army_legions", "army_of", "bot_orders"]

@@ -8,7 +8,6 @@ from pbem.games.ror.loyalty import loyalty_rolls
 from pbem.games.ror.model import (
     Ctx,
     State,
-    army,
     army_fleets,
     army_legions,
     army_of,
@@ -442,5 +441,3 @@ def check_primary(ctx: Ctx, reason: str) -> None:
     if cw and cw.get("primary_dead") and not cw.get("rebel_condition_met"):
         revolt_fails(ctx, reason)
 
-
-__all__ = ["army", "rebel_strength", "revolt_fails", "step_declarations"]

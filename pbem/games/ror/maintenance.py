@@ -5,7 +5,6 @@ from __future__ import annotations
 from pbem.games.ror.model import (
     Ctx,
     change_talents,
-    faction_members,
     hrao,
     legions_at,
     sen,
@@ -105,5 +104,3 @@ def _amount(ctx: Ctx, holder: str) -> int:
 
     return holder_amount(ctx.state, holder)
 
-
-__all__ = ["eliminate_legion", "faction_members", "rebel_maintenance"]

@@ -24,7 +24,6 @@ from pbem.games.ror.model import (
     State,
     army_legions,
     army_of,
-    card_data,
     is_aligned,
     is_concession_id,
     is_statesman_id,
@@ -372,8 +371,6 @@ def legal_standing(st: State, power: str) -> dict[str, Any]:
         "current": st["factions"][power]["standing"],
     }
 
-
-__all__ = ["card_data", "default_orders", "legal_orders", "validate_orders"]
 
 
 # --------------------------------------------------------------------------- well-formedness

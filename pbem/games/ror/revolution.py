@@ -50,8 +50,6 @@ def step_trading(ctx: Ctx) -> None:
     done: set[tuple[str, int]] = set()
 
     def can_move(faction: str, cards: list[str]) -> str | None:
-        if not cards:
-            return "names no card"
         if len(set(cards)) != len(cards):
             return "names a card twice"
         for c in cards:
@@ -78,7 +76,7 @@ def step_trading(ctx: Ctx) -> None:
                 if to not in st["factions"] or to == fid:
                     void(ctx, fid, path, f"'{to}' is not another faction")
                     continue
-                why = can_move(fid, give)
+                why = can_move(fid, give) if give else "names no card"
                 if why:
                     void(ctx, fid, path, why)
                     continue
@@ -105,7 +103,8 @@ def step_trading(ctx: Ctx) -> None:
                 void(ctx, fid, path, f"faction {other} sent no matching TRADE")
                 continue
             done.add((other, mirror))
-            why = can_move(fid, give) or can_move(other, get)
+            why = (can_move(fid, give) or can_move(other, get)
+                   or (None if give or get else "names no card"))
             if why:
                 void(ctx, fid, path, why)
                 void(ctx, other, f"orders.trades[{mirror}]", why)

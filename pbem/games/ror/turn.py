@@ -28,8 +28,6 @@ from pbem.games.ror.model import (
     change_talents,
     clockwise_from,
     cw_armies,
-    faction_members,
-    fleets_at,
     hrao,
     is_aligned,
     is_in_rome,
@@ -38,7 +36,6 @@ from pbem.games.ror.model import (
     military,
     new_army_id,
     office_holder,
-    primary_alive,
     sen,
     senators_sorted,
     transfer,
@@ -51,7 +48,6 @@ from pbem.games.ror.revolution import (
     step_trading,
 )
 from pbem.games.ror.victory import (
-    all_lose,
     bankruptcy,
     check_consul_for_life,
     elect_consul_for_life,
@@ -59,7 +55,6 @@ from pbem.games.ror.victory import (
     era_ends,
     four_wars,
     people_revolt,
-    rebel_meets,
     run_endgame,
     settle_rebel,
 )
@@ -682,7 +677,3 @@ def resolve_round(ctx: Ctx) -> None:
         run_endgame(ctx, [str(w) for w in attack])
         if st["game_result"] is None:
             _next_phase(st)
-
-
-__all__ = ["advance", "all_lose", "faction_members", "fleets_at", "primary_alive",
-           "rebel_meets", "resolve_round"]

@@ -17,7 +17,6 @@ from pbem.games.ror.model import (
     primary_alive,
     sen,
     senators_sorted,
-    sid_key,
     votes,
 )
 
@@ -333,5 +332,3 @@ def era_ends(ctx: Ctx) -> None:
     ctx.emit("era_ends", totals=totals, decided_by=how)
     finish(ctx, "win", 5, cands[0])
 
-
-__all__ = ["sid_key"]
