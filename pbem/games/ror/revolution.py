@@ -264,10 +264,9 @@ def family_appears(ctx: Ctx, fam: str) -> None:
     )
     if hosts:
         host = st["senators"][hosts[0]]
-        st["senators"][fam] = family_record(fam, host["faction"], "faction", True)
-        p = card_data().family[fam]
-        # compare the family card's values with the Statesman's current ones (R2.7)
-        host["influence"] = max(int(host["influence"]), int(p["influence"]))
+        # stacked as in R2.5, comparing the family card's printed values (Popularity 0) with
+        # the Statesman's current ones (R2.7)
+        host["influence"] = max(int(host["influence"]), int(card_data().family[fam]["influence"]))
         st["senators"].pop(fam)
         host["family_under"] = fam
         ctx.emit("family_card", family=fam, to=hosts[0], rule="R2.7")
