@@ -119,3 +119,17 @@ def test_broken_state_lists_every_problem() -> None:
                 "legions.2: only a veteran", "script[0].effect: 'plague'",
                 "script[1].args: 'kill' needs 'senator'"):
         assert bit in text
+
+
+def test_hidden_cards_stay_out_of_public_events() -> None:
+    """R8.7: a card drawn by the script or moved by a trade is named only to its owners."""
+    st = GAME.new_game("middle", {}, _rng("h"))
+    orders = {"A": {}, "B": {"trades": [{"give": ["29A"], "to": "C"}]}, "C": {}}
+    res = GAME.resolve(st, orders, _rng("h1"))
+    public = [e for e in res.events if "audience" not in e]
+    assert any(e["type"] == "trade" and e["count"] == 1 for e in public)
+    assert any(e["type"] == "script" and e["effect"] == "card_to_hand" for e in public)
+    text = json.dumps(public)
+    assert "egyptian_grain" not in text and "29A" not in text
+    private = [e for e in res.events if e.get("audience") == "aurelia"]
+    assert any(e["type"] == "card_drawn" and e["card"] == "egyptian_grain" for e in private)

@@ -74,7 +74,13 @@ def apply_script(ctx: Ctx, phase: str) -> None:
         if st["game_result"] is not None or st["awaiting"] is not None:
             return
         effect, args = entry.get("effect"), dict(entry.get("args") or {})
-        ctx.emit("script", effect=effect, args=args)
+        if effect == "card_to_hand":  # the card drawn is secret (R8.7): only its owner sees it
+            faction = str(args.get("faction"))
+            ctx.emit("script", effect=effect, args={"faction": faction})
+            ctx.emit("card_drawn", faction=faction, card=str(args.get("card")),
+                     audience=ctx.seat(faction))
+        else:
+            ctx.emit("script", effect=effect, args=args)
         _effect(ctx, str(effect), args)
         check_primary(ctx, "R9.11 script")
         check_consul_for_life(ctx)
