@@ -123,3 +123,37 @@ def test_same_seed_same_game() -> None:
     a, _ = play(7, board=board, forces=forces)
     b, _ = play(7, board=board, forces=forces)
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+OPTION_SETS = [
+    {"game.players": "two"},
+    {"supply.hussar_charge": "per_stack", "supply.loss": "1_always", "hussars.count": 4},
+    {"combat.commitment": "partial", "combat.tie_rule": "defender_wins_ties"},
+    {"combat.tie_rule": "attacker_wins_ties", "combat.initial_tie": "defender_first",
+     "combat.retreat_length": "diff"},
+    {"cards.hand_limit": 6, "cards.reserve_cap": "free_1_10",
+     "cards.reserve_outside_combat": "counts_as_1"},
+    {"move.force_march_forbids": "enemy_home_cities", "fortress.conquer_by_occupation": False,
+     "fortress.protection_range": 1},
+    {"supply.range": 4, "supply.allied_trains": True, "supply.enemy_fortress_blocks": True},
+    {"winter.recruit_cost": 2, "winter.recruit_needs_supply": False, "trains.reentry_cost": 2,
+     "troops.max": 6},
+    {"combat.mixed_command": "senior_rank", "combat.major_victory_troops": 2,
+     "cards.draws": {"FR": 7, "PR": 3, "AU": 6}},
+    {"fortress.neutral_capture": "victory_marker", "hussars.range": 6,
+     "hidden.hand_size_public": False},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
+def test_games_under_rule_options(options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+                                  ) -> None:
+    """Two complete games under each set of rule options, with the same invariants."""
+    _validating_bots(monkeypatch)
+    board, forces = board_and_forces()
+    for seed in (1000, 1001):
+        state, _ = play(seed, options=options, board=board, forces=forces, check=Invariants())
+        assert state["result"] is not None and state["result"]["reason"].startswith("M10.1")
+        for key, value in options.items():
+            want = model.check_option(key, value)[0]
+            assert state["options"][key] == want
