@@ -21,6 +21,7 @@ class Invariants:
 
     def __init__(self) -> None:
         self.totals: dict[str, int] | None = None
+        self.troops: dict[str, int] = {}
         self.rounds = 0
         self.events: Counter[str] = Counter()
 
@@ -66,8 +67,21 @@ class Invariants:
             bought = {e["power"]: e["troops"] for e in events if e["type"] == "recruit"}
             for p, n in totals.items():
                 assert n <= self.totals.get(p, 0) + bought.get(p, 0), f"{p} gained troops"
+            # Every troop gained or lost is accounted for by the round's events.
+            lost: Counter[str] = Counter()
+            for e in events:
+                if e["type"] == "battle_losses":
+                    lost.update(e["losses"])
+            change = sum(bought.values())
+            change -= sum(e.get("lost", 0) for e in events if e["type"] == "supply")
+            change -= sum(e["losses"] for e in events if e["type"] == "battle")
+            change -= sum(self.troops[e["general"]] - lost[e["general"]] for e in events
+                          if e["type"] == "eliminated" and e["cause"] == "no_retreat")
+            assert sum(totals.values()) == sum(self.totals.values()) + change, \
+                "troop totals do not match the round's events"
         if state["turn"] >= 1:
             self.totals = totals
+        self.troops = {g: v["troops"] for g, v in state["generals"].items()}
         self.faces = {g: v["face_down"] for g, v in state["generals"].items()}
         public = views.view(state, "public")
         assert all(g["troops"] is None for g in public["map"]["generals"])
