@@ -233,3 +233,36 @@ def test_default_orders() -> None:
     with_defaults = adjudicate.resolve(state, defaults, _rng()).state
     assert with_defaults == adjudicate.resolve(state, {}, _rng()).state
     assert orders.default_orders(with_defaults, "AU") == {}
+
+
+def test_a_sudden_victory_ends_the_game_on_the_real_map() -> None:
+    """M10.1, M4.9: Prussia takes its 12th Austrian or Silesian fortress in its stage; the game
+    ends at step (f) and no round follows."""
+    state = adjudicate.resolve(_new(), {}, _rng()).state          # -> hussars
+    state = adjudicate.resolve(state, {}, _rng("h")).state        # -> FR stage
+    state = adjudicate.resolve(state, {}, _rng("f")).state        # -> PR stage
+    board = model.board_of(state)
+    assert adjudicate.current_phase(state).id == "1741-1/prussia"
+    wanted = sorted(f for f in board.fortresses() if board.map_of(f) == "bohemia" and (
+        board.home_of(f) == "AU" or board.territory_of(f) == "silesia"))
+    # Austria leaves the map; Prussia holds 11 and stands next to a 12th.
+    for g in state["generals"].values():
+        if g["power"] == "AU":
+            g["city"], g["troops"] = None, 0
+    target = next(f for f in wanted if model.controller(state, board, f) != "PR"
+                  and any(not model.generals_in(state, n) for n in board.neighbours(f)))
+    start = next(n for n in board.neighbours(target) if not model.generals_in(state, n)
+                 and not model.trains_in(state, n))
+    held = [f for f in wanted if f != target][:11]
+    for f in held:
+        model.set_control(state, board, f, "PR", True)
+    state["generals"]["dessauer"]["city"] = start
+    state["generals"]["dessauer"]["face_down"] = False
+    res = adjudicate.resolve(state, {"PR": {"moves": [{"piece": "dessauer", "path": [target]}]}},
+                             _rng("p"))
+    result = res.state["result"]
+    assert (result["winner"], result["player"]) == ("PR", "frederick")
+    assert result["reason"].startswith("M10.1 Prussia controls 1")
+    assert adjudicate.current_phase(res.state) is None
+    assert res.events[-1]["type"] == "game_over"
+    assert adjudicate.resolve(res.state, {}, _rng("z")).events == []
