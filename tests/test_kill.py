@@ -208,10 +208,6 @@ def test_resolve_killed_at_every_boundary_recovers(resolve_kills: tuple[int, lis
     assert core_failures == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pbem resolve publishes only right after resolving: killed between the archive record and the "
-    "end of publishing, the rerun finds the phase resolved ('not due') and never writes the missing "
-    "reports and report mails (pbem/cli/campaign.py resolve, pbem/core/pipeline.py run_campaign)"))
 def test_resolve_killed_rerun_also_finishes_publishing(resolve_kills: tuple[int, list[str], list[str]]) -> None:
     _, _, failures = resolve_kills
     assert failures == []

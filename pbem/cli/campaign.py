@@ -17,7 +17,7 @@ from pbem.core.envelope import parse_order_document
 from pbem.core.intake import intake as run_intake
 from pbem.core.phase import chosen_documents, due, settle
 from pbem.core.phase import resolve as run_resolve
-from pbem.core.pipeline import publish
+from pbem.core.pipeline import publish_pending
 from pbem.core.safeyaml import load_yaml
 from pbem.errors import CampaignError
 from pbem.games import get_game
@@ -136,6 +136,7 @@ def resolve(campaign_dir: Path, force: bool, confirm_missing: bool, now: datetim
     """
     with Campaign(campaign_dir).locked(wait) as camp:
         settle(camp, now)
+        publish_pending(camp)  # finishes the publishing of a run that was interrupted
         if confirm_missing:
             gm.confirm_missing(camp, now)
         d = due(camp, now, force)
@@ -143,7 +144,7 @@ def resolve(campaign_dir: Path, force: bool, confirm_missing: bool, now: datetim
             click.echo(f"not due: {d.reason}")
             return
         outcome = run_resolve(camp, now)
-        publish(camp, outcome.record["index"])
+        publish_pending(camp)
     missing = f"; no orders from {', '.join(d.missing)} (defaults used)" if d.missing else ""
     click.echo(f"resolved {outcome.record['phase']} (record {outcome.record['index']}){missing}")
 

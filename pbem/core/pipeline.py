@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from pbem.core import atomic
 from pbem.core.campaign import Campaign
 from pbem.core.intake import intake
 from pbem.core.phase import due, resolve, settle
@@ -57,13 +58,31 @@ def _outbox_count(camp: Campaign) -> int:
     return sum(1 for _ in camp.outbox.glob("*.eml")) if camp.outbox.is_dir() else 0
 
 
-def publish(camp: Campaign, record_index: int) -> None:
-    """Render the reports of a record and queue their mails (see pbem.render.publish)."""
+PUBLISHED_MARK = ".published"
+
+
+def publish_pending(camp: Campaign) -> list[int]:
+    """Publish every record in force that is not published yet (reports, forms, mails).
+
+    A high-water mark in ``reports/.published`` is written after each record is fully
+    published, so a command killed halfway through publishing leaves the mark behind and the
+    next command publishes that record again (the writes are idempotent: same bytes)."""
     try:
         from pbem.render.publish import publish_phase
     except ModuleNotFoundError:  # an installation without the report renderer
-        return
-    publish_phase(camp, record_index)
+        return []
+    mark_path = camp.reports_dir / PUBLISHED_MARK
+    try:
+        mark = int(mark_path.read_text().strip())
+    except (FileNotFoundError, ValueError):
+        mark = -1
+    done = []
+    for rec in camp.effective_records():
+        if rec["index"] > mark:
+            publish_phase(camp, rec["index"])
+            atomic.write_text(mark_path, f"{rec['index']}\n")
+            done.append(rec["index"])
+    return done
 
 
 def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, wait: float = 30.0) -> CampaignRun:
@@ -87,7 +106,7 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, wait: fl
                     break
                 outcome = resolve(camp, now)
                 result.resolved.append(outcome.record["phase"])
-                publish(camp, outcome.record["index"])
+            publish_pending(camp)
             result.queued = _outbox_count(camp) - before
     except PbemError as exc:
         result.error = str(exc)
