@@ -171,3 +171,21 @@ def test_games_under_rule_options(options: dict[str, Any], monkeypatch: pytest.M
         for key, value in options.items():
             want = model.check_option(key, value)[0]
             assert state["options"][key] == want
+
+
+def test_complete_games_can_end_in_a_sudden_victory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no fortress protection (M4.4 range 0) and a starving Austria, the bots' Prussia
+    reaches 12 fortresses in some games: the game then ends at once under M10.1."""
+    _validating_bots(monkeypatch)
+    board, forces = board_and_forces()
+    options = {"fortress.protection_range": 0, "cards.draws": {"AU": 1}}
+    winners: Counter[str] = Counter()
+    for seed in range(10, 30):
+        inv = Invariants()
+        state, rounds = play(seed, options=options, board=board, forces=forces, check=inv)
+        winners[state["result"]["winner"]] += 1
+        assert adjudicate.current_phase(state) is None and rounds > 0
+        if state["result"]["winner"] != "AU":
+            assert state["result"]["reason"].startswith("M10.1 Prussia controls") or \
+                state["result"]["reason"].startswith("M10.1 France controls")
+    assert winners["PR"] + winners["FR"] >= 1, winners
