@@ -396,3 +396,38 @@ def test_setup_split_shows_pbem_checks_words(driver: Any, tmp_path: Path) -> Non
     assert same_as_python() == []
     assert driver.find_element(By.ID, "sign").is_enabled() is False  # no key loaded yet
     assert "Load your key" in driver.find_element(By.ID, "sign-status").text
+
+
+def test_hussar_cities_go_in_the_order_ticked(driver: Any, tmp_path: Path) -> None:
+    """M7.1: the first valid cities of Austria's list are used, so the page keeps the order in
+    which the player ticks them, and says that cities past the number in force stand by."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.fair import PhaseRng, Rng
+    from pbem.games.maria import GAME
+
+    state = GAME.new_game("intro", {}, PhaseRng(Rng(b"hussar-public"), Rng(b"hussar-secret")))
+    for n in range(3):
+        phase = GAME.current_phase(state)
+        assert phase is not None
+        if phase.kind == "hussars":
+            break
+        orders = {p: GAME.bot_orders(state, p, Rng(f"bot-{n}-{p}".encode())) for p in phase.powers}
+        state = GAME.resolve(state, orders, PhaseRng(Rng(f"p{n}".encode()), Rng(f"s{n}".encode()))).state
+    assert GAME.current_phase(state).kind == "hussars"  # type: ignore[union-attr]
+    html = orderpage.order_page("maria", GAME, state, "maria_theresa", campaign="maria-h")
+    assert html is not None
+    page = tmp_path / "hussars.html"
+    page.write_text(html, encoding="utf-8")
+    open_page(driver, page)
+    legal = GAME.legal_orders(state, "AU")
+    wanted = list(reversed(legal["cities"]))[: legal["count"] + 1]
+    for city in wanted:
+        driver.find_element(By.CSS_SELECTOR, f"input[name=hussar][value={city}]").click()
+    orders = page_orders(driver)
+    assert orders["AU"]["hussars"] == wanted
+    assert problems(driver) == [] and GAME.validate(state, "AU", orders["AU"]) == []
+    notes = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#notes li")]
+    assert any("orders.AU.hussars" in n and "(M7.1)" in n for n in notes)
+    driver.find_element(By.CSS_SELECTOR, f"input[name=hussar][value={wanted[0]}]").click()  # untick the first
+    assert page_orders(driver)["AU"]["hussars"] == wanted[1:]

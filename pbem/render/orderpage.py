@@ -79,7 +79,7 @@ MESSAGES: dict[str, str] = {
     "Troop split": "兵力分配",
     "total": "合計",
     "Hussar cities": "驃騎兵城市",
-    "choose up to": "最多選擇",
+    "Tick cities in order of preference; the first valid ones are used.": "依偏好順序勾選城市；採用最先的有效城市。",
     "Recruits": "招募",
     "Returns": "歸隊",
     "Nothing to order for this power in this phase.": "此勢力本階段無需下令。",

@@ -38,7 +38,7 @@
   // --- the form's model, one entry per power ------------------------------------------------
   var model = {};
   D.powers.forEach(function (p) {
-    model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussars: {}, recruits: {}, returns: {} };
+    model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussars: {}, hussarOrder: [], recruits: {}, returns: {} };
     var legal = D.legal[p];
     if (legal.kind === "setup" && legal.generals) {
       Object.keys(legal.generals).forEach(function (g) { model[p].troops[g] = legal.generals[g].min; });
@@ -97,7 +97,7 @@
       });
       o.troops = troops;
     } else if (legal.kind === "hussars") {
-      o.hussars = (legal.cities || []).filter(function (c) { return m.hussars[c]; });
+      o.hussars = m.hussarOrder.slice(); // in the order ticked: the first valid ones are used (M7.1)
     } else if (legal.kind === "winter") {
       var rec = Object.keys(m.recruits).sort().filter(function (g) { return Number(m.recruits[g]) > 0; })
         .map(function (g) { return { general: g, troops: Number(m.recruits[g]) }; });
@@ -239,7 +239,7 @@
     (orders.hussars || []).forEach(function (city, i) {
       if (c.city(".hussars[" + i + "]", city) && CITIES[city][2] !== "bohemia") c.add(".hussars[" + i + "]", cityName(city) + " is not on the Bohemia map (M7.1)");
     });
-    if ((orders.hussars || []).length > legal.count) c.note(".hussars", "only the first " + legal.count + " are placed (M7.1)");
+    if ((orders.hussars || []).length > legal.count) c.note(".hussars", "the first " + legal.count + " valid cities in this order are used; the others stand by (M7.1)");
   }
 
   function check(orders) {
@@ -454,12 +454,22 @@
   }
 
   function drawHussars(box, p, legal) {
-    var m = model[p], picks = el("div", { class: "picks" });
-    box.appendChild(el("h3", { text: t("Hussar cities") + " (" + t("choose up to") + " " + legal.count + ")" }));
+    var m = model[p], picks = el("div", { class: "picks" }), chosen = el("p", { class: "tag" });
+    function showChosen() { chosen.textContent = m.hussarOrder.map(function (c, i) { return (i + 1) + ". " + shownCity(c); }).join("  "); }
+    box.appendChild(el("h3", { text: t("Hussar cities") + " (" + legal.count + ")" }));
+    box.appendChild(el("p", { class: "help", text: t("Tick cities in order of preference; the first valid ones are used.") }));
     legal.cities.slice().sort(function (a, b) { return shownCity(a).localeCompare(shownCity(b)); }).forEach(function (c) {
-      picks.appendChild(el("label", { class: "inline" }, [el("input", { type: "checkbox", name: "hussar", value: c, checked: !!m.hussars[c], onchange: function (ev) { m.hussars[c] = ev.target.checked; onChange(); } }), shownCity(c)]));
+      picks.appendChild(el("label", { class: "inline" }, [el("input", { type: "checkbox", name: "hussar", value: c, checked: !!m.hussars[c], onchange: function (ev) {
+        m.hussars[c] = ev.target.checked;
+        m.hussarOrder = m.hussarOrder.filter(function (x) { return x !== c; });
+        if (ev.target.checked) m.hussarOrder.push(c);
+        showChosen();
+        onChange();
+      } }), shownCity(c)]));
     });
     box.appendChild(picks);
+    showChosen();
+    box.appendChild(chosen);
   }
 
   function drawWinter(box, p, legal) {
