@@ -199,9 +199,12 @@ var PBEM = (function () {
       if (e && e.name === "NotSupportedError") throw new Error(t("This browser cannot sign with Ed25519; use 'pbem sign' instead."));
       throw e;
     }
+    // Exported once for its public half; the key kept for signing cannot be exported at all.
     var jwk = await crypto.subtle.exportKey("jwk", privateKey);
-    jwk.d = ""; // the public half only from here on
-    return { privateKey: privateKey, id: "ed25519:" + bytesToHex(base64urlToBytes(jwk.x)) };
+    jwk.d = "";
+    var signing = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, false, ["sign"]);
+    der.fill(0);
+    return { privateKey: signing, id: "ed25519:" + bytesToHex(base64urlToBytes(jwk.x)) };
   }
 
   async function loadKey(text) {
