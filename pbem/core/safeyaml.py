@@ -12,6 +12,7 @@ parser's event stream, which is what lets us see anchors and tags before anythin
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,7 @@ except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Parser  # type: ignore[assignment]
 
 DEFAULT_MAX_BYTES = 64 * 1024
+MAX_INT = 2**63
 DEFAULT_MAX_DEPTH = 20
 
 _STR = "tag:yaml.org,2002:str"
@@ -230,7 +232,18 @@ class _Builder:
         build = _SCALAR_BUILDERS.get(tag)
         if build is None:
             return event.value
-        return build(ScalarNode(tag, event.value))
+        path = self.current_path()
+        try:
+            value = build(ScalarNode(tag, event.value))
+        except (ValueError, OverflowError):  # Python refuses ints of more than 4,300 digits
+            raise self.fail(f"the number {event.value[:20]}… is far too long", event, path) from None
+        # plain data only: the canonical JSON form has no NaN or infinity, and no integer of
+        # thousands of digits (a base-60 literal such as 1:2:3:... builds one from a short text)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(f"'{event.value}' is not a finite number; write a plain number", event, path)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= MAX_INT:
+            raise self.fail(f"the number {event.value[:20]} is too large (the limit is 2**63)", event, path)
+        return value
 
     def _add(self, value: Any, event: ev.Event, opening: bool = False) -> None:
         if not self.stack:
