@@ -141,6 +141,11 @@ def yaml_files() -> dict[str, bytes]:
         "resolved_phase.yaml": signed_text(order_data("north", phase="round-1", seq=5)).encode(),
         "future_phase.yaml": signed_text(order_data("north", phase="round-3", seq=5)).encode(),
         "replayed_seq.yaml": signed_text(order_data("north", seq=1, bid=7)).encode(),
+        "nan_bid.yaml": unsigned.replace("bid: 3", "bid: .nan").encode(),
+        "infinite_bid.yaml": unsigned.replace("bid: 3", "bid: -.inf").encode(),
+        "int_5000_digits.yaml": unsigned.replace("bid: 3", "bid: " + "9" * 5000).encode(),
+        "int_base60_bomb.yaml": unsigned.replace("bid: 3", "bid: 1" + ":59" * 12000).encode(),
+        "seq_too_large.yaml": unsigned.replace("seq: 2", "seq: " + "9" * 300).encode(),
     }
 
 
