@@ -28,6 +28,7 @@ MAX_MAIL_BYTES = 25 * 1024 * 1024
 YAML_TYPES = {"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"}
 _BODY_START = re.compile(rb"^pbem:", re.MULTILINE)
 _SIG_DELIM = re.compile(rb"^-- ?\r?$", re.MULTILINE)
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass
@@ -171,7 +172,9 @@ def _filename(part: EmailMessage) -> str | None:
         return None
     if name is None:
         return None
-    return str(name).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    name = str(name).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    # the name is printed in intake's one-line verdicts: no line breaks or terminal escapes
+    return _UNPRINTABLE.sub("?", name)
 
 
 def _sender(msg: EmailMessage) -> str | None:
