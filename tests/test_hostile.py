@@ -88,6 +88,7 @@ REFUSED: dict[str, list[str]] = {
     "seq_too_large.yaml": ["seq: the number 99999999999999999999 is too large (the limit is 2**63)"],
     "nested_forward.eml": ["the signature does not match the content"],
     "html_only.eml": ["the mail has only HTML text"],
+    "filename_injection.eml": ["filename_injection.eml (evil?accepted: x?[31m.yaml), line 2: orders: YAML tags"],
     "empty_attachment.eml": ["the attachment is empty (0 bytes)"],
     "forged_from_player.eml": ["signed with a key that is not the roster key of 'north'"],
     "forged_from_stranger.eml": ["signed with a key that is not the roster key of 'north'"],

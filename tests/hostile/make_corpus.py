@@ -196,6 +196,13 @@ def mail_files() -> dict[str, bytes]:
     out["inline_python_tag.eml"] = mail(inline_tag, "Hello,\n\n" + yaml_files()["python_apply.yaml"].decode() + "\n-- \nNorth\n")
     out["utf16_attachment.eml"] = _attachment_mail(
         EMAILS["north"], "orders", 10, _wrapped_b64(north_ok.encode("utf-16")), cte="base64")
+    inject = _hdr(EMAILS["north"], "orders", 13)
+    inject["Content-Type"] = 'multipart/mixed; boundary="=-b1"'
+    out["filename_injection.eml"] = mail(inject, (
+        "--=-b1\nContent-Type: text/yaml\n"
+        "Content-Disposition: attachment; filename*=utf-8''evil%0Aaccepted%3A%20x%1B%5B31m.yaml\n\n"
+        "pbem: 1\norders: !!python/name:os.system\n--=-b1--\n"
+    ))
     # valid encodings: these two must be ACCEPTED
     out["valid_base64.eml"] = _attachment_mail(EMAILS["south"], "orders", 11, _wrapped_b64(south_ok.encode()), cte="base64")
     qp = _hdr(EMAILS["north"], "orders", 12)
