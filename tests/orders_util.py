@@ -19,7 +19,8 @@ def write_orders(path: Path, campaign: str, player: str, phase: str, orders: dic
 
 
 def signed(tmp: Path, key: Path, campaign: str, player: str, phase: str, orders: dict[str, Any], seq: int | None = None, name: str | None = None) -> Path:
-    src = write_orders(tmp / f"{name or player}-{phase}-src.yaml", campaign, player, phase, orders, seq)
-    out = tmp / f"{name or player}-{phase}.yaml"
+    stem = f"{name or player}-{phase}".replace("/", "_")
+    src = write_orders(tmp / f"{stem}-src.yaml", campaign, player, phase, orders, seq)
+    out = tmp / f"{stem}.yaml"
     run_cli("sign", str(src), "--key", str(key), "-o", str(out))
     return out

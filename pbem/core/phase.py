@@ -79,7 +79,9 @@ def gather(
         doc = parse_order_document(raw, source)
         used[seat] = {"sha256": sha256_hex(raw), "seq": doc.seq, "entropy_commit": doc.entropy_commit}
         for power, power_orders in sorted(doc.orders.items()):
-            if power in phase.powers and game.seat_of(state, power) == seat:
+            # every power the seat controls: an acting power's orders, or standing-order updates
+            # and deals of a power that does not act in this round (Maria M12.3)
+            if game.seat_of(state, power) == seat:
                 orders[power] = power_orders
         expected = commits.get(seat)
         if expected is None:
