@@ -13,6 +13,7 @@ and gets no reply, so a forged sender cannot make pbem mail strangers.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -264,7 +265,13 @@ def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster) -> bool:  # t
     return not seats or any(s.key.sign_id == doc.key_id for s in seats)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _refuse(camp: Campaign, cand: Candidate, message: str, reply: bool = True) -> Verdict:
+    # a refusal quotes what the file says (a campaign id, a key): keep it one printable line, so
+    # a file cannot forge verdict lines in intake's output
+    message = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", message)
     atomic.write_if_changed(
         camp.refused_dir / f"{cand.key[:20]}.json",
         canonical({"source": cand.source, "sender": cand.sender, "reason": message}) + b"\n",
