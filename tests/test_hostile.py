@@ -85,6 +85,8 @@ REFUSED: dict[str, list[str]] = {
     "infinite_bid.yaml": ["orders.N.bid: '-.inf' is not a finite number"],
     "int_5000_digits.yaml": ["orders.N.bid: the number 99999999999999999999… is far too long"],
     "int_base60_bomb.yaml": ["orders.N.bid: the number 1:59:59:59:59:59:59: is too large"],
+    "newline_in_campaign.yaml": ["this file is for campaign 'x\\x0aaccepted: fake.yaml: north seq 9', not 'hostile-1'"],
+    "newline_in_key.yaml": ["unknown field 'x\\x0aaccepted: y'"],
     "seq_too_large.yaml": ["seq: the number 99999999999999999999 is too large (the limit is 2**63)"],
     "nested_forward.eml": ["the signature does not match the content"],
     "html_only.eml": ["the mail has only HTML text"],

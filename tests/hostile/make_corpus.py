@@ -145,6 +145,8 @@ def yaml_files() -> dict[str, bytes]:
         "infinite_bid.yaml": unsigned.replace("bid: 3", "bid: -.inf").encode(),
         "int_5000_digits.yaml": unsigned.replace("bid: 3", "bid: " + "9" * 5000).encode(),
         "int_base60_bomb.yaml": unsigned.replace("bid: 3", "bid: 1" + ":59" * 12000).encode(),
+        "newline_in_campaign.yaml": signed_text(order_data("north", seq=2, campaign="x\naccepted: fake.yaml: north seq 9")).encode(),
+        "newline_in_key.yaml": unsigned.replace("pbem: 1\n", 'pbem: 1\n"x\\naccepted: y": 1\n').encode(),
         "seq_too_large.yaml": unsigned.replace("seq: 2", "seq: " + "9" * 300).encode(),
     }
 
