@@ -195,8 +195,7 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     battle = driver.find_element(By.CSS_SELECTOR, "#power-PR .row.battle")
     battle.find_element(By.NAME, "max_cards").send_keys("3")
     battle.find_element(By.NAME, "use_reserve").click()
-    plans = driver.find_elements(By.CSS_SELECTOR, "#power-PR .plan")
-    plans[-1].find_element(By.NAME, "concede_if_behind_by").send_keys("9")
+    driver.find_element(By.CSS_SELECTOR, "#power-PR .plan.stage-plan").find_element(By.NAME, "concede_if_behind_by").send_keys("9")
     assert problems(driver) == []
     # the planned move and battle are drawn over the map
     drawn = "return [document.querySelectorAll('svg.overlay .planned-move').length, document.querySelectorAll('svg.overlay .planned-battle').length];"
@@ -431,3 +430,35 @@ def test_hussar_cities_go_in_the_order_ticked(driver: Any, tmp_path: Path) -> No
     assert any("orders.AU.hussars" in n and "(M7.1)" in n for n in notes)
     driver.find_element(By.CSS_SELECTOR, f"input[name=hussar][value={wanted[0]}]").click()  # untick the first
     assert page_orders(driver)["AU"]["hussars"] == wanted[1:]
+
+
+def test_standing_orders_checked_like_pbem_check(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    """M12.3: standing orders ride along with any round's orders; the page checks them with the
+    same sentences, and a valid set is signed and accepted."""
+    from selenium.webdriver.common.by import By
+
+    open_page(driver, write_page(campaign, tmp_path))
+    state, game = campaign["state"], campaign["camp"].game()
+    box = driver.find_element(By.ID, "power-SX")
+    box.find_element(By.CSS_SELECTOR, "details.standing summary").click()
+    select(driver, "#power-SX select[name=hussar_policy]", "pay_up_to")
+    amount = box.find_element(By.NAME, "pay_up_to")
+    amount.send_keys("-1")
+    box.find_element(By.CSS_SELECTOR, "details.standing input[name=max_points]").send_keys("-2")
+    orders = page_orders(driver)
+    expected = [f"{p.path}: {p.message}" for p in game.validate(state, "SX", orders["SX"])]
+    assert problems(driver) == expected and len(expected) == 2
+    assert "orders.SX.standing.hussar_policy: must be pay, refuse or {pay_up_to: N} (M12.3)" in expected
+    amount.clear()
+    amount.send_keys("3")
+    points = box.find_element(By.CSS_SELECTOR, "details.standing input[name=max_points]")
+    points.clear()
+    points.send_keys("6")
+    orders = page_orders(driver)
+    assert orders["SX"] == {"standing": {"default_plan": {"max_points": 6}, "hussar_policy": {"pay_up_to": 3}}}
+    assert problems(driver) == [] and game.validate(state, "SX", orders["SX"]) == []
+    load_key(driver, campaign["keys"]["frederick"])
+    signed = tmp_path / "standing.yaml"
+    signed.write_text(sign(driver), encoding="utf-8")
+    run_cli("check", str(signed), "--campaign", str(campaign["dir"]))
+    verify_signature(parse_order_document(signed.read_bytes(), str(signed)), campaign["camp"].roster()["frederick"].key)

@@ -38,7 +38,8 @@
   // --- the form's model, one entry per power ------------------------------------------------
   var model = {};
   D.powers.forEach(function (p) {
-    model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussars: {}, hussarOrder: [], recruits: {}, returns: {} };
+    model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussars: {}, hussarOrder: [], recruits: {}, returns: {},
+                 standing: { plan: {}, policy: "", payUpTo: "" } };
     var legal = D.legal[p];
     if (legal.kind === "setup" && legal.generals) {
       Object.keys(legal.generals).forEach(function (g) { model[p].troops[g] = legal.generals[g].min; });
@@ -60,8 +61,18 @@
     return out;
   }
 
+  function collectStanding(m) {
+    var st = {}, plan = planOut(m.standing.plan);
+    if (Object.keys(plan).length) st.default_plan = plan;
+    if (m.standing.policy === "pay_up_to") st.hussar_policy = { pay_up_to: m.standing.payUpTo === "" ? "" : Number(m.standing.payUpTo) };
+    else if (m.standing.policy) st.hussar_policy = m.standing.policy;
+    return st;
+  }
+
   function collectPower(p) {
     var legal = D.legal[p], m = model[p], o = {};
+    var standing = collectStanding(m);
+    if (Object.keys(standing).length) o.standing = standing;
     if (!legal.phase_power) return o;
     if (legal.kind === "stage") {
       var moves = m.moves.filter(function (mv) { return mv.piece; }).map(function (mv) {
@@ -212,6 +223,20 @@
     if ((orders.battles || []).length) c.note(".battles", "a battle is named by the commanding generals as the stacks stand when the battles start (M12.4); an entry that matches no battle is ignored");
   }
 
+  function checkStanding(c, st) {
+    // the parts of orders.py's _standing the form can produce
+    Object.keys(st).forEach(function (key) {
+      var value = st[key], path = ".standing." + key;
+      if (key === "hussar_policy") {
+        var ok = value === "pay" || value === "refuse" || (value && typeof value === "object" && Object.keys(value).length === 1 &&
+          isInt(value.pay_up_to) && value.pay_up_to >= 0);
+        if (!ok) c.add(path, "must be pay, refuse or {pay_up_to: N} (M12.3)");
+      } else if (key === "default_plan") {
+        checkPlan(c, path, value);
+      }
+    });
+  }
+
   function checkPayments(c, orders) {
     (orders.payments || []).forEach(function (card, i) {
       if (!CARD_ID.test(card)) c.add(".payments[" + i + "]", "'" + card + "' is not a card id (e.g. H7.2 or H7)");
@@ -246,7 +271,9 @@
     var problems = [], notes = [];
     D.powers.forEach(function (p) {
       var legal = D.legal[p], c = new Checker(p), o = orders[p] || {};
-      if (legal.kind === "stage") checkStage(c, o, legal);
+      if (o.standing) checkStanding(c, o.standing);
+      if (!legal.phase_power) { /* standing orders only */ }
+      else if (legal.kind === "stage") checkStage(c, o, legal);
       else if (legal.kind === "setup" && o.troops) checkSetup(c, o, legal);
       else if (legal.kind === "hussars") checkHussars(c, o, legal);
       else if (legal.kind === "winter") checkPayments(c, o);
@@ -418,7 +445,9 @@
     m.battles.forEach(function (b) { box.appendChild(battleRow(p, b, redraw)); });
     box.appendChild(el("button", { type: "button", id: "add-battle-" + p, text: "+ " + t("Add a battle"), onclick: function () { m.battles.push({ att: "", def: "", plan: {} }); redraw(); } }));
     box.appendChild(el("h3", { text: t("Plan for every battle of the stage") }));
-    box.appendChild(planEditor(m.plan, legal.hand || [], redraw));
+    var stagePlan = planEditor(m.plan, legal.hand || [], redraw);
+    stagePlan.classList.add("stage-plan");
+    box.appendChild(stagePlan);
   }
 
   function drawPayments(box, p, legal) {
@@ -495,6 +524,28 @@
     drawPayments(box, p, legal);
   }
 
+  function drawStanding(box, p) {
+    // Standing orders stay until replaced (M12.3); blank fields leave the current ones alone.
+    var st = model[p].standing;
+    var details = el("details", { class: "standing", open: !!(st.policy || Object.keys(planOut(st.plan)).length) }, [
+      el("summary", { text: t("Standing orders") }),
+      el("p", { class: "help", text: t("They stay until you replace them (M12.3); fields left blank change nothing.") }),
+      el("h3", { text: t("Default battle plan") }),
+      planEditor(st.plan, (D.own[p] || {}).hand || [], null)]);
+    if (p !== "AU") {
+      var amount = numberInput(st.payUpTo, { name: "pay_up_to", min: 0, disabled: st.policy !== "pay_up_to" }, function (v) { st.payUpTo = v; onChange(); });
+      var policy = el("select", { name: "hussar_policy", onchange: function (ev) {
+        st.policy = ev.target.value;
+        amount.disabled = st.policy !== "pay_up_to";
+        onChange();
+      } }, [option("", "\u2014 " + t("unchanged") + " \u2014", !st.policy), option("pay", t("pay"), st.policy === "pay"),
+        option("refuse", t("refuse"), st.policy === "refuse"), option("pay_up_to", t("pay up to (points per supply step)"), st.policy === "pay_up_to")]);
+      details.appendChild(el("h3", { text: t("Hussar policy") + " (M6.3)" }));
+      details.appendChild(el("div", { class: "row policy" }, [policy, amount]));
+    }
+    box.appendChild(details);
+  }
+
   function drawOwn(box) {
     box.textContent = "";
     D.powers.forEach(function (p) {
@@ -528,6 +579,7 @@
         else if (legal.kind === "setup") drawSetup(box, p, legal);
         else if (legal.kind === "hussars") drawHussars(box, p, legal);
         else if (legal.kind === "winter") drawWinter(box, p, legal);
+        drawStanding(box, p);
         formBox.appendChild(box);
       });
       changed();
