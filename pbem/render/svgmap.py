@@ -21,12 +21,11 @@ The view is the dictionary the rules' ``view`` produces (``pbem/games/maria/boar
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
-
-import svgwrite
-from svgwrite.container import Group
 
 from pbem.games.maria.board import POWERS, SUIT_SYMBOLS, Board, City
 
@@ -193,6 +192,116 @@ def _power_list(items: Iterable[Mapping[str, Any]]) -> list[str]:
     return [p for p in POWERS if p in seen]
 
 
+# -- writing SVG text ------------------------------------------------------------------------
+# The drawing is written as text directly: a map has thousands of elements and building an
+# element tree for each render cost more than placing the names. Attributes are written in
+# sorted order and numbers with ``str``, so the same input gives the same bytes.
+
+Attrs = Mapping[str, object]
+Box = tuple[float, float, float, float]
+
+
+def _esc_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _esc_attr(value: str) -> str:
+    return (_esc_text(value).replace('"', "&quot;").replace("\n", "&#10;")
+            .replace("\r", "&#13;").replace("\t", "&#09;"))
+
+
+def _open(tag: str, attrs: Attrs) -> str:
+    """An element's start tag without its closing bracket (None values left out)."""
+    return f"<{tag}" + "".join(f' {k}="{_esc_attr(str(v))}"' for k, v in sorted(attrs.items())
+                               if v is not None)
+
+
+def _el(tag: str, attrs: Attrs, body: str = "") -> str:
+    """One element: ``attrs`` in sorted order, ``body`` already SVG."""
+    return f"{_open(tag, attrs)}>{body}</{tag}>" if body else f"{_open(tag, attrs)} />"
+
+
+def _text(text: str, attrs: Attrs) -> str:
+    return _el("text", attrs, _esc_text(text))
+
+
+def _points(pts: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{x},{y}" for x, y in pts)
+
+
+def _title(tip: str) -> str:
+    return f"<title>{_esc_text(tip)}</title>"
+
+
+# -- what depends only on the board and the language: drawn once and kept ----------------------
+
+
+@dataclass(frozen=True)
+class _Label:
+    """A city's name placed on the drawing: where, how large, and its SVG text."""
+
+    city: str
+    size: float
+    x: float
+    y: float
+    anchor: str
+    box: Box
+    svg: str
+
+
+@dataclass
+class _Static:
+    """The parts of the drawing that no piece changes, for one board and one language.
+
+    ``head`` runs from the ``<svg>`` tag through the roads, ``cities`` is the city layer, and
+    ``labels`` the names placed on the empty board. ``grid`` holds the city symbols and those
+    names, so a view only re-places the names its pieces disturb; ``unnamed`` holds, for each
+    town whose name found no free place there, the area its name could take.
+    """
+
+    lay: _Layout
+    head: str
+    cities: str
+    city_boxes: list[Box]
+    labels: dict[str, _Label]
+    unnamed: _Boxes
+    grid: _Boxes
+    legends: dict[tuple[str, ...], str]
+
+
+# Kept per board object (boards are immutable); a board no longer used drops its entry.
+_STATIC: weakref.WeakKeyDictionary[Board, dict[str, _Static]] = weakref.WeakKeyDictionary()
+
+
+def _static(board: Board, lang: str) -> _Static:
+    per_lang = _STATIC.setdefault(board, {})
+    if lang not in per_lang:
+        lay = _Layout(board)
+        cities, boxes = _draw_cities(board, lay.pos, lang)
+        placed = _place_labels(board, lay.pos, boxes, (), set(), lang)
+        grid = _Boxes()
+        for box in boxes:
+            grid.add(box, 3)
+        labels: dict[str, _Label] = {}
+        for lbl in placed:
+            labels[lbl.city] = lbl
+            grid.add(lbl.box, LABEL_HIT, lbl.city, _is_important(board.cities[lbl.city], set()))
+        root = {"baseProfile": "full", "height": "100%", "lang": lang, "version": "1.1",
+                "viewBox": f"0 0 {lay.width} {lay.height}", "width": "100%",
+                "xmlns": "http://www.w3.org/2000/svg",
+                "xmlns:ev": "http://www.w3.org/2001/xml-events",
+                "xmlns:xlink": "http://www.w3.org/1999/xlink"}
+        head = (_open("svg", root) + ">" + _defs(lay)
+                + _el("rect", {"fill": PAPER, "height": lay.height, "id": "paper",
+                               "width": lay.width, "x": 0, "y": 0})
+                + _draw_panels(lay, lang) + _draw_roads(board, lay.pos))
+        unnamed = _Boxes()
+        for cid in sorted(c for c in board.cities if c not in labels):
+            unnamed.add(_name_reach(board.cities[cid], lay.pos[cid], lang), 0, cid)
+        per_lang[lang] = _Static(lay, head, cities, boxes, labels, unnamed, grid, {})
+    return per_lang[lang]
+
+
 def render_map(
     board: Board,
     view: Mapping[str, Any],
@@ -205,20 +314,46 @@ def render_map(
     ``highlights`` may hold ``paths`` (lists of city ids, drawn as arrows), ``battles``
     (cities ringed) and ``radius`` (``{"city": id, "n": 6}``: cities within n shaded).
     ``lang="zh-TW"`` prints Chinese names where the map gives them and a Chinese legend.
+
+    The first drawing of a board in a language draws and keeps everything that does not
+    depend on the view (sectors, roads, cities, names on the empty board); later drawings only
+    draw the pieces and move the names they cover.
     """
     lang = "zh-TW" if lang.lower().startswith("zh") else "en"
-    words = LABELS[lang]
-    lay = _Layout(board)
-    pos = lay.pos
+    st = _static(board, lang)
+    pos = st.lay.pos
     highlights = highlights or {}
-    dwg = svgwrite.Drawing(
-        size=("100%", "100%"), viewBox=f"0 0 {lay.width} {lay.height}", debug=False
-    )
-    dwg.attribs["lang"] = lang
-    dwg.defs.add(dwg.style(_CSS))
-    _defs(dwg, lay)
-    dwg.add(dwg.rect((0, 0), (lay.width, lay.height), fill=PAPER, id="paper"))
+    generals, trains, hussars, control = _view_pieces(board, pos, view)
+    pieces, boxes = _draw_pieces(pos, generals, trains, hussars, control, lang)
+    busy = _busy(generals, trains, hussars, control)
+    obstacles = boxes + _battle_rings(pos, highlights)
+    labels = _replace_labels(board, st, obstacles, busy, lang)
 
+    parts = [st.head]
+    radius = highlights.get("radius")
+    if radius and radius.get("city") in pos:
+        shade = "".join(_el("circle", {"cx": pos[c][0], "cy": pos[c][1], "fill": "#f2c230",
+                                       "r": 10})
+                        for c in sorted(board.within(radius["city"], int(radius.get("n", 0)))))
+        parts.append(_el("g", {"id": "highlight-radius", "opacity": "0.35"}, shade))
+    parts.append(st.cities)
+    parts.append(_el("g", {"id": "labels"}, "".join(lbl.svg for lbl in labels)))
+    parts.append(_el("g", {"id": "pieces"}, pieces))
+    parts.append(_draw_highlights(pos, highlights))
+    parts.append(_draw_title(board, view))
+    powers = tuple(_power_list(list(generals) + list(trains)) or POWERS)
+    if powers not in st.legends:
+        st.legends[powers] = _draw_legend(st.lay, lang, powers)
+    parts.append(st.legends[powers])
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _view_pieces(
+    board: Board, pos: Mapping[str, tuple[float, float]], view: Mapping[str, Any]
+) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]], list[str],
+           dict[str, Mapping[str, Any]]]:
+    """The generals, trains, hussars and control marks of ``view`` that the map can show."""
     generals = [g for g in view.get("generals", []) if g.get("city") in pos]
     trains = [t for t in view.get("trains", []) if t.get("city") in pos]
     hussars = sorted(h for h in view.get("hussars", []) if h in pos)
@@ -228,100 +363,86 @@ def render_map(
         if c in pos and v.get("power") is not None
         and (v.get("marker") or v.get("power") != board.home_of(c))
     }
-
-    _draw_panels(dwg, lay, lang)
-    _draw_roads(dwg, board, pos)
-    radius = highlights.get("radius")
-    if radius and radius.get("city") in pos:
-        shade = dwg.g(id="highlight-radius", opacity="0.35")
-        for cid in sorted(board.within(radius["city"], int(radius.get("n", 0)))):
-            x, y = pos[cid]
-            shade.add(dwg.circle((x, y), 10, fill="#f2c230"))
-        dwg.add(shade)
-    obstacles = _draw_cities(dwg, board, pos, lang)
-
-    pieces = dwg.g(id="pieces")
-    boxes = _draw_pieces(dwg, pieces, pos, generals, trains, hussars, control, lang)
-    busy = {str(p.get("city")) for p in list(generals) + list(trains)} | set(hussars) | set(control)
-    rings = [(pos[c][0] - 15, pos[c][1] - 15, pos[c][0] + 15, pos[c][1] + 15)
-             for c in highlights.get("battles") or [] if c in pos]
-    _draw_labels(dwg, board, pos, obstacles + boxes + rings, busy, lang)
-    dwg.add(pieces)
-    _draw_highlights(dwg, pos, highlights)
-    _draw_title(dwg, board, view, lay, lang)
-    _draw_legend(dwg, lay, words, lang, _power_list(list(generals) + list(trains)) or
-                 list(POWERS))
-    return str(dwg.tostring())
+    return generals, trains, hussars, control
 
 
-def _defs(dwg: svgwrite.Drawing, lay: _Layout) -> None:
-    hatch = dwg.pattern(id="hatch", size=(4, 4), patternUnits="userSpaceOnUse",
-                        patternTransform="rotate(45)")
-    hatch.add(dwg.rect((0, 0), (4, 4), fill="#c9c9c9"))
-    hatch.add(dwg.line((0, 0), (0, 4), stroke="#7a7a7a", stroke_width=1.6))
-    dwg.defs.add(hatch)
-    arrow = dwg.marker(id="arrowhead", insert=(3, 3), size=(6, 6), orient="auto",
-                       markerUnits="strokeWidth")
-    arrow.add(dwg.path("M0,0 L6,3 L0,6 z", fill="#d0301c"))
-    dwg.defs.add(arrow)
-    for p in lay.panels.values():
-        clip = dwg.clipPath(id=f"clip-{p.map_id}")
-        clip.add(dwg.rect((p.x0, p.y0), (_r(p.width), _r(p.height))))
-        dwg.defs.add(clip)
+def _busy(generals: Sequence[Mapping[str, Any]], trains: Sequence[Mapping[str, Any]],
+          hussars: Sequence[str], control: Mapping[str, Any]) -> set[str]:
+    """Cities holding a piece or a mark: their names are printed large and always."""
+    return ({str(p.get("city")) for p in list(generals) + list(trains)} | set(hussars)
+            | set(control))
 
 
-def _draw_panels(dwg: svgwrite.Drawing, lay: _Layout, lang: str) -> None:
+def _battle_rings(pos: Mapping[str, tuple[float, float]], highlights: Mapping[str, Any]
+                  ) -> list[Box]:
+    return [(pos[c][0] - 15, pos[c][1] - 15, pos[c][0] + 15, pos[c][1] + 15)
+            for c in highlights.get("battles") or [] if c in pos]
+
+
+def _defs(lay: _Layout) -> str:
+    style = _el("style", {"type": "text/css"}, f"<![CDATA[{_CSS}]]>")
+    hatch = _el("pattern", {"height": 4, "id": "hatch", "patternTransform": "rotate(45)",
+                            "patternUnits": "userSpaceOnUse", "width": 4},
+                _el("rect", {"fill": "#c9c9c9", "height": 4, "width": 4, "x": 0, "y": 0})
+                + _el("line", {"stroke": "#7a7a7a", "stroke-width": 1.6, "x1": 0, "x2": 0,
+                               "y1": 0, "y2": 4}))
+    arrow = _el("marker", {"id": "arrowhead", "markerHeight": 6, "markerUnits": "strokeWidth",
+                           "markerWidth": 6, "orient": "auto", "refX": 3, "refY": 3},
+                _el("path", {"d": "M0,0 L6,3 L0,6 z", "fill": "#d0301c"}))
+    clips = "".join(
+        _el("clipPath", {"id": f"clip-{p.map_id}"},
+            _el("rect", {"height": _r(p.height), "width": _r(p.width), "x": p.x0, "y": p.y0}))
+        for p in lay.panels.values())
+    return _el("defs", {}, style + hatch + arrow + clips)
+
+
+def _draw_panels(lay: _Layout, lang: str) -> str:
     board = lay.board
-    layer = dwg.g(id="sectors")
-    tints = {}
+    # home-country tints: overlapping discs in one group, so the group's opacity applies once
+    tints: dict[str, list[str]] = {m: [] for m in lay.panels}
+    for c in sorted(board.cities.values(), key=lambda c: c.id):
+        territory = board.territories.get(c.territory)
+        tint_colour = TERRITORY_TINTS.get(territory.home or c.territory) if territory else None
+        if tint_colour and c.map in tints and c.id in lay.pos:
+            x, y = lay.pos[c.id]
+            tints[c.map].append(_el("circle", {"cx": x, "cy": y, "fill": tint_colour, "r": 19}))
+    out = []
     for p in lay.panels.values():
         m = board.maps[p.map_id]
-        g = dwg.g(id=f"map-{p.map_id}")
-        g.add(dwg.rect((p.x0, p.y0), (_r(p.width), _r(p.height)), fill="#fffdf6",
-                       stroke="#8c7b62", stroke_width=1.2))
-        tint = dwg.g(id=f"tint-{p.map_id}", opacity="0.55", clip_path=f"url(#clip-{p.map_id})")
-        tints[p.map_id] = tint
+        body = [_el("rect", {"fill": "#fffdf6", "height": _r(p.height), "stroke": "#8c7b62",
+                             "stroke-width": 1.2, "width": _r(p.width), "x": p.x0, "y": p.y0})]
         cw = p.width / len(m.columns)
         ch = p.height / m.rows
-        suits = dwg.g(class_="suits", opacity="0.06")
+        suits = []
         for ci, col in enumerate(m.columns):
             for row in range(1, m.rows + 1):
                 x = p.x0 + ci * cw
                 y = p.y0 + (m.rows - row) * ch
                 sector = f"{col}{row}"
                 suit = board.suits.get(sector)
-                g.add(dwg.text(sector, insert=(_r(x + 2), _r(y + ch - 2.5)), class_="sector"))
+                body.append(_text(sector, {"class": "sector", "x": _r(x + 2),
+                                           "y": _r(y + ch - 2.5)}))
                 if suit:
                     colour = "#b3141b" if suit in ("H", "D") else "#111111"
-                    suits.add(dwg.text(SUIT_SYMBOLS[suit], insert=(_r(x + cw / 2), _r(y + ch / 2)),
-                                       class_="suit", fill=colour,
-                                       style=f"font-size:{_r(min(cw, ch) * 0.6)}px"))
-        grid = dwg.path(
-            d=" ".join(
-                [f"M{_r(p.x0 + i * cw)},{_r(p.y0)} v{_r(p.height)}"
-                 for i in range(1, len(m.columns))]
-                + [f"M{_r(p.x0)},{_r(p.y0 + j * ch)} h{_r(p.width)}" for j in range(1, m.rows)]
-            ),
-            class_="grid",
+                    suits.append(_text(SUIT_SYMBOLS[suit], {
+                        "class": "suit", "fill": colour,
+                        "style": f"font-size:{_r(min(cw, ch) * 0.6)}px",
+                        "x": _r(x + cw / 2), "y": _r(y + ch / 2)}))
+        grid = " ".join(
+            [f"M{_r(p.x0 + i * cw)},{_r(p.y0)} v{_r(p.height)}" for i in range(1, len(m.columns))]
+            + [f"M{_r(p.x0)},{_r(p.y0 + j * ch)} h{_r(p.width)}" for j in range(1, m.rows)]
         )
-        g.add(grid)
-        g.add(suits)
-        g.add(tint)
+        body.append(_el("path", {"class": "grid", "d": grid}))
+        body.append(_el("g", {"class": "suits", "opacity": "0.06"}, "".join(suits)))
+        body.append(_el("g", {"clip-path": f"url(#clip-{p.map_id})", "id": f"tint-{p.map_id}",
+                              "opacity": "0.55"}, "".join(tints[p.map_id])))
         name = (m.name_zh if lang == "zh-TW" and m.name_zh else m.name).upper()
-        g.add(dwg.text(name, insert=(_r(p.x0 + 6), _r(p.y0 + 15)), class_="mapname"))
-        layer.add(g)
-    # home-country tints: overlapping discs in one group, so the group's opacity applies once
-    for c in sorted(board.cities.values(), key=lambda c: c.id):
-        territory = board.territories.get(c.territory)
-        tint_colour = TERRITORY_TINTS.get(territory.home or c.territory) if territory else None
-        if tint_colour and c.map in tints and c.id in lay.pos:
-            tints[c.map].add(dwg.circle(lay.pos[c.id], 19, fill=tint_colour))
-    dwg.add(layer)
+        body.append(_text(name, {"class": "mapname", "x": _r(p.x0 + 6), "y": _r(p.y0 + 15)}))
+        out.append(_el("g", {"id": f"map-{p.map_id}"}, "".join(body)))
+    return _el("g", {"id": "sectors"}, "".join(out))
 
 
-def _draw_roads(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[float, float]]
-                ) -> None:
-    layer = dwg.g(id="roads")
+def _draw_roads(board: Board, pos: Mapping[str, tuple[float, float]]) -> str:
     plain: list[str] = []
     main: list[str] = []
     cross: list[str] = []
@@ -332,16 +453,13 @@ def _draw_roads(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[flo
         seg = f"M{x1},{y1} L{x2},{y2}"
         (cross if road.cross_map else main if road.main else plain).append(seg)
     # one path per kind keeps the file small
-    if plain:
-        layer.add(dwg.path(d=" ".join(plain), class_="road"))
-    if main:
-        layer.add(dwg.path(d=" ".join(main), class_="main-road"))
-    if cross:
-        layer.add(dwg.path(d=" ".join(cross), class_="cross-map"))
-    dwg.add(layer)
+    paths = [_el("path", {"class": cls, "d": " ".join(segs)})
+             for cls, segs in (("road", plain), ("main-road", main), ("cross-map", cross))
+             if segs]
+    return _el("g", {"id": "roads"}, "".join(paths))
 
 
-def _fortress_shape(dwg: svgwrite.Drawing, city: City, x: float, y: float) -> Any:
+def _fortress_shape(city: City, x: float, y: float) -> str:
     """Minor fortress: a small square; major: a larger bastioned star."""
     if city.fortress == "major":
         pts = []
@@ -349,135 +467,259 @@ def _fortress_shape(dwg: svgwrite.Drawing, city: City, x: float, y: float) -> An
             r = 6.2 if i % 2 == 0 else 3.6
             a = math.pi / 4 * i - math.pi / 2
             pts.append((_r(x + r * math.cos(a)), _r(y + r * math.sin(a))))
-        return dwg.polygon(pts, fill="#ffffff", stroke="#2b2418", stroke_width=1.4,
-                           class_="fortress major")
-    return dwg.rect((_r(x - 3.3), _r(y - 3.3)), (6.6, 6.6), fill="#ffffff", stroke="#2b2418",
-                    stroke_width=1.3, class_="fortress minor")
+        return _el("polygon", {"class": "fortress major", "fill": "#ffffff",
+                               "points": _points(pts), "stroke": "#2b2418",
+                               "stroke-width": 1.4})
+    return _el("rect", {"class": "fortress minor", "fill": "#ffffff", "height": 6.6,
+                        "stroke": "#2b2418", "stroke-width": 1.3, "width": 6.6,
+                        "x": _r(x - 3.3), "y": _r(y - 3.3)})
 
 
-def _draw_cities(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[float, float]],
-                 lang: str) -> list[tuple[float, float, float, float]]:
-    layer = dwg.g(id="cities")
+def _draw_cities(board: Board, pos: Mapping[str, tuple[float, float]], lang: str
+                 ) -> tuple[str, list[Box]]:
+    """The city layer and the box each city's symbol covers."""
+    out = []
     boxes = []
     for cid, city in board.cities.items():
         x, y = pos[cid]
-        g = dwg.g(id=f"city-{cid}", class_=f"city {city.fortress}")
-        g.set_desc(title=f"{city.display_name(lang)} ({cid}, {city.sector})")
+        body = [_title(f"{city.display_name(lang)} ({cid}, {city.sector})")]
         if city.electoral:
-            g.add(dwg.circle((x, y), 9.2, fill="none", stroke="#7b2d8e", stroke_width=1.8,
-                             class_="electoral"))
+            body.append(_el("circle", {"class": "electoral", "cx": x, "cy": y, "fill": "none",
+                                       "r": 9.2, "stroke": "#7b2d8e", "stroke-width": 1.8}))
         if city.fortress == "none":
-            g.add(dwg.circle((x, y), 2.6, fill="#2b2418"))
+            body.append(_el("circle", {"cx": x, "cy": y, "fill": "#2b2418", "r": 2.6}))
         else:
-            g.add(_fortress_shape(dwg, city, x, y))
-        layer.add(g)
+            body.append(_fortress_shape(city, x, y))
+        out.append(_el("g", {"class": f"city {city.fortress}", "id": f"city-{cid}"},
+                       "".join(body)))
         r = 9.5 if city.electoral else 6.5 if city.fortress == "major" else 4
         boxes.append((x - r, y - r, x + r, y + r))
-    dwg.add(layer)
-    return boxes
+    return _el("g", {"id": "cities"}, "".join(out)), boxes
+
+
+# -- names ---------------------------------------------------------------------------------
 
 
 class _Boxes:
-    """Rectangles already taken on the drawing, bucketed in a grid so a test is cheap."""
+    """Rectangles already taken on the drawing, bucketed in a grid so a test is cheap.
+
+    A name's box records its city and whether the name is an important one, so a view can
+    look past the names it is about to move (``skip``) or past the small names (``only_big``).
+    """
 
     CELL = 24.0
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, int]]] = {}
+        self.cells: dict[tuple[int, int], list[tuple[Box, int, str, bool]]] = {}
 
-    def _keys(self, box: tuple[float, float, float, float]) -> Iterable[tuple[int, int]]:
+    def _keys(self, box: Box) -> Iterable[tuple[int, int]]:
         c = self.CELL
         for i in range(int(box[0] // c), int(box[2] // c) + 1):
             for j in range(int(box[1] // c), int(box[3] // c) + 1):
                 yield (i, j)
 
-    def add(self, box: tuple[float, float, float, float], weight: int) -> None:
+    def add(self, box: Box, weight: int, owner: str = "", big: bool = True) -> None:
+        """Take ``box``; ``owner`` names the city whose name it is ("" for symbols)."""
+        entry = (box, weight, owner, big)
         for key in self._keys(box):
-            self.cells.setdefault(key, []).append((*box, weight))
+            self.cells.setdefault(key, []).append(entry)
 
-    def cost(self, box: tuple[float, float, float, float]) -> int:
-        """The summed weights of the boxes that ``box`` overlaps."""
-        seen: set[tuple[float, float, float, float, int]] = set()
+    def cost(self, box: Box, skip: Set[str] = frozenset(), only_big: bool = False,
+             first: bool = False) -> int:
+        """The summed weights of the boxes that ``box`` overlaps (each counted once); with
+        ``first``, the weight of the first one found (enough to tell a free place)."""
+        # the hot loop of the name placement: written out rather than built from helpers
+        c = self.CELL
+        x0, y0, x1, y1 = box
+        i0, i1, j0, j1 = int(x0 // c), int(x1 // c), int(y0 // c), int(y1 // c)
+        cells = self.cells
+        one_cell = i0 == i1 and j0 == j1
+        seen: set[tuple[Box, int, str, bool]] = set()
         total = 0
-        for key in self._keys(box):
-            for other in self.cells.get(key, ()):
-                if other not in seen and _overlaps(box, other[:4]):  # type: ignore[arg-type]
-                    seen.add(other)
-                    total += other[4]
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                for entry in cells.get((i, j), ()):
+                    other, weight, owner, big = entry
+                    if (x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1
+                            and not (owner and (owner in skip or (only_big and not big)))):
+                        if first:
+                            return weight
+                        if not one_cell:
+                            if entry in seen:
+                                continue
+                            seen.add(entry)
+                        total += weight
         return total
 
+    def owners(self, box: Box) -> set[str]:
+        """The cities whose names ``box`` overlaps."""
+        return {owner for key in self._keys(box) for other, _, owner, _ in self.cells.get(key, ())
+                if owner and _overlaps(box, other)}
 
-LABEL_HIT = 10  # covering another name is worse than covering a symbol
+
+LABEL_HIT = 10  # covering another name is worse than covering a city's symbol
+PIECE_HIT = 30  # and covering a piece or a battle ring is worse still: it hides the play
+FARTHER = 7.0  # the second ring of places for an important name, tried when the first
+FARTHER_FROM = LABEL_HIT  # ring has no place that leaves other names and the pieces clear
 SMALL_NAME = 6.4
 
 
-def _draw_labels(dwg: svgwrite.Drawing, board: Board, pos: Mapping[str, tuple[float, float]],
-                 obstacles: list[tuple[float, float, float, float]], busy: set[str],
-                 lang: str) -> None:
-    """Name every city where its name hides nothing, trying eight places around it.
+def _rank(city: City, busy: Set[str]) -> int:
+    """Electoral and major fortresses are named first, then minor ones and busy cities."""
+    if city.electoral or city.fortress == "major":
+        return 0
+    if city.fortress == "minor" or city.id in busy:
+        return 1
+    return 2
+
+
+def _is_important(city: City, busy: Set[str]) -> bool:
+    return _rank(city, busy) < 2
+
+
+def _name_reach(city: City, at: tuple[float, float], lang: str) -> Box:
+    """The area that every place :func:`_place_label` tries for a town's name lies in."""
+    x, y = at
+    w = _text_width(city.display_name(lang), NAME_SIZE) + 2
+    h = NAME_SIZE * 1.05
+    gap = 9.0 if city.electoral else 6.5 if city.fortress == "major" else 4.5
+    return (x - gap - w, y - gap - 2 * h, x + gap + w, y + gap + 2 * h)
+
+
+def _place_label(city: City, x: float, y: float, lang: str, important: bool,
+                 cost: Callable[[Box], int]) -> tuple[int, _Label]:
+    """The best of eight places around the city for its name, and what it covers there.
+
+    A town's name that fits nowhere is tried in a smaller type; an important name (which is
+    printed whatever it covers) is tried a little farther out instead.
+    """
+    text = city.display_name(lang)
+    gap0 = 9.0 if city.electoral else 6.5 if city.fortress == "major" else 4.5
+    tries = (((FORTRESS_NAME, gap0), (FORTRESS_NAME, gap0 + FARTHER)) if important
+             else ((NAME_SIZE, gap0), (SMALL_NAME, gap0)))
+    best: tuple[int, float, float, float, str, Box] | None = None
+    for size, gap in tries:
+        if gap != gap0 and best is not None and best[0] < FARTHER_FROM:
+            break  # a name touching a town's dot stays by its own city
+        w = _text_width(text, size)
+        h = size * 1.05
+        candidates = [
+            (x + gap, y + h * 0.35, "start"),
+            (x - gap, y + h * 0.35, "end"),
+            (x, y + gap + h * 0.8, "middle"),
+            (x, y - gap - 1, "middle"),
+            (x + gap * 0.7, y + gap + h * 0.5, "start"),
+            (x - gap * 0.7, y + gap + h * 0.5, "end"),
+            (x + gap * 0.7, y - gap * 0.6, "start"),
+            (x - gap * 0.7, y - gap * 0.6, "end"),
+        ]
+        for tx, ty, anchor in candidates:
+            left = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
+            box = (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)
+            c = cost(box)
+            if best is None or c < best[0]:
+                best = (c, size, tx, ty, anchor, box)
+            if c == 0:
+                break
+        if best is not None and best[0] == 0:
+            break
+    assert best is not None
+    c, size, tx, ty, anchor, box = best
+    attrs = {"class": "lbl major" if city.fortress == "major" else "lbl",
+             "id": f"label-{city.id}",
+             "style": None if size == NAME_SIZE else f"font-size:{size}px",
+             "text-anchor": anchor, "x": _r(tx), "y": _r(ty)}
+    return c, _Label(city.id, size, tx, ty, anchor, box, _text(text, attrs))
+
+
+def _place_labels(board: Board, pos: Mapping[str, tuple[float, float]], symbols: Sequence[Box],
+                  pieces: Sequence[Box], busy: Set[str], lang: str) -> list[_Label]:
+    """Name every city where its name hides nothing, trying eight places around it: the
+    full placement, in drawing order.
 
     Fortresses and cities with pieces are named first and always; a plain town whose name
     fits nowhere is tried in a smaller type, and left unnamed if it still does not fit (its
     name stays in the city's tooltip), since overprinted names help nobody.
     """
-    layer = dwg.g(id="labels")
     taken = _Boxes()
-    for box in obstacles:
+    for box in symbols:
         taken.add(box, 3)
-
-    def rank(c: City) -> tuple[int, str]:
-        if c.electoral or c.fortress == "major":
-            return (0, c.id)
-        if c.fortress == "minor" or c.id in busy:
-            return (1, c.id)
-        return (2, c.id)
-
-    for city in sorted(board.cities.values(), key=rank):
+    for box in pieces:
+        taken.add(box, PIECE_HIT)
+    out = []
+    for city in sorted(board.cities.values(), key=lambda c: (_rank(c, busy), c.id)):
         x, y = pos[city.id]
-        text = city.display_name(lang)
-        important = rank(city)[0] < 2
-        sizes = (FORTRESS_NAME,) if important else (NAME_SIZE, SMALL_NAME)
-        gap = 9.0 if city.electoral else 6.5 if city.fortress == "major" else 4.5
-        best: tuple[int, float, float, float, str, tuple[float, float, float, float]] | None
-        best = None
-        for size in sizes:
-            w = _text_width(text, size)
-            h = size * 1.05
-            candidates = [
-                (x + gap, y + h * 0.35, "start"),
-                (x - gap, y + h * 0.35, "end"),
-                (x, y + gap + h * 0.8, "middle"),
-                (x, y - gap - 1, "middle"),
-                (x + gap * 0.7, y + gap + h * 0.5, "start"),
-                (x - gap * 0.7, y + gap + h * 0.5, "end"),
-                (x + gap * 0.7, y - gap * 0.6, "start"),
-                (x - gap * 0.7, y - gap * 0.6, "end"),
-            ]
-            for tx, ty, anchor in candidates:
-                left = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
-                box = (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)
-                cost = taken.cost(box)
-                if best is None or cost < best[0]:
-                    best = (cost, size, tx, ty, anchor, box)
-                if cost == 0:
-                    break
-            if best is not None and best[0] == 0:
-                break
-        assert best is not None
-        cost, size, tx, ty, anchor, box = best
+        important = _is_important(city, busy)
+        # a small name is placed only where it covers nothing: the first hit tells enough
+        cost, label = _place_label(city, x, y, lang, important,
+                                   taken.cost if important else partial(taken.cost, first=True))
         if cost > 0 and not important:
             continue
-        taken.add(box, LABEL_HIT)
-        cls = "lbl major" if city.fortress == "major" else "lbl"
-        style = None if size == NAME_SIZE else f"font-size:{size}px"
-        extra = {"style": style} if style else {}
-        layer.add(dwg.text(text, insert=(_r(tx), _r(ty)), class_=cls, text_anchor=anchor,
-                           id=f"label-{city.id}", **extra))
-    dwg.add(layer)
+        taken.add(label.box, LABEL_HIT, city.id, important)
+        out.append(label)
+    return out
 
 
-def _counter(dwg: svgwrite.Drawing, g_: Mapping[str, Any], x: float, y: float, lang: str
-             ) -> Group:
+def _replace_labels(board: Board, st: _Static, obstacles: Sequence[Box], busy: Set[str],
+                    lang: str) -> list[_Label]:
+    """The names for a view: those placed on the empty board stay where they are unless a
+    piece, a mark or a battle ring now covers them or their city became busy; those are
+    placed again around the kept names, important ones first as in the full placement.
+    A small name that an important one now covers moves too, and a town left unnamed on the
+    empty board gets a chance where a name moved away."""
+    pos = st.lay.pos
+    cities = board.cities
+    base = st.labels
+    dynamic = _Boxes()
+    for box in obstacles:
+        dynamic.add(box, PIECE_HIT)
+    moved: set[str] = {c for c in busy if c in cities and _rank(cities[c], set()) == 2}
+    for box in obstacles:
+        moved |= st.grid.owners(box)
+    placed: dict[str, _Label] = {}
+
+    def big_cost(box: Box) -> int:
+        return st.grid.cost(box, moved, only_big=True) + dynamic.cost(box, only_big=True)
+
+    for cid in sorted((c for c in moved if _is_important(cities[c], busy)),
+                      key=lambda c: (_rank(cities[c], busy), c)):
+        x, y = pos[cid]
+        _, label = _place_label(cities[cid], x, y, lang, True, big_cost)
+        dynamic.add(label.box, LABEL_HIT, cid, True)
+        placed[cid] = label
+        # small names under it give way (kept important ones were in its cost)
+        moved |= {o for o in st.grid.owners(label.box) if not _is_important(cities[o], busy)}
+    # Small names to place again: the moved ones and, as the full placement would have placed
+    # them together, the small names within their reach; then the unnamed towns that may now
+    # find room where a name left.
+    small = {c for c in moved if not _is_important(cities[c], busy)}
+    for cid in sorted(small):
+        small |= {o for o in st.grid.owners(_name_reach(cities[cid], pos[cid], lang))
+                  if not _is_important(cities[o], busy)}
+    moved |= small
+    for cid in sorted(moved):
+        if cid in base:
+            small |= st.unnamed.owners(base[cid].box) - busy
+
+    def cost(box: Box) -> int:  # as in the full placement, only a free place matters
+        return st.grid.cost(box, moved, first=True) or dynamic.cost(box, first=True)
+
+    for cid in sorted(small):
+        x, y = pos[cid]
+        c, label = _place_label(cities[cid], x, y, lang, False, cost)
+        if c == 0:
+            dynamic.add(label.box, LABEL_HIT, cid, False)
+            placed[cid] = label
+    for cid, label in base.items():
+        if cid not in moved:
+            placed[cid] = label
+    return [placed[c] for c in sorted(placed, key=lambda c: (_rank(cities[c], busy), c))]
+
+
+# -- pieces --------------------------------------------------------------------------------
+
+
+def _counter(g_: Mapping[str, Any], x: float, y: float, lang: str, sample: str = "") -> str:
     power = str(g_.get("power"))
     fill, edge, ink = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
     face_down = bool(g_.get("face_down"))
@@ -486,88 +728,102 @@ def _counter(dwg: svgwrite.Drawing, g_: Mapping[str, Any], x: float, y: float, l
         classes.append("face-down")
     if g_.get("blocked"):
         classes.append("blocked")
-    grp = dwg.g(id=f"general-{g_.get('id')}", class_=" ".join(classes))
     name = g_.get("name_zh") if lang == "zh-TW" and g_.get("name_zh") else g_.get("name")
     tip = f"{name or g_.get('id')} ({power})"
     if g_.get("troops") is not None:
         tip += f": {g_.get('troops')}"
-    grp.set_desc(title=tip)
-    grp.add(dwg.rect((_r(x), _r(y)), (COUNTER, COUNTER), rx=1.8,
-                     fill="url(#hatch)" if face_down else fill, stroke=edge, stroke_width=1.4))
+    body = [_title(tip),
+            _el("rect", {"fill": "url(#hatch)" if face_down else fill, "height": COUNTER,
+                         "rx": 1.8, "stroke": edge, "stroke-width": 1.4, "width": COUNTER,
+                         "x": _r(x), "y": _r(y)})]
     cx, cy = _r(x + COUNTER / 2), _r(y + COUNTER / 2 + 0.4)
     if face_down:
-        grp.add(dwg.text("?", insert=(cx, cy), class_="rank", fill="#333333"))
+        body.append(_text("?", {"class": "rank", "fill": "#333333", "x": cx, "y": cy}))
     else:
-        grp.add(dwg.text(str(g_.get("rank", "")), insert=(cx, cy), class_="rank", fill=ink))
+        body.append(_text(str(g_.get("rank", "")), {"class": "rank", "fill": ink, "x": cx,
+                                                     "y": cy}))
     troops = g_.get("troops")
     if troops is not None:
         bx, by = _r(x + COUNTER - 0.5), _r(y + COUNTER - 0.5)
-        grp.add(dwg.circle((bx, by), 4.2, fill="#ffffff", stroke=edge, stroke_width=0.9))
-        grp.add(dwg.text(str(troops), insert=(bx, _r(by + 0.3)), class_="troops"))
+        body.append(_el("circle", {"cx": bx, "cy": by, "fill": "#ffffff", "r": 4.2,
+                                   "stroke": edge, "stroke-width": 0.9}))
+        body.append(_text(str(troops), {"class": "troops", "x": bx, "y": _r(by + 0.3)}))
     if g_.get("blocked"):
-        grp.add(dwg.path(d=f"M{_r(x - 1)},{_r(y - 1)} L{_r(x + COUNTER + 1)},{_r(y + COUNTER + 1)}"
-                         f" M{_r(x + COUNTER + 1)},{_r(y - 1)} L{_r(x - 1)},{_r(y + COUNTER + 1)}",
-                         stroke="#e0201b", stroke_width=2.2, fill="none", class_="blocked-mark"))
-    return grp
+        body.append(_el("path", {
+            "class": "blocked-mark",
+            "d": f"M{_r(x - 1)},{_r(y - 1)} L{_r(x + COUNTER + 1)},{_r(y + COUNTER + 1)}"
+                 f" M{_r(x + COUNTER + 1)},{_r(y - 1)} L{_r(x - 1)},{_r(y + COUNTER + 1)}",
+            "fill": "none", "stroke": "#e0201b", "stroke-width": 2.2}))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": " ".join(classes), "id": f"general-{g_.get('id')}"})
+    return _el("g", attrs, "".join(body))
 
 
-def _train(dwg: svgwrite.Drawing, t: Mapping[str, Any], x: float, y: float) -> Group:
+def _train(t: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
     power = str(t.get("power"))
     fill, edge, _ = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
-    grp = dwg.g(id=f"train-{t.get('id')}", class_=f"train power-{power}")
-    grp.set_desc(title=f"{t.get('id')} ({power})")
-    grp.add(dwg.rect((_r(x), _r(y)), (10, 6.5), fill=fill, stroke=edge, stroke_width=1.1))
-    grp.add(dwg.circle((_r(x + 2.5), _r(y + 7.2)), 1.8, fill="#ffffff", stroke=edge,
-                       stroke_width=0.9))
-    grp.add(dwg.circle((_r(x + 7.5), _r(y + 7.2)), 1.8, fill="#ffffff", stroke=edge,
-                       stroke_width=0.9))
-    return grp
+    body = (_title(f"{t.get('id')} ({power})")
+            + _el("rect", {"fill": fill, "height": 6.5, "stroke": edge, "stroke-width": 1.1,
+                           "width": 10, "x": _r(x), "y": _r(y)})
+            + "".join(_el("circle", {"cx": _r(x + dx), "cy": _r(y + 7.2), "fill": "#ffffff",
+                                     "r": 1.8, "stroke": edge, "stroke-width": 0.9})
+                      for dx in (2.5, 7.5)))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": f"train power-{power}", "id": f"train-{t.get('id')}"})
+    return _el("g", attrs, body)
 
 
-def _hussar(dwg: svgwrite.Drawing, city: str, x: float, y: float) -> Group:
-    grp = dwg.g(id=f"hussar-{city}", class_="hussar")
-    grp.add(dwg.polygon([(_r(x), _r(y - 5)), (_r(x + 5), _r(y)), (_r(x), _r(y + 5)),
-                         (_r(x - 5), _r(y))], fill="#f7f0d4", stroke="#b8860b", stroke_width=1.3))
-    grp.add(dwg.text("H", insert=(_r(x), _r(y + 0.3)), class_="troops", fill="#5c4500"))
-    return grp
+def _hussar(city: str, x: float, y: float, sample: str = "") -> str:
+    body = (_el("polygon", {"fill": "#f7f0d4",
+                            "points": _points([(_r(x), _r(y - 5)), (_r(x + 5), _r(y)),
+                                               (_r(x), _r(y + 5)), (_r(x - 5), _r(y))]),
+                            "stroke": "#b8860b", "stroke-width": 1.3})
+            + _text("H", {"class": "troops", "fill": "#5c4500", "x": _r(x), "y": _r(y + 0.3)}))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": "hussar", "id": f"hussar-{city}"})
+    return _el("g", attrs, body)
 
 
-def _control(dwg: svgwrite.Drawing, city: str, info: Mapping[str, Any], x: float, y: float
-             ) -> Group:
+def _control(city: str, info: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
     power = str(info.get("power"))
     fill, edge, _ = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
     marker = bool(info.get("marker"))
-    grp = dwg.g(id=f"control-{city}",
-                class_=f"{'victory-marker' if marker else 'control-flag'} power-{power}")
     if marker:
-        grp.add(dwg.circle((x, y), 4.4, fill=fill, stroke="#c9a227", stroke_width=1.6))
+        body = _el("circle", {"cx": x, "cy": y, "fill": fill, "r": 4.4, "stroke": "#c9a227",
+                              "stroke-width": 1.6})
     else:
-        grp.add(dwg.line((x, _r(y + 5)), (x, _r(y - 5)), stroke="#2b2418", stroke_width=1))
-        grp.add(dwg.polygon([(x, _r(y - 5)), (_r(x + 7), _r(y - 2.5)), (x, y)], fill=fill,
-                            stroke=edge, stroke_width=0.8))
-    return grp
+        body = (_el("line", {"stroke": "#2b2418", "stroke-width": 1, "x1": x, "x2": x,
+                             "y1": _r(y + 5), "y2": _r(y - 5)})
+                + _el("polygon", {"fill": fill,
+                                  "points": _points([(x, _r(y - 5)), (_r(x + 7), _r(y - 2.5)),
+                                                     (x, y)]),
+                                  "stroke": edge, "stroke-width": 0.8}))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": f"{'victory-marker' if marker else 'control-flag'} power-{power}",
+              "id": f"control-{city}"})
+    return _el("g", attrs, body)
 
 
 def _draw_pieces(
-    dwg: svgwrite.Drawing,
-    layer: Group,
     pos: Mapping[str, tuple[float, float]],
     generals: Sequence[Mapping[str, Any]],
     trains: Sequence[Mapping[str, Any]],
     hussars: Sequence[str],
     control: Mapping[str, Mapping[str, Any]],
     lang: str,
-) -> list[tuple[float, float, float, float]]:
+) -> tuple[str, list[Box]]:
     """Generals above their city (a stack of 2 side by side), trains to the lower right,
-    hussars to the left, flags and markers to the upper left. Returns the boxes used."""
-    boxes = []
+    hussars to the left, flags and markers to the upper left. Returns the SVG and the boxes
+    used."""
+    out = []
+    boxes: list[Box] = []
     for city, info in control.items():
         x, y = pos[city]
-        layer.add(_control(dwg, city, info, _r(x - 13), _r(y)))
+        out.append(_control(city, info, _r(x - 13), _r(y)))
         boxes.append((x - 18, y - 6, x - 7, y + 6))
     for city in hussars:
         x, y = pos[city]
-        layer.add(_hussar(dwg, city, _r(x - 8), _r(y + 9)))
+        out.append(_hussar(city, _r(x - 8), _r(y + 9)))
         boxes.append((x - 14, y + 3, x - 2, y + 15))
     by_city: dict[str, list[Mapping[str, Any]]] = {}
     for t in sorted(trains, key=lambda t: str(t.get("id"))):
@@ -576,7 +832,7 @@ def _draw_pieces(
         x, y = pos[city]
         for i, t in enumerate(here):
             tx, ty = x + 2 + i * 11, y + 5.5
-            layer.add(_train(dwg, t, tx, ty))
+            out.append(_train(t, tx, ty))
             boxes.append((tx, ty, tx + 10, ty + 9))
     stacks: dict[str, list[Mapping[str, Any]]] = {}
     for g_ in generals:
@@ -589,14 +845,14 @@ def _draw_pieces(
         left = x - total / 2
         top = y - COUNTER - 6
         for i, g_ in enumerate(here):
-            layer.add(_counter(dwg, g_, _r(left + i * (COUNTER + STACK_GAP)), _r(top), lang))
+            out.append(_counter(g_, _r(left + i * (COUNTER + STACK_GAP)), _r(top), lang))
         boxes.append((left - 1, top - 1, left + total + 3, top + COUNTER + 3))
-    return boxes
+    return "".join(out), boxes
 
 
-def _draw_highlights(dwg: svgwrite.Drawing, pos: Mapping[str, tuple[float, float]],
-                     highlights: Mapping[str, Any]) -> None:
-    layer = dwg.g(id="highlights")
+def _draw_highlights(pos: Mapping[str, tuple[float, float]], highlights: Mapping[str, Any]
+                     ) -> str:
+    out = []
     for i, path in enumerate(highlights.get("paths") or []):
         pts = [pos[c] for c in path if c in pos]
         if len(pts) < 2:
@@ -605,85 +861,86 @@ def _draw_highlights(dwg: svgwrite.Drawing, pos: Mapping[str, tuple[float, float
         (x1, y1), (x2, y2) = pts[-2], pts[-1]
         d = math.hypot(x2 - x1, y2 - y1) or 1
         pts[-1] = (_r(x2 - (x2 - x1) * 7 / d), _r(y2 - (y2 - y1) * 7 / d))
-        layer.add(dwg.polyline(pts, id=f"path-{i}", class_="highlight-path", fill="none",
-                               stroke="#d0301c", stroke_width=2.4, stroke_linejoin="round",
-                               stroke_dasharray="6 2", marker_end="url(#arrowhead)",
-                               opacity="0.9"))
+        out.append(_el("polyline", {
+            "class": "highlight-path", "fill": "none", "id": f"path-{i}",
+            "marker-end": "url(#arrowhead)", "opacity": "0.9", "points": _points(pts),
+            "stroke": "#d0301c", "stroke-dasharray": "6 2", "stroke-linejoin": "round",
+            "stroke-width": 2.4}))
     for city in sorted(set(highlights.get("battles") or [])):
         if city in pos:
-            layer.add(dwg.circle(pos[city], 13, id=f"battle-{city}", class_="battle",
-                                 fill="none", stroke="#d0301c", stroke_width=2.6))
-    dwg.add(layer)
+            x, y = pos[city]
+            out.append(_el("circle", {"class": "battle", "cx": x, "cy": y, "fill": "none",
+                                      "id": f"battle-{city}", "r": 13, "stroke": "#d0301c",
+                                      "stroke-width": 2.6}))
+    return _el("g", {"id": "highlights"}, "".join(out))
 
 
-def _draw_title(dwg: svgwrite.Drawing, board: Board, view: Mapping[str, Any], lay: _Layout,
-                lang: str) -> None:
+def _draw_title(board: Board, view: Mapping[str, Any]) -> str:
     title = str(view.get("title") or board.title)
-    dwg.add(dwg.text(title, insert=(MARGIN, 22), class_="title", id="title"))
-    dwg.add(dwg.text(board.title, insert=(MARGIN, 34), class_="subtitle"))
+    return (_text(title, {"class": "title", "id": "title", "x": MARGIN, "y": 22})
+            + _text(board.title, {"class": "subtitle", "x": MARGIN, "y": 34}))
 
 
-def _sample(element: Any, sample_id: str) -> Any:
-    element.attribs["id"] = sample_id
-    element.attribs["class"] = "legend-sample"
-    return element
-
-
-def _draw_legend(dwg: svgwrite.Drawing, lay: _Layout, words: Mapping[str, str], lang: str,
-                 powers: Sequence[str]) -> None:
+def _draw_legend(lay: _Layout, lang: str, powers: Sequence[str]) -> str:
     """A strip under the maps: entries flow down columns of LEGEND_ROWS rows."""
-    g = dwg.g(id="legend")
+    words = LABELS[lang]
     top = lay.legend_top
     names = POWER_NAMES[lang]
     dummy = City("x", "x", None, "x", 0, 0, "x", "x", "S", "minor", False, frozenset())
     major = City(**{**dummy.__dict__, "fortress": "major"})
 
-    def power_swatch(p: str) -> Any:
-        def draw(x: float, y: float) -> list[Any]:
+    def power_swatch(p: str) -> Callable[[float, float], str]:
+        def draw(x: float, y: float) -> str:
             fill, edge, _ = POWER_COLOURS[p]
-            return [dwg.rect((x, _r(y - 5)), (16, 10), fill=fill, stroke=edge, stroke_width=1)]
+            return _el("rect", {"fill": fill, "height": 10, "stroke": edge, "stroke-width": 1,
+                                "width": 16, "x": x, "y": _r(y - 5)})
         return draw
 
-    entries: list[tuple[str, Any]] = [(f"{p}  {names[p]}", power_swatch(p)) for p in powers]
+    def line(cls: str) -> Callable[[float, float], str]:
+        return lambda x, y: _el("line", {"class": cls, "x1": x, "x2": x + 18, "y1": y, "y2": y})
+
+    entries: list[tuple[str, Callable[[float, float], str]]] = [
+        (f"{p}  {names[p]}", power_swatch(p)) for p in powers]
     entries += [
-        (words["general"], lambda x, y: [_sample(_counter(
-            dwg, {"id": "x", "power": "PR", "rank": 1, "troops": 6, "name": ""},
-            x + 2, _r(y - COUNTER / 2), lang), "legend-general")]),
-        (words["face_down"], lambda x, y: [_sample(_counter(
-            dwg, {"id": "x", "power": "AU", "face_down": True}, x + 2, _r(y - COUNTER / 2),
-            lang), "legend-face-down")]),
-        (words["blocked"], lambda x, y: [_sample(_counter(
-            dwg, {"id": "x", "power": "FR", "rank": 2, "blocked": True}, x + 2,
-            _r(y - COUNTER / 2), lang), "legend-blocked")]),
-        (words["train"], lambda x, y: [_sample(_train(dwg, {"id": "x", "power": "AU"}, x + 3,
-                                                      _r(y - 4.5)), "legend-train")]),
-        (words["hussar"], lambda x, y: [_sample(_hussar(dwg, "x", x + 8, y), "legend-hussar")]),
-        (words["marker"], lambda x, y: [_sample(_control(
-            dwg, "x", {"power": "FR", "marker": True}, x + 8, y), "legend-marker")]),
-        (words["flag"], lambda x, y: [_sample(_control(
-            dwg, "x", {"power": "PR", "marker": False}, x + 6, y + 1), "legend-flag")]),
-        (words["minor"], lambda x, y: [_fortress_shape(dwg, dummy, x + 8, y)]),
-        (words["major"], lambda x, y: [_fortress_shape(dwg, major, x + 8, y)]),
-        (words["electoral"], lambda x, y: [
-            dwg.circle((x + 8, y), 9.2, fill="none", stroke="#7b2d8e", stroke_width=1.8),
-            _fortress_shape(dwg, major, x + 8, y)]),
-        (words["main"], lambda x, y: [dwg.line((x, y), (x + 18, y), class_="main-road")]),
-        (words["road"], lambda x, y: [dwg.line((x, y), (x + 18, y), class_="road")]),
-        (words["cross"], lambda x, y: [dwg.line((x, y), (x + 18, y), class_="cross-map")]),
-        (words["sector"] + "  " + " ".join(SUIT_SYMBOLS[s] for s in "SHDC"), lambda x, y: [
-            dwg.rect((x, y - 6), (18, 12), fill="none", stroke="#cfc6b2", stroke_width=0.8),
-            dwg.text("A1", insert=(x + 1.5, y + 4.5), class_="sector")]),
+        (words["general"], lambda x, y: _counter(
+            {"id": "x", "power": "PR", "rank": 1, "troops": 6, "name": ""},
+            x + 2, _r(y - COUNTER / 2), lang, "legend-general")),
+        (words["face_down"], lambda x, y: _counter(
+            {"id": "x", "power": "AU", "face_down": True}, x + 2, _r(y - COUNTER / 2), lang,
+            "legend-face-down")),
+        (words["blocked"], lambda x, y: _counter(
+            {"id": "x", "power": "FR", "rank": 2, "blocked": True}, x + 2,
+            _r(y - COUNTER / 2), lang, "legend-blocked")),
+        (words["train"], lambda x, y: _train({"id": "x", "power": "AU"}, x + 3, _r(y - 4.5),
+                                             "legend-train")),
+        (words["hussar"], lambda x, y: _hussar("x", x + 8, y, "legend-hussar")),
+        (words["marker"], lambda x, y: _control("x", {"power": "FR", "marker": True}, x + 8, y,
+                                                "legend-marker")),
+        (words["flag"], lambda x, y: _control("x", {"power": "PR", "marker": False}, x + 6,
+                                              y + 1, "legend-flag")),
+        (words["minor"], lambda x, y: _fortress_shape(dummy, x + 8, y)),
+        (words["major"], lambda x, y: _fortress_shape(major, x + 8, y)),
+        (words["electoral"], lambda x, y: _el(
+            "circle", {"cx": x + 8, "cy": y, "fill": "none", "r": 9.2, "stroke": "#7b2d8e",
+                       "stroke-width": 1.8}) + _fortress_shape(major, x + 8, y)),
+        (words["main"], line("main-road")),
+        (words["road"], line("road")),
+        (words["cross"], line("cross-map")),
+        (words["sector"] + "  " + " ".join(SUIT_SYMBOLS[s] for s in "SHDC"), lambda x, y: (
+            _el("rect", {"fill": "none", "height": 12, "stroke": "#cfc6b2", "stroke-width": 0.8,
+                         "width": 18, "x": x, "y": y - 6})
+            + _text("A1", {"class": "sector", "x": x + 1.5, "y": y + 4.5}))),
     ]
     columns = -(-len(entries) // LEGEND_ROWS)
     width = 70 + columns * LEGEND_COL_W
     left = lay.legend_left
-    g.add(dwg.rect((left, top), (_r(width), _r(LEGEND_ROWS * LEGEND_ROW_H + 12)),
-                   fill="#fffdf6", stroke="#8c7b62", stroke_width=1))
-    g.add(dwg.text(words["legend"], insert=(left + 10, top + 20), class_="legend-head"))
+    body = [_el("rect", {"fill": "#fffdf6", "height": _r(LEGEND_ROWS * LEGEND_ROW_H + 12),
+                         "stroke": "#8c7b62", "stroke-width": 1, "width": _r(width), "x": left,
+                         "y": top}),
+            _text(words["legend"], {"class": "legend-head", "x": left + 10, "y": top + 20})]
     for i, (label, draw) in enumerate(entries):
         x = left + 70 + (i // LEGEND_ROWS) * LEGEND_COL_W
         y = _r(top + 14 + (i % LEGEND_ROWS) * LEGEND_ROW_H)
-        for element in draw(x, y):
-            g.add(element)
-        g.add(dwg.text(label, insert=(x + 26, y), class_="legend-text"))
-    dwg.add(g)
+        body.append(draw(x, y))
+        body.append(_text(label, {"class": "legend-text", "x": x + 26, "y": y}))
+    return _el("g", {"id": "legend"}, "".join(body))
