@@ -82,10 +82,44 @@ def test_new_game_records_every_option_and_shuffles_secretly() -> None:
         g["power"] == "PA" for g in state["generals"].values())
 
 
-def test_advanced_game_is_refused_clearly() -> None:
-    board, forces = board_and_forces()
-    with pytest.raises(DataError, match="advanced game"):
-        adjudicate.new_game("advanced", {}, _rng(), board, forces)
+def test_advanced_game_starts_with_politics_on_both_maps() -> None:
+    """M2.1 (advanced): both maps, all six powers, the tracks at their starts, PR's 2 Silesian
+    markers taken from its pool of 13, the political groups shuffled, a politics round first."""
+    state = adjudicate.new_game("advanced", {}, _rng())
+    assert state["powers"] == ["FR", "BA", "PR", "SX", "AU", "PA"]
+    assert set(state["maps"]) == {"bohemia", "flanders"}
+    assert state["tracks"] == {"saxony": "P2", "russia": 1, "italy": 0}
+    assert state["pools"] == {"AU": 8, "FR": 11, "PR": 11, "PA": 8}
+    groups = state["politics"]["groups"]
+    assert [len(groups[g]) for g in "ABC"] == [9, 8, 8]
+    assert groups["A"] != sorted(groups["A"]) or groups["B"] != sorted(groups["B"])
+    assert state["troop_totals"]["FR"] == 26 and state["troop_totals"]["PA"] == 14
+    state = adjudicate.resolve(state, {}, _rng("s")).state
+    phase = adjudicate.current_phase(state)
+    assert (phase.id, phase.kind, phase.powers) == ("1741-1/politics", "politics",
+                                                     ("AU", "FR", "PR", "PA"))
+    assert len(state["politics"]["revealed"]) == 2 and state["politics"]["trump"] in "SHDC"
+
+
+def test_unknown_political_deck_is_refused() -> None:
+    from pbem.games.maria.board import load_board
+    from pbem.games.maria.political import board_regions, load_deck, parse_deck
+
+    board = load_board()
+    with pytest.raises(DataError, match="no political deck"):
+        load_deck(board, "no-such-deck")
+    bad = {"groups": {"A": {"turns": [1, 4]}},
+           "cards": [{"id": "X1", "group": "A", "name": "x", "effects": [
+               {"effect": "teleport", "args": []},
+               {"effect": "draw", "args": ["XX", 0]},
+               {"effect": "move_track", "args": ["italy", 1, "prussia"]},
+               {"effect": "retire_markers", "args": ["FR", "atlantis"]},
+               {"effect": "draw", "args": ["FR", 1], "if": {"track_in": ["moon", 0, 1]}}]}]}
+    with pytest.raises(DataError) as err:
+        parse_deck(bad, "bad.yaml", board_regions(board))
+    text = " | ".join(err.value.problems)
+    for part in ("teleport", "'XX'", "prussia", "atlantis", "moon"):
+        assert part in text, part
 
 
 def test_phases_of_the_first_turn_and_their_powers() -> None:

@@ -14,18 +14,36 @@ from pbem.games.base import Phase, Resolution
 from pbem.games.maria import model, shape
 from pbem.games.maria.cards import full_deck, owner_discard
 from pbem.games.maria.context import Ctx
-from pbem.games.maria.rules import battle, conquest, hussars, movement, supply, victory, winter
+from pbem.games.maria.rules import (
+    battle,
+    conquest,
+    hussars,
+    movement,
+    politics,
+    supply,
+    tracks,
+    victory,
+    winter,
+)
 
 FIRST_YEAR = 1741
+POLITICS_STEPS = {"trusted_gm": ["politics"], "trustless": ["commit", "politics"]}
+"""The politics round(s) of a turn (M11.4, M12.1): one in trusted-GM mode; a commit round and
+a reveal round in trustless mode."""
 
 
 def turn_steps(state: dict[str, Any], turn: int) -> list[str]:
     """The steps of ``turn`` that are rounds of orders (M2.3, M8.1)."""
-    steps = [] if model.is_intro(state) else ["politics"]
+    steps = [] if model.is_intro(state) else list(POLITICS_STEPS[state["options"]["pbem.commitments"]])
     steps += ["hussars", *model.STAGES]
     if turn in state["winters"]:
         steps.append("winter")
     return steps
+
+
+def phase_id_of(state: dict[str, Any], turn: int) -> str:
+    """``1741-1``: the year and turn part of a phase id."""
+    return f"{FIRST_YEAR + (turn - 1) // 3}-{(turn - 1) % 3 + 1}"
 
 
 def phase_id(state: dict[str, Any]) -> str | None:
@@ -50,7 +68,12 @@ def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
         return tuple(with_player)
     if step == "winter":
         return tuple(p for p in with_player if can_buy_in_winter(state, p))
+    if step in ("politics", "commit"):
+        return tuple(p for p in politics.BIDDERS if p in with_player)
     if step == "hussars":
+        if state["options"]["pbem.rounds"] == "merge_hussars_into_politics" and \
+                not model.is_intro(state):
+            return ()  # M12.1: AU's hussar cities came with its political orders
         au_on_map = any(g["power"] == "AU" and g["city"] is not None
                         for g in state["generals"].values())
         return ("AU",) if "AU" in with_player and au_on_map else ()
@@ -108,9 +131,6 @@ def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng, board: Any =
     if opts["game.variant"] != scen["variant"]:
         raise DataError(f"the scenario '{scenario}' is the {scen['variant']} game; the option "
                         f"game.variant cannot make it {opts['game.variant']}")
-    if opts["game.variant"] != "intro":
-        raise DataError("the advanced game (politics, Flanders, the Pragmatic Army) is not "
-                        "available yet; use the scenario 'intro'")
     if board is None:
         from pbem.games.maria.board import load_board
 
@@ -134,6 +154,13 @@ def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng, board: Any =
             if f.marker and state["pools"] is not None and f.controller in state["pools"]:
                 state["pools"][f.controller] -= 1
     state["troop_totals"] = {p: intro_total(forces, p, intro, opts) for p in powers}
+    if not intro:
+        from pbem.games.maria.political import load_deck
+
+        pdeck = load_deck(board, scen.get("political"))
+        state["politics"] = politics.new_politics(pdeck, rng.secret)
+        politics.shuffle_groups(state["politics"], opts["politics.deck_mode"] == "single",
+                                rng.secret)
     deck = full_deck()
     rng.secret.shuffle(deck)
     state["cards"]["draw"] = deck
@@ -184,6 +211,25 @@ def empty_state(scen: dict[str, Any], opts: dict[str, Any], board_id: str,
         "standing": {p: {} for p in powers},
         "stage_record": {"moved": [], "lost": [], "pending": [], "acting": []},
         "result": None,
+        **({} if intro else advanced_fields(opts)),
+    }
+
+
+def advanced_fields(opts: dict[str, Any]) -> dict[str, Any]:
+    """The advanced game's display: tracks (M9.10-M9.12), boxes, markers set aside or out of
+    the game, winter scores and the running effects (M1.11-M1.13)."""
+    return {
+        "tracks": {"saxony": opts["tracks.saxony.start"], "russia": opts["tracks.russia.start"],
+                   "italy": opts["tracks.italy.start"]},
+        "boxes": {},
+        "set_aside": {"PR": 0},
+        "out_of_game": {p: 0 for p in ("AU", "FR", "PR", "PA")},
+        "scores": {p: [] for p in ("AU", "FR", "PR", "PA")},
+        "draw_effects": [],
+        "blocks": [],
+        "hussar_effects": [],
+        "peace": None,
+        "election": None,
     }
 
 
@@ -224,19 +270,24 @@ def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Res
             clean[power] = shape.SHAPERS[kind](o, void)
     if step == "setup":
         run_setup(ctx, clean)
+    elif step == "commit":
+        politics.run_commit(ctx, clean)
+    elif step == "politics":
+        run_politics_round(ctx, clean)
     elif step == "hussars":
         hussars.place_hussars(ctx, clean.get("AU") or {})
     elif step in model.STAGES:
         run_stage_orders(ctx, step, clean)
     elif step == "winter":
         winter.run_winter(ctx, clean)
+        end_winter(ctx)
     if st["result"] is None:
         advance(ctx)
     return Resolution(st, ctx.events)
 
 
 STANDING_KEYS = ("defence", "default_plan", "loss_order", "hussar_policy", "transfer_preference",
-                 "trump", "accept_peace", "payments")
+                 "trump", "accept_peace", "payments", "block_preference")
 
 
 def apply_standing(ctx: Ctx, power: str, update: Any) -> None:
@@ -279,6 +330,35 @@ def record_deals(ctx: Ctx, power: str, deals: Any) -> None:
             offers.append({"from": seat, "to": other, "text": text})
 
 
+def run_politics_round(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
+    """Steps 3-9 of the political phase (M9.1); AU's hussar cities are kept for the hussar
+    step under ``pbem.rounds: merge_hussars_into_politics`` (M12.1)."""
+    state = ctx.state
+    if ctx.opt("pbem.rounds") == "merge_hussars_into_politics":
+        cities = (orders.get("AU") or {}).get("hussars")
+        state["politics"]["hussar_orders"] = list(cities) if isinstance(cities, list) else []
+    politics.run_politics(ctx, orders)
+    if state["result"] is not None:
+        return
+    tracks.electoral_boxes(ctx)
+    won = tracks.sudden_death(state)
+    if won is not None:
+        finish(ctx, won)
+
+
+def end_winter(ctx: Ctx) -> None:
+    """Winter steps 3-4 (M8.1): scoring in the advanced game (M8.4), and a sudden-death check
+    only under ``victory.check_in_winter`` (M10.2)."""
+    if model.is_intro(ctx.state):
+        return
+    tracks.winter_score(ctx)
+    tracks.sync_track_withdrawals(ctx)
+    if ctx.opt("victory.check_in_winter"):
+        won = tracks.sudden_death(ctx.state)
+        if won is not None:
+            finish(ctx, won)
+
+
 def run_setup(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
     """M2.1 steps 2 and 5: troop splits (M1.7), then the starting hands."""
     state = ctx.state
@@ -306,6 +386,8 @@ def run_setup(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
             got = model.draw_cards(state, power, n, ctx.rng.secret)
             ctx.event("draw", power=power, count=len(got))
             ctx.private(power, "drawn", cards=got)
+    if "tracks" in state:
+        tracks.sync_track_withdrawals(ctx)  # M2.1 step 4
 
 
 def split_problem(state: dict[str, Any], power: str, split: Any) -> str | None:
@@ -335,9 +417,19 @@ def run_stage_orders(ctx: Ctx, stage: str, orders: dict[str, dict[str, Any]]) ->
     """Steps (c)-(f) of a stage (M2.4)."""
     state = ctx.state
     acting = list(ctx.stage["acting"])
+    advanced = "tracks" in state
+    if advanced:
+        tracks.return_withdrawn(ctx, acting)
     movement.run_movement(ctx, acting, orders)
+    if advanced:
+        tracks.check_set_aside(ctx)
     battle.fight_battles(ctx, acting, orders)
+    if advanced:
+        tracks.check_set_aside(ctx)
     conquest.retroactive(ctx, acting)
+    if advanced:
+        tracks.end_of_stage(ctx, acting)
+        tracks.electoral_boxes(ctx)
     won = victory.check_stage(state, ctx.board)
     if won is not None:
         finish(ctx, won)
@@ -365,6 +457,9 @@ def finish(ctx: Ctx, won: dict[str, Any]) -> None:
 def start_stage(ctx: Ctx, stage: str) -> bool:
     """Steps (a) and (b) of ``stage``; False if no power acts in it (M2.5)."""
     state = ctx.state
+    if "tracks" in state:
+        tracks.start_of_stage(ctx, stage)
+        tracks.sync_track_withdrawals(ctx)
     acting = model.stage_powers(state, stage)
     state["stage_record"] = {"moved": [], "lost": [], "pending": [], "acting": acting}
     if not acting:
@@ -375,13 +470,18 @@ def start_stage(ctx: Ctx, stage: str) -> bool:
         got = model.draw_cards(state, p, n, ctx.rng.secret)
         ctx.event("draw", power=p, count=len(got))
         ctx.private(p, "drawn", cards=got)
+    if state.get("draw_effects"):  # E3: "n stages" of the affected power (M2.6)
+        for e in state["draw_effects"]:
+            if e["power"] in acting:
+                e["stages"] -= 1
+        state["draw_effects"] = [e for e in state["draw_effects"] if e["stages"] > 0]
     supply.supply_step(ctx, acting)
     return True
 
 
 def draw_change(state: dict[str, Any], power: str) -> int:
     """The sum of changes in force to ``power``'s draw (tracks and cards: advanced game)."""
-    return 0
+    return tracks.draw_change(state, power)
 
 
 def advance(ctx: Ctx) -> None:
@@ -415,11 +515,26 @@ def advance(ctx: Ctx) -> None:
             return
         if nxt == "winter":
             winter.start_winter(ctx)
+            if not model.is_intro(state):
+                tracks.election(ctx, "M9.14")  # winter step 1 (M8.1)
             if phase_powers(state):
                 return
             ctx.event("round_skipped", step="winter", reason="no power can buy anything")
+            end_winter(ctx)
+            if state["result"] is not None:
+                return
             continue
+        if nxt in ("commit", "politics") and (nxt == "commit" or
+                                              "commit" not in turn_steps(state, turn)):
+            politics.start_politics(ctx)
         if nxt == "hussars" and not phase_powers(state):
-            hussars.place_hussars(ctx, {})  # lifted, none placed (M7.1)
+            pol = state.get("politics")
+            merged = pol is not None and state["options"]["pbem.rounds"] == \
+                "merge_hussars_into_politics"
+            if merged and pol.get("hussar_orders") is not None:
+                hussars.place_hussars(ctx, {"hussars": pol["hussar_orders"],
+                                            "source": f"{phase_id_of(state, turn)}/politics"})
+            else:
+                hussars.place_hussars(ctx, {})  # lifted, none placed (M7.1)
             continue
         return

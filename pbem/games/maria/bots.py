@@ -106,6 +106,23 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
     elif kind == "hussars":
         out["count"] = hussar_count(state)
         out["cities"] = hussar_cities(state, ctx.board)
+    elif kind in ("commit", "politics"):
+        pol = state["politics"]
+        hand = state["cards"]["hands"].get(power, [])
+        out["revealed"] = list(pol["revealed"])
+        out["cards"] = {c: pol["cards"][c] for c in pol["revealed"]}
+        out["names_trump"] = pol.get("namer") == power and pol.get("trump") is None
+        out["trump"] = pol.get("trump")
+        out["bid_cards"] = {s: [c for c in hand if c[0] == s] for s in ("S", "H", "D", "C")}
+        out["display"] = {p: list(v) for p, v in pol["display"].items()}
+        out["accept_peace"] = power == "AU"
+        out["subsidy_to"] = [p for p in state["powers"] if p != power
+                             and model.seat_of(state, p) is not None
+                             and not model.are_enemies(state, power, p)]
+        out["hand"] = list(hand)
+        out["trustless"] = state["options"]["pbem.commitments"] == "trustless"
+        if power == "AU" and state["options"]["pbem.rounds"] == "merge_hussars_into_politics":
+            out["hussar_cities"] = hussar_cities(state, ctx.board)
     elif kind == "stage":
         moves: dict[str, Any] = {}
         for g in model.on_map(state):
@@ -128,7 +145,7 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
                      if v["power"] == power and v["city"] is None)
         on = sum(1 for v in state["trains"].values() if v["power"] == power and v["city"])
         out["reentries"] = [] if not off or on >= train_max(state, power) else [
-            {"train": off[0], "site": s} for s in ctx.board.reentry_sites(power)
+            {"train": off[0], "site": s} for s in model.reentry_sites(ctx.state, ctx.board, power)
             if reentry_problem(ctx, power, s) is None]
         out["reentry_cost"] = int(state["options"]["trains.reentry_cost"])
         out["hand"] = list(state["cards"]["hands"].get(power, []))
@@ -144,7 +161,7 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
                            if gens[g]["power"] == power and gens[g]["troops"] < top
                            and (not needs or in_supply(state, ctx.board, g))}
         out["returns"] = {
-            g: [s for s in ctx.board.reentry_sites(power)
+            g: [s for s in model.reentry_sites(ctx.state, ctx.board, power)
                 if reentry_problem(ctx, power, s) is None
                 and len(model.generals_in(state, s)) < 2]
             for g in model.general_ids(state)
@@ -214,11 +231,14 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
                         if v["power"] == power and v["city"] is not None)
     rng.shuffle(ids)
     done: set[str] = set()
+    # The advanced game's small marker pools end a game of reckless bots in its first turn
+    # (M10.2); its bots leave more pieces at rest so that games see politics and winters.
+    idle = 2 if model.is_intro(state) else 4
     for pid in ids:
         if pid in done:
             continue
         r = rng.below(10)
-        if r < 2:
+        if r < idle:
             continue
         if pid in gens:
             mates = [h for h in model.generals_in(state, gens[pid]["city"])
@@ -248,9 +268,67 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
                  if v["power"] == power and v["city"] is None)
     on = sum(1 for v in state["trains"].values() if v["power"] == power and v["city"])
     if off and on < train_max(state, power) and rng.below(2):
-        sites = [s for s in board.reentry_sites(power) if reentry_problem(ctx, power, s) is None]
+        sites = [s for s in model.reentry_sites(state, board, power) if reentry_problem(ctx, power, s) is None]
         if sites:
             out["reentries"] = [{"train": off[0], "site": rng.choice(sites)}]
+    return out
+
+
+def bot_bid(state: dict[str, Any], power: str) -> tuple[dict[str, str], str]:
+    """A bot's bid map and salt, derived from the position alone so that the commit round
+    and the reveal round of trustless mode (M11.4) give the same bid."""
+    import hashlib
+
+    hand = state["cards"]["hands"].get(power, [])
+    seed = f"bot-bid|{state['turn']}|{power}|{','.join(hand)}".encode()
+    rng = Rng(seed)
+    bid: dict[str, str] = {}
+    for suit in ("S", "H", "D", "C"):
+        cards = [c for c in hand if c[0] == suit]
+        bid[suit] = rng.choice(cards) if cards and rng.below(3) else "pass"
+    return bid, hashlib.sha256(seed).hexdigest()[:32]
+
+
+def _politics_bot(state: dict[str, Any], power: str, legal: dict[str, Any],
+                  rng: Rng) -> dict[str, Any]:
+    from pbem.games.maria.rules.politics import bid_commitment
+
+    bid, salt = bot_bid(state, power)
+    if legal["kind"] == "commit":
+        return {"commitment": bid_commitment(state["turn"], power, bid, salt)}
+    out: dict[str, Any] = {"bid": bid}
+    if legal["trustless"]:
+        out["salt"] = salt if rng.below(30) else "a-wrong-salt"
+    if legal["names_trump"]:
+        out["trump"] = rng.choice(["S", "H", "D", "C"])
+    choices = list(legal["revealed"])
+    rng.shuffle(choices)
+    choices.insert(rng.below(len(choices) + 1), "keep")
+    out["choices"] = choices
+    instr: dict[str, Any] = {}
+    for card, spec in sorted(legal["cards"].items()):
+        per: dict[str, Any] = {}
+        for i, eff in enumerate(spec["effects"], start=1):
+            e: dict[str, Any] = {}
+            if eff.get("optional") and rng.below(3) == 0:
+                e["skip"] = True
+            if eff["effect"] == "move_track" and eff["args"][2] == "taker_choice":
+                e["toward"] = rng.choice({"saxony": ["prussia", "austria"],
+                                          "russia": ["down", "up"],
+                                          "italy": ["france", "austria"]}[eff["args"][0]])
+            if e:
+                per[i] = e
+        instr[card] = {"execute": rng.below(8) != 0, **({"effects": per} if per else {})}
+    out["cards"] = instr
+    if legal["accept_peace"]:
+        out["accept_peace"] = rng.below(2) == 0
+    hand = [c for c in legal["hand"] if c not in bid.values()]
+    if legal["subsidy_to"] and hand and rng.below(4) == 0:
+        out["subsidies"] = [{"to": rng.choice(legal["subsidy_to"]), "card": rng.choice(hand)}]
+    if "hussar_cities" in legal:
+        cities = list(legal["hussar_cities"])
+        rng.shuffle(cities)
+        out["hussars"] = cities[:3]
     return out
 
 
@@ -285,6 +363,8 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
                 split[g] += 1
                 left -= 1
         orders["troops"] = split
+    elif kind in ("commit", "politics"):
+        orders.update(_politics_bot(state, power, legal, rng))
     elif kind == "hussars":
         cities = list(legal["cities"])
         rng.shuffle(cities)

@@ -380,6 +380,29 @@ def commanding_general(state: State, gids: Iterable[str], acting: Iterable[str] 
     return min((g for g in ids if gens[g]["power"] == power), key=lambda g: (gens[g]["rank"], g))
 
 
+# --- home countries -------------------------------------------------------------------------
+
+
+def home_of(state: State, board: Any, city: str) -> str | None:
+    """The power whose home country holds ``city``: the map's, except that Silesia is PR home
+    after peace (M9.15 step 1)."""
+    home = board.home_of(city)
+    if home is None and state.get("peace") and board.territory_of(city) == "silesia":
+        return "PR"
+    return home  # type: ignore[no-any-return]
+
+
+def reentry_sites(state: State, board: Any, power: str) -> tuple[str, ...]:
+    """M4.1: the map's re-entry sites of ``power``; after peace PR adds its Silesian major
+    fortresses (home now) and the cities tagged ``reentry_after_peace:PR`` (M9.15 step 1)."""
+    sites = tuple(board.reentry_sites(power))
+    if power == "PR" and state.get("peace"):
+        extra = set(board.cities_tagged("reentry_after_peace:PR"))
+        extra |= {c for c in board.cities_in("silesia") if board.cities[c].fortress == "major"}
+        sites = tuple(sorted(set(sites) | extra))
+    return sites
+
+
 # --- fortresses -----------------------------------------------------------------------------
 
 
@@ -388,13 +411,13 @@ def controller(state: State, board: Any, city: str) -> str | None:
     entry = state["control"].get(city)
     if entry is not None:
         return str(entry["power"])
-    return board.home_of(city)
+    return home_of(state, board, city)
 
 
 def set_control(state: State, board: Any, city: str, power: str | None, marker: bool) -> None:
     """Record control of ``city``; control by its home power is the default and stored as
     nothing (M4.2)."""
-    home = board.home_of(city)
+    home = home_of(state, board, city)
     if power is not None and power == home:
         state["control"].pop(city, None)
     elif power is None:
@@ -429,6 +452,13 @@ def draw_cards(state: State, power: str, n: int, rng: Rng) -> list[str]:
     hand.extend(got)
     hand.sort(key=card_key)
     return got
+
+
+def give_cards(state: State, power: str, cards: Iterable[str]) -> None:
+    """Put ``cards`` into ``power``'s hand (kept sorted by card id)."""
+    hand = state["cards"]["hands"].setdefault(power, [])
+    hand.extend(cards)
+    hand.sort(key=card_key)
 
 
 def spend_cards(state: State, power: str, cards: Iterable[str]) -> None:

@@ -23,6 +23,9 @@ KEYS = {
     "stage": ("moves", "sequence", "reentries", "payments", "battles", "plans", "standing",
               "deals"),
     "winter": ("recruits", "returns", "payments", "standing", "deals"),
+    "commit": ("commitment", "standing", "deals"),
+    "politics": ("bid", "salt", "trump", "choices", "cards", "accept_peace", "subsidies",
+                 "hussars", "standing", "deals"),
 }
 PLAN_KEYS = ("max_cards", "max_points", "concede_if_behind_by", "use_reserve", "prefer",
              "retreat", "loss_order", "commit")
@@ -89,7 +92,77 @@ def validate(state: dict[str, Any], power: str, orders: Any) -> list[OrderProble
         _stage(c, orders)
     elif kind == "winter":
         _winter(c, orders)
+    elif kind == "commit":
+        cm = orders.get("commitment")
+        if cm is not None and not (isinstance(cm, str) and len(cm.strip()) == 64 and all(
+                ch in "0123456789abcdef" for ch in cm.strip().lower())):
+            c.add(".commitment", "a commitment is the 64 hex digits of SHA-256 of "
+                  "maria|turn|power|bid map|salt (M11.4)")
+    elif kind == "politics":
+        _politics(c, orders)
     return c.problems
+
+
+def _politics(c: _Check, orders: dict[str, Any]) -> None:
+    """Political orders (M12.8, M11.4, M9.9)."""
+    state, power = c.state, c.power
+    pol = state["politics"]
+    hand = state["cards"]["hands"].get(power, [])
+    bid = orders.get("bid")
+    if bid is not None:
+        if not isinstance(bid, dict):
+            c.add(".bid", "a bid maps each suit (S, H, D, C) to a full card id or pass (M11.4)")
+        else:
+            for suit, card in bid.items():
+                if suit not in ("S", "H", "D", "C"):
+                    c.add(f".bid.{suit}", "bids are given per suit: S, H, D, C")
+                elif card != "pass" and not (isinstance(card, str) and is_card_id(card)):
+                    c.add(f".bid.{suit}", f"'{card}' is not a full card id or pass (M11.4)")
+                elif card != "pass" and card.startswith("R"):
+                    c.add(f".bid.{suit}", "a reserve may not be bid (M9.4)")
+                elif card != "pass" and card not in hand:
+                    c.add(f".bid.{suit}", f"{card} is not in your hand")
+    trustless = state["options"]["pbem.commitments"] == "trustless"
+    if "salt" in orders and not trustless:
+        c.add(".salt", "a salt is sent only in trustless mode (M11.4)")
+    if "trump" in orders:
+        if pol.get("namer") != power or pol.get("trump") is not None:
+            c.add(".trump", "you do not name the trump this turn (M5.11, M9.3)")
+        elif orders["trump"] not in ("S", "H", "D", "C"):
+            c.add(".trump", "the trump is one of S, H, D, C")
+    for i, entry in enumerate(_list(c, ".choices", orders.get("choices", []))):
+        if entry != "keep" and entry not in pol["revealed"]:
+            c.add(f".choices[{i}]", f"'{entry}' is neither keep nor a revealed card "
+                  f"({', '.join(pol['revealed'])})")
+    cards = orders.get("cards", {})
+    if not isinstance(cards, dict):
+        c.add(".cards", "must map revealed political cards to instructions (M12.8)")
+    else:
+        for card, instr in cards.items():
+            if card not in pol["revealed"]:
+                c.add(f".cards.{card}", f"'{card}' is not a revealed political card")
+            elif not isinstance(instr, dict) or set(instr) - {"execute", "effects"}:
+                c.add(f".cards.{card}", "instructions are {execute: yes|no, effects: {N: "
+                      "{skip, steps, toward, pieces, site}}}")
+    if "accept_peace" in orders:
+        if power != "AU":
+            c.add(".accept_peace", "only Austria accepts or refuses peace (M9.15)")
+        elif not isinstance(orders["accept_peace"], bool):
+            c.add(".accept_peace", "must be yes or no")
+    for i, sub in enumerate(_list(c, ".subsidies", orders.get("subsidies", []))):
+        if not isinstance(sub, dict) or sub.get("to") not in state["powers"] or \
+                not isinstance(sub.get("card"), str):
+            c.add(f".subsidies[{i}]", "a subsidy is {to: POWER, card: ID} (M9.9)")
+        elif model.are_enemies(state, power, sub["to"]) or sub["to"] == power:
+            c.add(f".subsidies[{i}].to", f"{sub['to']} cannot receive your subsidy (M9.9)")
+        elif sub["card"] not in hand:
+            c.add(f".subsidies[{i}].card", f"{sub['card']} is not in your hand")
+    if "hussars" in orders:
+        if power != "AU" or state["options"]["pbem.rounds"] != "merge_hussars_into_politics":
+            c.add(".hussars", "hussar cities come with the political orders only from Austria "
+                  "under pbem.rounds: merge_hussars_into_politics (M12.1)")
+        else:
+            _hussars(c, orders["hussars"])
 
 
 def _list(c: _Check, path: str, value: Any) -> list[Any]:
@@ -123,7 +196,7 @@ def _standing(c: _Check, st: Any) -> None:
                     if k not in c.state["generals"] and k not in c.board.cities:
                         c.add(f"{path}.{k}", f"'{k}' is neither a general nor a city")
                     _plan(c, f"{path}.{k}", plan)
-        elif key in ("loss_order", "transfer_preference", "payments"):
+        elif key in ("loss_order", "transfer_preference", "payments", "block_preference"):
             _list(c, path, value)
 
 
@@ -252,7 +325,7 @@ def _stage(c: _Check, orders: dict[str, Any]) -> None:
             c.add(f".reentries[{i}]", "a re-entry is {site: CITY} or {train: ID, site: CITY}")
             continue
         if c.city(f".reentries[{i}].site", r["site"]) and \
-                r["site"] not in board.reentry_sites(power):
+                r["site"] not in model.reentry_sites(c.state, board, power):
             c.add(f".reentries[{i}].site", f"{c.name(r['site'])} is not a re-entry site of "
                   f"{model.POWER_NAMES[power]} (M4.1)")
     _payments(c, orders)

@@ -97,6 +97,10 @@ def standing(value: Any, void: Void) -> dict[str, Any]:
         elif key == "trump":
             if v in ("S", "H", "D", "C"):
                 out[key] = v
+        elif key == "block_preference":
+            items = strings(v)
+            if items is not None:
+                out[key] = items
         elif key == "accept_peace":
             if isinstance(v, bool):
                 out[key] = v
@@ -166,6 +170,67 @@ def setup(orders: dict[str, Any], void: Void) -> dict[str, Any]:
     return {"troops": orders["troops"]} if "troops" in orders else {}
 
 
+def commit(orders: dict[str, Any], void: Void) -> dict[str, Any]:
+    """Commit-round orders (M11.4, trustless mode): the commitment alone."""
+    if "commitment" not in orders:
+        return {}
+    c = orders["commitment"]
+    if not isinstance(c, str):
+        void("commitment", "a commitment is a string of 64 hex digits; ignored")
+        return {}
+    return {"commitment": c.strip().lower()}
+
+
+def politics(orders: dict[str, Any], void: Void) -> dict[str, Any]:
+    """Political orders of the right shape (M12.8)."""
+    out: dict[str, Any] = {}
+    if "bid" in orders:
+        bid = orders["bid"]
+        if isinstance(bid, dict) and all(k in ("S", "H", "D", "C") and isinstance(v, str)
+                                         for k, v in bid.items()):
+            out["bid"] = dict(bid)
+        else:
+            void("bid", "a bid maps suits (S, H, D, C) to a card id or pass; you pass")
+    if "salt" in orders:
+        if isinstance(orders["salt"], str):
+            out["salt"] = orders["salt"]
+        else:
+            void("salt", "the salt must be a string; ignored")
+    if "trump" in orders:
+        if orders["trump"] in ("S", "H", "D", "C"):
+            out["trump"] = orders["trump"]
+        else:
+            void("trump", "the trump is one of S, H, D, C; ignored")
+    if "choices" in orders:
+        items = strings(orders["choices"])
+        if items is None:
+            void("choices", "'choices' must be a list such as [PC15, keep]; you keep")
+        else:
+            out["choices"] = items
+    if "cards" in orders:
+        if isinstance(orders["cards"], dict):
+            out["cards"] = {k: v for k, v in orders["cards"].items()
+                            if isinstance(k, str) and isinstance(v, dict)}
+        else:
+            void("cards", "'cards' must map political card ids to instructions; ignored")
+    if "accept_peace" in orders:
+        v = orders["accept_peace"]
+        if isinstance(v, bool):
+            out["accept_peace"] = v
+        else:
+            void("accept_peace", "must be yes or no; ignored")
+    if "subsidies" in orders:
+        items = records(orders["subsidies"])
+        if items is None:
+            void("subsidies", "'subsidies' must be a list of {to, card}; ignored")
+        else:
+            out["subsidies"] = items
+    if "hussars" in orders:
+        out.update(hussars(orders, void))
+    return out
+
+
 SHAPERS: dict[str, Callable[[dict[str, Any], Void], dict[str, Any]]] = {
     "setup": setup, "hussars": hussars, "stage": stage, "winter": winter,
+    "commit": commit, "politics": politics,
 }

@@ -52,6 +52,41 @@ def map_view(state: dict[str, Any], own: set[str]) -> dict[str, Any]:
     }
 
 
+def advanced_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The public display of the advanced game (M11.5): tracks, boxes, markers, scores, the
+    revealed political cards, the trump, the bids on the display, the published commitments,
+    neutral powers and withdrawn or blocked pieces. The deck order and the bid maps and salts
+    stay secret until the game is over (M11.4, M11.8)."""
+    pol = state["politics"]
+    out: dict[str, Any] = {
+        "boxes": copy.deepcopy(state.get("boxes", {})),
+        "set_aside": copy.deepcopy(state.get("set_aside", {})),
+        "out_of_game": copy.deepcopy(state.get("out_of_game", {})),
+        "scores": copy.deepcopy(state.get("scores", {})),
+        "election": copy.deepcopy(state.get("election")),
+        "peace": copy.deepcopy(state.get("peace")),
+        "politics": {
+            "revealed": [{"id": c, "name": pol["cards"][c]["name"],
+                          "effects": copy.deepcopy(pol["cards"][c]["effects"])}
+                         for c in pol["revealed"]],
+            "trump": pol["trump"],
+            "namer": pol["namer"],
+            "display": {p: list(v) for p, v in pol["display"].items() if v},
+            "commitments": dict(pol.get("commitments", {})),
+            "cards_left": {g: len(v) for g, v in pol["groups"].items()},
+            "gone": list(pol["gone"]),
+        },
+        "withdrawn": {g: v["withdrawn"]["kind"] for g, v in sorted(state["generals"].items())
+                      if v.get("withdrawn")},
+        "blocked_trains": sorted(t for t, v in state["trains"].items() if v.get("blocked")),
+        "draw_effects": copy.deepcopy(state.get("draw_effects", [])),
+        "hussar_effects": copy.deepcopy(state.get("hussar_effects", [])),
+    }
+    if state["step"] == "over":
+        out["bid_log"] = copy.deepcopy(state.get("bid_log", []))
+    return out
+
+
 def view(state: dict[str, Any], audience: str) -> dict[str, Any]:
     """``public`` or a seat."""
     seats = model.seat_powers(state)
@@ -80,6 +115,8 @@ def view(state: dict[str, Any], audience: str) -> dict[str, Any]:
         "options": copy.deepcopy(state["options"]),
         "result": copy.deepcopy(state["result"]),
     }
+    if "politics" in state:
+        out.update(advanced_view(state))
     if state["options"]["hidden.hand_size_public"] or audience != "public":
         out["hand_sizes"] = {p: len(h) for p, h in cards["hands"].items()
                              if state["options"]["hidden.hand_size_public"] or p in own}
@@ -111,4 +148,9 @@ def secrets(state: dict[str, Any]) -> list[Secret]:
                   if v["power"] == p and v["city"] is not None}
         out.append(Secret(f"troops:{p}", seat, troops))
     out.append(Secret("draw_pile", None, list(state["cards"]["draw"])))
+    if "politics" in state:
+        pol = state["politics"]
+        out.append(Secret("political_deck", None, {g: list(v) for g, v in
+                                                   sorted(pol["groups"].items())}))
+        out.append(Secret("bids", None, [dict(b) for b in state.get("bid_log", [])]))
     return out

@@ -232,12 +232,17 @@ def fight_battles(ctx: Ctx, acting: list[str], orders: dict[str, dict[str, Any]]
 def record_major_victory(ctx: Ctx, winner: str, major: bool) -> None:
     """M5.10: in the introductory game a major victory moves nothing. In the advanced game the
     winner's major power fills one of its 2 major-victory boxes from its pool (M9.18); the
-    Saxony track's step comes with the political rules (M9.10)."""
+    Saxony marker moves one box towards AU or PR (M9.10)."""
     if not major or model.is_intro(ctx.state):
         return
     boxes = ctx.state.setdefault("boxes", {})
     power = model.major_of(ctx.state, winner)
-    filled = boxes.setdefault(f"major_victory:{power}", 0)
-    if filled < 2 and ctx.state.get("pools", {}).get(power, 0) > 0:
-        boxes[f"major_victory:{power}"] = filled + 1
-        ctx.state["pools"][power] -= 1
+    filled = boxes.get(f"major_victory:{power}", 0)
+    if filled < 2:
+        from pbem.games.maria.rules.tracks import fill_box
+
+        fill_box(ctx, power, "major_victory", "M5.10")
+    if power in ("AU", "PR") and "tracks" in ctx.state:
+        from pbem.games.maria.rules.tracks import move_saxony
+
+        move_saxony(ctx, 1, "austria" if power == "AU" else "prussia", "M5.10")

@@ -43,7 +43,7 @@ def conquer(ctx: Ctx, power: str, city: str, general: str | None, how: str) -> N
         ctx.event("marker_returned", city=city, power=old["power"])
         if state.get("pools") is not None and old["power"] in state["pools"]:
             state["pools"][old["power"]] += 1
-    home = board.home_of(city)
+    home = model.home_of(state, board, city)
     territory = board.territory_of(city)
     if home is not None and model.are_friends(state, power, home):
         new_power, marker = home, False  # recapture

@@ -41,6 +41,13 @@ def place_hussars(ctx: Ctx, orders: dict[str, Any]) -> None:
     state = ctx.state
     state["hussars"] = []
     want = hussar_count(state)
+    effects = []
+    for e in state.get("hussar_effects", []):  # E13 counts hussar steps
+        e["turns"] -= 1
+        if e["turns"] > 0:
+            effects.append(e)
+    if "hussar_effects" in state:
+        state["hussar_effects"] = effects
     cities = orders.get("hussars") or []
     if not isinstance(cities, list):
         ctx.void("AU", "hussars", "'hussars' must be a list of cities")
@@ -53,4 +60,8 @@ def place_hussars(ctx: Ctx, orders: dict[str, Any]) -> None:
             ctx.void("AU", f"hussars[{i}]", prob)
             continue
         state["hussars"].append(city)
-    ctx.event("hussars", cities=list(state["hussars"]))
+    source = orders.get("source")
+    if source:  # M12.1 merge_hussars_into_politics: the cities came with the political orders
+        ctx.event("hussars", cities=list(state["hussars"]), source=source)
+    else:
+        ctx.event("hussars", cities=list(state["hussars"]))

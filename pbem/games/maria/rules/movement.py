@@ -29,7 +29,7 @@ def territory_problem(state: dict[str, Any], board: Any, power: str, city: str,
         return f"there is no city '{city}' on the map"
     if c.map not in state["maps"] or c.map not in MAPS_OF_POWER.get(power, ()):
         return f"{model.POWER_NAMES[power]}'s pieces may not enter the {c.map} map (M1.4)"
-    home = board.home_of(city)
+    home = model.home_of(state, board, city)
     if home is not None and home != power and model.is_neutral(state, home):
         return f"{c.name} is in the home country of neutral {model.POWER_NAMES[home]} (M3.8)"
     if power == "PR" and model.is_neutral(state, "PR") and home != "PR":
@@ -107,7 +107,7 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
             return f"{city_name(ctx, city)} would hold more than 2 generals (M3.3)"
         if force_march:
             if forbids == "enemy_home_cities":
-                home = board.home_of(city)
+                home = model.home_of(state, board, city)
                 if home is not None and model.are_enemies(state, power, home):
                     return (f"a force march may not enter {city_name(ctx, city)}, a city of an "
                             "enemy home country (M3.6)")
@@ -165,7 +165,7 @@ def reentry_problem(ctx: Ctx, power: str, site: str) -> str | None:
     state, board = ctx.state, ctx.board
     if site not in board.cities:
         return f"there is no city '{site}' on the map"
-    if site not in board.reentry_sites(power):
+    if site not in model.reentry_sites(state, board, power):
         return f"{city_name(ctx, site)} is not a re-entry site of {model.POWER_NAMES[power]} (M4.1)"
     prob = territory_problem(state, board, power, site)
     if prob:

@@ -23,7 +23,7 @@ def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[st
     neutral = [p for p in state.get("neutral", []) if p != power]
     if neutral:
         for c in board.cities.values():
-            if board.home_of(c.id) in neutral:
+            if model.home_of(state, board, c.id) in neutral:
                 blocked.add(c.id)
     if state["options"]["supply.enemy_fortress_blocks"]:
         for f in model.fortresses_of(board):
@@ -73,7 +73,7 @@ def supply_cost(state: dict[str, Any], board: Any, gid: str) -> int | None:
     Austria's enemies only), None when it has no supply path (M6.1-M6.3)."""
     g = state["generals"][gid]
     power, city = g["power"], g["city"]
-    if board.home_of(city) == power:
+    if model.home_of(state, board, city) == power:
         return 0
     limit = int(state["options"]["supply.range"])
     targets = train_cities(state, power)
@@ -93,7 +93,7 @@ def supply_cost(state: dict[str, Any], board: Any, gid: str) -> int | None:
 def in_supply(state: dict[str, Any], board: Any, gid: str) -> bool:
     """M6.1-M6.2 alone (no hussar cost, no change): used by winter recruiting and E5."""
     g = state["generals"][gid]
-    if board.home_of(g["city"]) == g["power"]:
+    if model.home_of(state, board, g["city"]) == g["power"]:
         return True
     targets = train_cities(state, g["power"])
     blocked = path_blocked_cities(state, board, g["power"])

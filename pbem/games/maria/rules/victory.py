@@ -26,7 +26,9 @@ def intro_counts(state: dict[str, Any], board: Any) -> dict[str, int]:
 def check_stage(state: dict[str, Any], board: Any) -> dict[str, Any] | None:
     """Step (f): the sudden victory of M10.1 (France loses ties to Prussia)."""
     if not model.is_intro(state):
-        return None
+        from pbem.games.maria.rules.tracks import sudden_death
+
+        return sudden_death(state)
     counts = intro_counts(state, board)
     if counts["PR"] >= PR_TARGET:
         return {"winner": "PR", "reason": f"M10.1 Prussia controls {counts['PR']} Austrian or "
@@ -38,5 +40,10 @@ def check_stage(state: dict[str, Any], board: Any) -> dict[str, Any] | None:
 
 
 def check_end(state: dict[str, Any], board: Any) -> dict[str, Any]:
-    """The end of the last turn: Austria wins the introductory game (M10.1)."""
+    """The end of the last turn: Austria wins the introductory game (M10.1); the advanced game
+    compares the winter totals (M10.4-M10.5)."""
+    if not model.is_intro(state):
+        from pbem.games.maria.rules.tracks import final_result
+
+        return final_result(state)
     return {"winner": "AU", "reason": f"M10.1 no power won by the end of turn {state['turns']}"}
