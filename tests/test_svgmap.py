@@ -12,8 +12,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from pbem.games.maria.board import Board, load_board, load_forces
-from pbem.render.svgmap import FONT, render_map
+from pbem.games.maria.board import Board, load_board, load_forces, parse_board
+from pbem.render import svgmap
+from pbem.render.svgmap import FONT, NAME_SIZE, render_map
 
 MAPS = Path(__file__).parent / "maps"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -341,3 +342,199 @@ def test_same_bytes_whatever_the_hash_seed() -> None:
         for seed in ("1", "2")
     }
     assert len(digests) == 1
+
+
+# -- the kept drawing: names placed once on the empty board, moved only where pieces are ----------
+
+
+Box = tuple[float, float, float, float]
+FAR = 100.0  # view units; the names a view moves stay within this of its pieces
+
+
+def labels_of(svg: str) -> dict[str, ET.Element]:
+    """The name elements of ``svg`` (or of a run of ``<text>`` elements), by city id."""
+    root = ET.fromstring(svg if svg.startswith("<svg") else f"<g>{svg}</g>")
+    return {(t.get("id") or "")[6:]: t for t in root.iter()
+            if (t.get("id") or "").startswith("label-")}
+
+
+def same(a: ET.Element | None, b: ET.Element | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.attrib == b.attrib and a.text == b.text
+
+
+def full_placement(board: Board, view: dict[str, Any], highlights: dict[str, Any], lang: str
+                   ) -> tuple[dict[str, ET.Element], list[Box], set[str]]:
+    """The names a full placement gives for ``view`` (every name placed afresh around the
+    pieces, nothing kept), the boxes of the pieces and the busy cities."""
+    st = svgmap._static(board, lang)
+    pos = st.lay.pos
+    generals, trains, hussars, control = svgmap._view_pieces(board, pos, view)
+    _, boxes = svgmap._draw_pieces(pos, generals, trains, hussars, control, lang)
+    boxes += svgmap._battle_rings(pos, highlights)
+    busy = svgmap._busy(generals, trains, hussars, control)
+    placed = svgmap._place_labels(board, pos, st.city_boxes, boxes, busy, lang)
+    return labels_of("".join(lbl.svg for lbl in placed)), boxes, busy
+
+
+def distance(p: tuple[float, float], box: Box) -> float:
+    dx = max(box[0] - p[0], p[0] - box[2], 0.0)
+    dy = max(box[1] - p[1], p[1] - box[3], 0.0)
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def scattered_view(board: Board, seed: int) -> dict[str, Any]:
+    """The starting forces dealt over random cities: pieces everywhere, in clusters too."""
+    import random
+
+    rng = random.Random(seed)
+    ids = sorted(board.cities)
+    start = load_forces(board).start_view()
+    return {"generals": [dict(g, city=rng.choice(ids)) for g in start["generals"]],
+            "trains": [dict(t, city=rng.choice(ids)) for t in start["trains"]],
+            "hussars": rng.sample(ids, 3),
+            "control": {c: {"power": "FR", "marker": True} for c in rng.sample(ids, 4)}}
+
+
+def cases() -> list[Any]:
+    shipped = load_board()
+    start = load_forces(shipped).start_view()
+    mini = load_board(MAPS / "valid.yaml")
+    mini_view = load_forces(mini, MAPS / "forces.yaml").start_view()
+    mini_view["hussars"] = ["iglau", "budweis"]
+    return [
+        pytest.param(shipped, start, {}, "en", id="shipped-start-en"),
+        pytest.param(shipped, start, {}, "zh-TW", id="shipped-start-zh"),
+        pytest.param(shipped, start, {"battles": ["prag", "breslau"]}, "en",
+                     id="shipped-start-battles"),
+        pytest.param(shipped, scattered_view(shipped, 7), {"battles": ["wien"]}, "zh-TW",
+                     id="shipped-scattered"),
+        pytest.param(mini, mini_view, {"battles": ["prag", "wien"]}, "en", id="test-map"),
+    ]
+
+
+@pytest.mark.parametrize(("board_", "view_", "highlights", "lang"), cases())
+def test_kept_names_match_a_full_placement_away_from_the_pieces(
+        board_: Board, view_: dict[str, Any], highlights: dict[str, Any], lang: str) -> None:
+    svg = render_map(board_, view_, highlights=highlights, lang=lang)
+    drawn = labels_of(svg)
+    full, boxes, busy = full_placement(board_, view_, highlights, lang)
+    pos = svgmap._static(board_, lang).lay.pos
+    far = [c for c in sorted(board_.cities) if all(distance(pos[c], b) > FAR for b in boxes)]
+    assert len(far) > len(board_.cities) / 6  # the comparison covers much of the map
+    differ = [c for c in far if not same(drawn.get(c), full.get(c))]
+    assert differ == []
+    # near the pieces the kept placement may differ, but names the same number of towns
+    # within a few, and every fortress and every busy city, as the full placement does
+    assert abs(len(drawn) - len(full)) <= max(3, len(full) // 100)
+    important = {c for c, city in board_.cities.items() if city.fortress != "none"} | busy
+    assert important <= set(drawn)
+    # and a busy town's name is printed in the large type
+    for c in sorted(busy):
+        if board_.cities[c].fortress == "none":
+            assert "font-size:8.8px" in (drawn[c].get("style") or ""), c
+
+
+def test_an_empty_board_is_named_as_a_full_placement_names_it(board: Board) -> None:
+    empty: dict[str, Any] = {"generals": [], "trains": []}
+    drawn = labels_of(render_map(board, empty, lang="zh-TW"))
+    full, boxes, busy = full_placement(board, empty, {}, "zh-TW")
+    assert boxes == [] and busy == set()
+    assert drawn.keys() == full.keys()
+    assert all(same(drawn[c], full[c]) for c in full)
+
+
+def test_two_views_share_the_kept_drawing_and_differ_where_their_pieces_do(
+        view: dict[str, Any]) -> None:
+    data_path = MAPS / "valid.yaml"
+    from pbem.core.safeyaml import load_yaml_file
+
+    data = load_yaml_file(data_path)
+    board_ = parse_board(data, data_path.name)  # a new board: nothing kept for it yet
+    assert board_ not in svgmap._STATIC
+    first = render_map(board_, view)
+    kept = svgmap._STATIC[board_]["en"]
+    moved = {**view, "generals": [dict(g, city="pilsen") if g["id"] == "friedrich" else g
+                                  for g in view["generals"]], "title": "turn 2"}
+    second = render_map(board_, moved)
+    assert svgmap._STATIC[board_]["en"] is kept and list(svgmap._STATIC[board_]) == ["en"]
+
+    def layer(svg: str, layer_id: str) -> str:
+        start = svg.index(f'<g id="{layer_id}">')
+        return svg[start:svg.index("</g></g>", start)]
+
+    # the drawing under the pieces is the same text; the pieces and the names near them differ
+    assert layer(first, "sectors") == layer(second, "sectors")
+    assert layer(first, "cities") == layer(second, "cities")
+    one, two = parse(first), parse(second)
+    rect = f"{SVG}g[@id='general-friedrich']/{SVG}rect"
+    assert one.find(f".//{rect}").get("x") != two.find(f".//{rect}").get("x")  # type: ignore
+    assert one.find(f".//{SVG}text[@id='title']").text != "turn 2"  # type: ignore
+    assert two.find(f".//{SVG}text[@id='title']").text == "turn 2"  # type: ignore
+    before, after = labels_of(first), labels_of(second)
+    assert before["pilsen"].get("style") is None  # a plain town in the usual type...
+    assert after["pilsen"].get("style") == "font-size:8.8px"  # ...printed large once busy
+    # drawing the second view left the kept drawing as it was: the first view comes out
+    # byte for byte again, and a new board with the same map draws the same bytes
+    assert render_map(board_, view) == first
+    assert render_map(parse_board(data, data_path.name), view) == first
+    # another language is kept beside the first
+    render_map(board_, view, lang="zh-TW")
+    assert sorted(svgmap._STATIC[board_]) == ["en", "zh-TW"]
+
+
+def shape_boxes(group: ET.Element) -> list[Box]:
+    """The boxes of the rectangles, circles, polygons and lines drawn in ``group``."""
+    out: list[Box] = []
+    for e in group.iter():
+        tag = e.tag.replace(SVG, "")
+        if tag == "rect":
+            x, y = float(e.get("x", 0)), float(e.get("y", 0))
+            out.append((x, y, x + float(e.get("width", 0)), y + float(e.get("height", 0))))
+        elif tag == "circle":
+            cx, cy, r = (float(e.get(k, 0)) for k in ("cx", "cy", "r"))
+            out.append((cx - r, cy - r, cx + r, cy + r))
+        elif tag == "polygon":
+            pts = [tuple(map(float, p.split(","))) for p in (e.get("points") or "").split()]
+            out.append((min(p[0] for p in pts), min(p[1] for p in pts),
+                        max(p[0] for p in pts), max(p[1] for p in pts)))
+        elif tag == "line":
+            xs = (float(e.get("x1", 0)), float(e.get("x2", 0)))
+            ys = (float(e.get("y1", 0)), float(e.get("y2", 0)))
+            out.append((min(xs), min(ys), max(xs), max(ys)))
+    return out
+
+
+def label_box(t: ET.Element) -> Box:
+    """Where a name is printed, by the renderer's measure of text (Latin narrow, CJK square)."""
+    style = t.get("style") or ""
+    size = float(style[len("font-size:"):-2]) if style.startswith("font-size:") else NAME_SIZE
+    w = svgmap._text_width(t.text or "", size)
+    h = size * 1.05
+    x, y = float(t.get("x", 0)), float(t.get("y", 0))
+    anchor = t.get("text-anchor")
+    left = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
+    return (left - 0.8, y - h * 0.78, left + w + 0.8, y + h * 0.22)
+
+
+@pytest.mark.parametrize(("board_", "view_", "highlights", "lang"),
+                         [c for c in cases() if c.id != "shipped-scattered"])
+def test_no_name_covers_a_piece(board_: Board, view_: dict[str, Any],
+                                highlights: dict[str, Any], lang: str) -> None:
+    root = parse(render_map(board_, view_, highlights=highlights, lang=lang))
+    pieces: list[tuple[str, Box]] = []
+    for cls in ("general", "train", "hussar", "victory-marker", "control-flag"):
+        for g in groups(root, cls):
+            pieces += [(str(g.get("id")), b) for b in shape_boxes(g)]
+    for ring in root.iter(f"{SVG}circle"):
+        if ring.get("class") == "battle":
+            pieces += [(str(ring.get("id")), b) for b in shape_boxes(ring)]
+    assert len(pieces) > 40
+    names = [(c, label_box(t)) for c, t in labels_of(ET.tostring(root, encoding="unicode")
+                                                       .replace("ns0:", "")).items()]
+    pad = 0.1  # coordinates are printed to a tenth
+    hidden = [(c, p) for c, a in names for p, b in pieces
+              if a[0] + pad < b[2] and b[0] < a[2] - pad and a[1] + pad < b[3]
+              and b[1] < a[3] - pad]
+    assert hidden == []

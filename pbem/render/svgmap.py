@@ -559,7 +559,7 @@ class _Boxes:
 
 LABEL_HIT = 10  # covering another name is worse than covering a city's symbol
 PIECE_HIT = 30  # and covering a piece or a battle ring is worse still: it hides the play
-FARTHER = 7.0  # the second ring of places for an important name, tried when the first
+FARTHER = 12.0  # the second ring of places for an important name, tried when the first
 FARTHER_FROM = LABEL_HIT  # ring has no place that leaves other names and the pieces clear
 SMALL_NAME = 6.4
 
