@@ -1,12 +1,14 @@
-"""Time the Maria map: loading and checking, one full SVG render, and the rules' map queries.
+"""Time the Maria map: loading and checking, SVG renders, and the rules' map queries.
 
-Usage: python3 bench/map.py [--map FILE] [--forces FILE] [--repeat N]
-Prints one line per measurement: the best of N runs, in milliseconds.
+Usage: python3 bench/map.py [--map FILE] [--forces FILE] [--repeat N] [--warm N]
+Prints one line per measurement, in milliseconds: the best of N runs, except the renders (one
+cold render of a new board, then the mean of the warm ones).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +37,7 @@ def main() -> None:
     parser.add_argument("--forces", type=Path, default=None,
                         help="forces file (default: forces.yaml beside the map)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--warm", type=int, default=20, help="warm renders to average")
     args = parser.parse_args()
     map_path = args.map or default_map_path()
     forces_path = args.forces or map_path.with_name("forces.yaml")
@@ -66,6 +69,11 @@ def main() -> None:
             for z in ids:
                 b.shortest_path(a, z, avoid=("wien",))
 
+    def render_ms(b: Board, lang: str) -> float:
+        start = time.perf_counter()
+        render_map(b, view, lang=lang)
+        return (time.perf_counter() - start) * 1000
+
     svg = render_map(board, view)
 
     def row(label: str, ms: float, extra: str = "") -> None:
@@ -74,8 +82,15 @@ def main() -> None:
     print(f"map: {map_path} ({n} cities, {len(board.roads)} roads), best of {args.repeat}")
     row("load yaml", best_ms(lambda: load_yaml_file(map_path), args.repeat))
     row("check and build board", best_ms(fresh, args.repeat))
-    row("render start position (svg)", best_ms(lambda: render_map(board, view), args.repeat),
-        f"  ({len(svg) // 1024} KiB)")
+    for lang in ("en", "zh-TW"):
+        # a new board: the renderer keeps nothing for it yet, so the first render draws and
+        # keeps what the pieces do not change (sectors, roads, cities, names on the empty board)
+        b = fresh()
+        row(f"render start position, cold ({lang})", render_ms(b, lang),
+            f"  ({len(svg) // 1024} KiB)")
+        warm = [render_ms(b, lang) for _ in range(args.warm)]
+        row(f"render start position, warm ({lang})", statistics.mean(warm),
+            f"  (mean of {args.warm}, best {min(warm):.1f})")
     row(f"all-pairs distances ({n} x {n})", best_ms(all_pairs, args.repeat, fresh))
     row("within 3 for every city", best_ms(within_3, args.repeat, fresh))
     row("main-road reach 8 for every city", best_ms(main_reach_8, args.repeat, fresh))
