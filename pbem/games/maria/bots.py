@@ -317,7 +317,7 @@ def _politics_bot(state: dict[str, Any], power: str, legal: dict[str, Any],
                                           "russia": ["down", "up"],
                                           "italy": ["france", "austria"]}[eff["args"][0]])
             if e:
-                per[i] = e
+                per[str(i)] = e
         instr[card] = {"execute": rng.below(8) != 0, **({"effects": per} if per else {})}
     out["cards"] = instr
     if legal["accept_peace"]:

@@ -12,10 +12,20 @@ from typing import Any
 
 from pbem.core.fair import PhaseRng, Rng
 from pbem.errors import DataError
-from pbem.games.maria import adjudicate, model
+from pbem.games.maria import adjudicate, model, shape
 from pbem.games.maria.board import parse_board
 from pbem.games.maria.context import Ctx
-from pbem.games.maria.rules import battle, conquest, hussars, movement, supply, victory, winter
+from pbem.games.maria.rules import (
+    battle,
+    conquest,
+    hussars,
+    movement,
+    politics,
+    supply,
+    tracks,
+    victory,
+    winter,
+)
 from pbem.games.maria.views import view
 
 _GENERAL = re.compile(
@@ -63,6 +73,9 @@ def _general(gid: str, spec: Any) -> dict[str, Any]:
                 g["min"] = int(f[4:])
             elif f.startswith("failed="):
                 g["supply_failures"] = int(f[7:])
+            elif f.startswith("withdrawn="):
+                kind, _, until = f[10:].partition(":")
+                g["withdrawn"] = {"kind": kind, **({"until": int(until)} if until else {})}
             else:
                 raise DataError(f"general {gid}: unknown flag '{f}'")
         return g
@@ -74,6 +87,8 @@ def _general(gid: str, spec: Any) -> dict[str, Any]:
     g["face_down"] = bool(spec.get("face_down", False))
     g["supply_failures"] = int(spec.get("supply_failures", 1 if g["face_down"] else 0))
     g["blocked"] = bool(spec.get("blocked", False))
+    if spec.get("withdrawn"):
+        g["withdrawn"] = dict(spec["withdrawn"])
     return g
 
 
@@ -94,6 +109,8 @@ def case_state(case: dict[str, Any], board: Any) -> dict[str, Any]:
             power, _, city = spec.partition(" ")
             spec = {"power": power, "city": None if city.strip() in ("", "-") else city.strip()}
         state["trains"][tid] = {"power": spec["power"], "city": spec.get("city")}
+        if spec.get("blocked"):
+            state["trains"][tid]["blocked"] = True
     state["train_max"] = {p: 3 for p in powers}
     state["train_max"].update(pos.get("train_max") or {})
     state["troop_totals"] = dict(pos.get("troop_totals") or {})
@@ -114,11 +131,49 @@ def case_state(case: dict[str, Any], board: Any) -> dict[str, Any]:
     state["neutral"] = list(pos.get("neutral") or [])
     if state["step"] in model.STAGES:
         state["stage_record"]["acting"] = model.stage_powers(state, state["step"])
+    if not model.is_intro(state):
+        advanced_case_state(state, pos)
     for p in pos.get("pending") or []:
         state["stage_record"]["pending"].append(dict(p))
     state["stage_record"]["lost"] = list(pos.get("lost") or [])
     state["stage_record"]["moved"] = list(pos.get("moved") or [])
     return state
+
+
+ADVANCED_KEYS = ("pools", "boxes", "scores", "set_aside", "out_of_game", "peace", "election",
+                 "draw_effects", "blocks", "hussar_effects", "track_firsts", "electoral_done",
+                 "peace_made", "withdraw_waiting")
+
+
+def advanced_case_state(state: dict[str, Any], pos: dict[str, Any]) -> None:
+    """The advanced game's part of a case position: tracks, pools, boxes, the political
+    display (``politics: {revealed, display, trump, namer, groups, commitments, cards}``;
+    ``cards`` adds made-up political cards in the deck format, M9.19)."""
+    from pbem.games.maria.board import load_board
+    from pbem.games.maria.political import load_deck
+    from pbem.games.maria.rules import politics
+
+    state["tracks"].update(pos.get("tracks") or {})
+    for key in ADVANCED_KEYS:
+        if key in pos:
+            if isinstance(state.get(key), dict) and isinstance(pos[key], dict):
+                state[key].update(copy.deepcopy(pos[key]))
+            else:
+                state[key] = copy.deepcopy(pos[key])
+    if "alliances" in pos:
+        state["alliances"].update(pos["alliances"])
+    pol = politics.new_politics(load_deck(load_board()), None)
+    extra = (pos.get("politics") or {})
+    for cid, card in (extra.get("cards") or {}).items():
+        pol["cards"][cid] = {"group": card.get("group", "A"), "name": card.get("name", cid),
+                             "effects": [dict(e) for e in card["effects"]]}
+    for key in ("revealed", "trump", "namer", "groups", "commitments", "gone"):
+        if key in extra:
+            pol[key] = copy.deepcopy(extra[key])
+    pol["ranges"] = {g: pol["ranges"].get(g, [1, 99]) for g in pol["groups"]}
+    for p, cards in (extra.get("display") or {}).items():
+        pol["display"][p] = list(cards)
+    state["politics"] = pol
 
 
 def _rng() -> PhaseRng:
@@ -161,10 +216,35 @@ def run_steps(state: dict[str, Any], orders: dict[str, Any], steps: list[str]
             winter.run_winter(ctx, orders)
         elif step == "setup":
             adjudicate.run_setup(ctx, orders)
+        elif step == "politics_open":
+            politics.start_politics(ctx)
+        elif step == "commit":
+            politics.run_commit(ctx, _shaped(ctx, orders, shape.commit))
+        elif step == "politics":
+            adjudicate.run_politics_round(ctx, _shaped(ctx, orders, shape.politics))
+        elif step == "election":
+            tracks.election(ctx, "M9.14")
+        elif step == "score":
+            adjudicate.end_winter(ctx)
+        elif step == "withdrawn":
+            tracks.return_withdrawn(ctx, acting)
+        elif step == "stage_end":
+            tracks.end_of_stage(ctx, acting)
+            tracks.electoral_boxes(ctx)
         else:
             raise DataError(f"unknown step '{step}' (start, draw, supply, movement, combat, "
-                            "conquest, victory, hussars, winter, setup)")
+                            "conquest, victory, hussars, winter, setup, politics_open, "
+                            "commit, politics, election, score, withdrawn, stage_end)")
     return st, ctx.events
+
+
+def _shaped(ctx: Ctx, orders: dict[str, Any], shaper: Any) -> dict[str, dict[str, Any]]:
+    """Orders brought to shape as a real round does (M12.2)."""
+    out = {}
+    for power, o in sorted(orders.items()):
+        if isinstance(o, dict):
+            out[power] = shaper(o, lambda where, reason, p=power: ctx.void(p, where, reason))
+    return out
 
 
 def _match(want: Any, got: Any) -> bool:
