@@ -143,3 +143,22 @@ def test_rollback_reopens_a_phase_keeps_history_and_audits(tmp_path: Path, mini_
     recs = _records(mini_campaign)
     assert recs[-1]["state_hash"] == before[1]["state_hash"]
     assert "audit passed" in run_cli("audit", str(mini_campaign)).output
+
+
+def test_resend_request_mails_the_latest_report_again_once(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    for seat in ("north", "south"):
+        run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, seat)), "--now", NOW)
+    run_cli("resolve", str(mini_campaign), "--now", NOW)
+    reports = sorted((mini_campaign / "outbox").glob("report-*-north.eml"))
+    assert reports, "resolving publishes a report mail per seat"
+    src = tmp_path / "resend-src.yaml"
+    src.write_text("pbem: 1\ncampaign: mini-1\nplayer: north\nphase: round-2\nrequest: {kind: resend}\n")
+    run_cli("sign", str(src), "--key", str(keys["north"]), "-o", str(tmp_path / "resend.yaml"))
+    for _ in range(2):  # a rerun of the same intake sends no second copy
+        run_cli("intake", str(mini_campaign), str(tmp_path / "resend.yaml"), "--now", NOW)
+    copies = list((mini_campaign / "outbox").glob("resend-*.eml"))
+    assert len(copies) == 1
+    text, original = copies[0].read_text(), reports[-1].read_text()
+    assert "Subject: [resent]" in text and "To: north@example.org" in text
+    assert text.split("Message-ID:")[1].splitlines()[0] != original.split("Message-ID:")[1].splitlines()[0]
+    assert text.split("\n\n", 1)[1] == original.split("\n\n", 1)[1], "the same report body"

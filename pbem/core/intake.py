@@ -181,6 +181,10 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
     if earlier and doc.seq <= max(earlier):
         return _refuse(camp, cand, str(OrderError(f"seq {doc.seq} is not above your last request's seq {max(earlier)}; this looks like a replay", source=cand.source, field="seq")))
     atomic.write_bytes(rdir / name, cand.raw)
+    if kind == "resend":
+        from pbem.core.resend import resend
+
+        resend(camp, doc.player, sha256_hex(cand.raw)[:24])
     if kind in ("pause", "resume"):
         latest: dict[str, tuple[str, Path]] = {}
         for p in sorted(rdir.glob("*.yaml"), key=lambda p: (p.name.split(".")[0], int(p.name.split(".")[2]))):
