@@ -1,5 +1,6 @@
-"""The adjudication cases of tests/cases/maria/ together cover every rule of M2-M8 and M10-M12
-that applies to the introductory game, and the worked examples W1-W4, W6 and W7."""
+"""The adjudication cases of tests/cases/maria/ together cover every rule of M2-M12 (the
+introductory game's and the advanced game's: politics M9, victory M10.2-M10.6 and the
+advanced-only ids), every card effect E1-E17, and all seven worked examples W1-W7."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ CASES = Path(__file__).parent / "cases" / "maria"
 SPEC = Path(__file__).resolve().parents[2] / "shared" / "rules" / "maria.md"
 
 RULES = {
-    "M2": 6, "M3": 12, "M4": 9, "M5": 11, "M6": 6, "M7": 2, "M8": 4,
+    "M2": 6, "M3": 12, "M4": 9, "M5": 11, "M6": 6, "M7": 2, "M8": 4, "M9": 20,
     "M10": 6, "M11": 8, "M12": 12,
 }
 """Rules per section of maria.md (M2.1-M2.6, ...)."""
@@ -35,9 +36,14 @@ ADVANCED_ONLY = {
 }
 """Rule ids of M2-M8 and M10-M12 that only the advanced game uses, with the reason."""
 
-EXAMPLES = ("W1", "W2", "W3", "W4", "W6", "W7")
-"""W5 (politics) is advanced; W6's recruiting part and W7 in one seat apply to the
-introductory game."""
+EXAMPLES = ("W1", "W2", "W3", "W4", "W5", "W6", "W7")
+"""Every worked example of maria.md."""
+
+EFFECTS = tuple(f"E{i}" for i in range(1, 18))
+"""The effect vocabulary of M9.19."""
+
+ADVANCED_SECTIONS = ("M9",)
+"""Sections that exist only in the advanced game."""
 
 
 def _cited() -> dict[str, list[str]]:
@@ -51,8 +57,15 @@ def _cited() -> dict[str, list[str]]:
 
 def intro_rules() -> list[str]:
     """Every rule id of M2-M8 and M10-M12 less the advanced-only ones."""
-    ids = [f"{sec}.{i}" for sec, n in RULES.items() for i in range(1, n + 1)]
+    ids = [f"{sec}.{i}" for sec, n in RULES.items() for i in range(1, n + 1)
+           if sec not in ADVANCED_SECTIONS]
     return [r for r in ids if r not in ADVANCED_ONLY]
+
+
+def advanced_rules() -> list[str]:
+    """Every rule id of M9, the advanced-only ids of the other sections, and E1-E17."""
+    m9 = [f"M9.{i}" for i in range(1, RULES["M9"] + 1)]
+    return [*m9, *sorted(ADVANCED_ONLY), *EFFECTS]
 
 
 def test_rule_table_matches_the_spec() -> None:
@@ -71,6 +84,19 @@ def test_every_introductory_rule_is_covered_by_a_case() -> None:
     assert not missing, f"rules no case cites: {missing}"
 
 
+def test_every_advanced_rule_and_effect_is_covered_by_a_case() -> None:
+    cited = _cited()
+    missing = [r for r in advanced_rules() if r not in cited]
+    assert not missing, f"advanced rules no case cites: {missing}"
+
+
+def test_enough_advanced_cases() -> None:
+    """At least 60 cases run the advanced scenario."""
+    cases = [c for p in iter_case_files([CASES]) for c in load_cases(p)]
+    advanced = [c for c in cases if c.data.get("scenario") == "advanced"]
+    assert len(advanced) >= 60, len(advanced)
+
+
 def test_worked_examples_are_cases() -> None:
     cited = _cited()
     assert [w for w in EXAMPLES if w not in cited] == []
@@ -78,8 +104,8 @@ def test_worked_examples_are_cases() -> None:
 
 def test_enough_cases_and_every_case_cites_a_rule() -> None:
     cases = [c for p in iter_case_files([CASES]) for c in load_cases(p)]
-    assert len(cases) >= 80
-    known = re.compile(r"^(M\d+\.\d+|W\d)$")
+    assert len(cases) >= 140
+    known = re.compile(r"^(M\d+\.\d+|W\d|E\d+)$")
     for case in cases:
         assert case.rules and all(known.match(r) for r in case.rules), case.id
 
