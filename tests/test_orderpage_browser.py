@@ -462,3 +462,18 @@ def test_standing_orders_checked_like_pbem_check(driver: Any, campaign: dict[str
     signed.write_text(sign(driver), encoding="utf-8")
     run_cli("check", str(signed), "--campaign", str(campaign["dir"]))
     verify_signature(parse_order_document(signed.read_bytes(), str(signed)), campaign["camp"].roster()["frederick"].key)
+
+
+def test_the_form_survives_a_reload(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = write_page(campaign, tmp_path)
+    open_page(driver, page)
+    driver.find_element(By.ID, "add-move-PR").click()
+    select(driver, "#power-PR select[name=piece]", "leopold")
+    driver.find_element(By.CSS_SELECTOR, "#power-PR input[name=path]").send_keys("sagan")
+    before = page_orders(driver)
+    assert before["PR"]["moves"] == [{"piece": "leopold", "path": ["sagan"]}]
+    driver.refresh()
+    assert page_orders(driver) == before
+    assert driver.find_element(By.CSS_SELECTOR, "#power-PR input[name=path]").get_attribute("value") == "sagan"

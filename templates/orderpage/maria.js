@@ -566,8 +566,29 @@
     });
   }
 
-  function render(formBox, ownBox, changed) {
-    onChange = changed;
+  // The form is kept as a draft in the browser, so a reload (or a phone closing the tab) does
+  // not lose it; it is only ever read back by this page for this campaign, seat and phase.
+  var DRAFT = "pbem:draft:" + D.campaign + "/" + D.seat + "/" + D.phase;
+
+  function loadDraft() {
+    try {
+      var saved = JSON.parse(window.localStorage.getItem(DRAFT) || "null");
+      if (!saved || saved.version !== 1) return;
+      D.powers.forEach(function (p) {
+        Object.keys(model[p]).forEach(function (k) {
+          if (saved.model[p] && typeof saved.model[p][k] === typeof model[p][k]) model[p][k] = saved.model[p][k];
+        });
+      });
+    } catch (e) { /* no storage or a broken draft: start afresh */ }
+  }
+
+  function saveDraft() {
+    try { window.localStorage.setItem(DRAFT, JSON.stringify({ version: 1, model: model })); } catch (e) { /* none kept */ }
+  }
+
+  function render(formBox, ownBox, refresh) {
+    loadDraft();
+    var changed = onChange = function () { saveDraft(); refresh(); };
     drawOwn(ownBox);
     function redraw() {
       formBox.textContent = "";
