@@ -17,7 +17,7 @@ from pbem.errors import DataError
 from pbem.games import get_game
 from pbem.games.maria import adjudicate, bots, model, orders, views
 
-KINDS = ("setup", "hussars", "stage", "winter")
+KINDS = ("setup", "hussars", "stage", "winter", "commit", "politics")
 
 
 def _rng(label: str = "t") -> PhaseRng:
@@ -300,3 +300,39 @@ def test_a_sudden_victory_ends_the_game_on_the_real_map() -> None:
     assert adjudicate.current_phase(res.state) is None
     assert res.events[-1]["type"] == "game_over"
     assert adjudicate.resolve(res.state, {}, _rng("z")).events == []
+
+
+def _advanced_politics() -> dict:
+    state = adjudicate.new_game("advanced", {}, _rng())
+    return adjudicate.resolve(state, {}, _rng("s")).state
+
+
+def test_political_orders_are_checked_before_sending() -> None:
+    """M12.8, M11.4, M9.4, M9.9: what validate says about political orders."""
+    state = _advanced_politics()
+    hand = state["cards"]["hands"]["FR"]
+    card = next(c for c in hand if not c.startswith("R"))
+    revealed = state["politics"]["revealed"]
+    good = {"bid": {card[0]: card}, "choices": [revealed[0], "keep"],
+            "cards": {revealed[0]: {"execute": True}},
+            "subsidies": [{"to": "BA", "card": card}]}
+    assert orders.validate(state, "FR", good) == []
+    bad = {"bid": {"X": "pass", "S": "S7", "H": "R.1a"}, "choices": ["PC99"],
+           "accept_peace": True, "subsidies": [{"to": "AU", "card": card}],
+           "salt": "x", "hussars": ["wien"]}
+    paths = {p.path for p in orders.validate(state, "FR", bad)}
+    assert {"orders.FR.bid.X", "orders.FR.bid.S", "orders.FR.bid.H", "orders.FR.choices[0]",
+            "orders.FR.accept_peace", "orders.FR.subsidies[0].to", "orders.FR.salt",
+            "orders.FR.hussars"} <= paths
+
+
+def test_legal_and_bot_orders_of_the_politics_round() -> None:
+    state = _advanced_politics()
+    for power in ("AU", "FR", "PR", "PA"):
+        legal = bots.legal_orders(state, power)
+        assert legal["kind"] == "politics" and legal["phase_power"]
+        assert legal["revealed"] == state["politics"]["revealed"]
+        o = bots.bot_orders(state, power, Rng(power.encode()))
+        assert orders.validate(state, power, o) == [], power
+    assert bots.legal_orders(state, "BA") == {"kind": "politics", "phase_power": False}
+    assert orders.default_orders(state, "AU") == {}  # M12.6: pass and keep
