@@ -332,6 +332,27 @@ def test_fuzz_mutated_signed_file_never_accepted_with_new_meaning(template: Path
     _check_verdicts(camp, verdicts)
 
 
+YAML_TOKENS = [
+    b"!!python/object/apply:os.system ", b"!x ", b"&a ", b"*a", b"<<: ", b".nan", b"-.inf", b"1.0e+999", b"9" * 5000,
+    b"1:59:59", b"0x1F", b"0o17", b"~", b"null", b"yes", b"2026-11-30", b"{", b"}", b"[", b"]", b"? ", b"- ", b"'", b'"',
+    b"\\u0000", b"---\n", b"...\n", b"%YAML 1.1\n", b"%TAG ! tag:x,2000:\n", b"\t", b"\r", b"\n  ", b"\x00", b"\xff",
+    "\u2028".encode(), "\ufeff".encode(), b"#", b": ", b"|\n", b">-\n",
+]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(edits=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(YAML_TOKENS)), min_size=1, max_size=3))
+def test_fuzz_yaml_tokens_in_a_signed_file(template: Path, fuzz_root: Path, edits: list) -> None:
+    """YAML syntax dropped into a valid signed file: never a crash, never a changed meaning accepted."""
+    data = VALID
+    for pos, token in edits:
+        i = pos % (len(data) + 1)
+        data = data[:i] + token + data[i:]
+    camp, verdicts = _intake_bytes(template, fuzz_root, data, ".yaml")
+    assert len(verdicts) == 1
+    _check_verdicts(camp, verdicts)
+
+
 @settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.binary(max_size=2048), suffix=st.sampled_from([".yaml", ".eml", ""]))
 def test_fuzz_random_bytes_never_crash(template: Path, fuzz_root: Path, data: bytes, suffix: str) -> None:
