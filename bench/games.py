@@ -1,8 +1,8 @@
-"""Time complete introductory games of Maria between random bots.
+"""Time complete games of Maria between random bots: introductory and advanced.
 
-Usage: python3 bench/games.py [--games N] [--map FILE --forces FILE]
+Usage: python3 bench/games.py [--games N] [--advanced N] [--map FILE --forces FILE]
 Prints games per second (bots and resolution, without loading data) and the mean time of one
-round's ``resolve`` and of the bots' orders, overall and per round kind.
+round's ``resolve`` and of the bots' orders, overall and per round kind, for each scenario.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pbem.games.maria.board import load_board, load_forces
 
 
 def play_timed(seed: int, board: object, forces: object,
-               times: dict[str, list[float]]) -> int:
+               times: dict[str, list[float]], scenario: str = "intro") -> int:
     """One game; appends each round's resolve time to ``times[kind]`` and the bots' time to
     ``times['bots']``. Returns the number of rounds."""
     root = Rng(f"maria-bench-{seed}".encode())
-    state = adjudicate.new_game("intro", {}, PhaseRng(root.fork("p"), root.fork("s")),
+    state = adjudicate.new_game(scenario, {}, PhaseRng(root.fork("p"), root.fork("s")),
                                 board, forces)
     rounds = 0
     while (phase := adjudicate.current_phase(state)) is not None:
@@ -41,25 +41,30 @@ def play_timed(seed: int, board: object, forces: object,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--games", type=int, default=50, help="introductory games")
+    parser.add_argument("--advanced", type=int, default=20,
+                        help="advanced games (both maps, politics); 0 to skip")
     parser.add_argument("--map", type=Path, default=None, help="map file (default: shipped)")
     parser.add_argument("--forces", type=Path, default=None, help="forces file")
     args = parser.parse_args()
     board = load_board(args.map)
     forces = load_forces(board, args.forces)
-    times: dict[str, list[float]] = defaultdict(list)
-    start = time.perf_counter()
-    rounds = sum(play_timed(seed, board, forces, times) for seed in range(args.games))
-    elapsed = time.perf_counter() - start
-    resolve = [t for k, ts in times.items() if k != "bots" for t in ts]
-    print(f"games                {args.games} ({rounds} rounds) in {elapsed:.2f} s")
-    print(f"games per second     {args.games / elapsed:.2f}")
-    print(f"mean resolve/round   {1000 * sum(resolve) / len(resolve):.3f} ms")
-    print(f"mean bots/round      {1000 * sum(times['bots']) / len(times['bots']):.3f} ms")
-    for kind in ("setup", "hussars", "stage", "winter"):
-        if times[kind]:
-            print(f"  resolve {kind:<8}   {1000 * sum(times[kind]) / len(times[kind]):.3f} ms "
-                  f"({len(times[kind])} rounds)")
+    for scenario, n in (("intro", args.games), ("advanced", args.advanced)):
+        if n <= 0:
+            continue
+        times: dict[str, list[float]] = defaultdict(list)
+        start = time.perf_counter()
+        rounds = sum(play_timed(seed, board, forces, times, scenario) for seed in range(n))
+        elapsed = time.perf_counter() - start
+        resolve = [t for k, ts in times.items() if k != "bots" for t in ts]
+        print(f"{scenario + ' games':<26}{n} ({rounds} rounds) in {elapsed:.2f} s")
+        print(f"{scenario + ' games per second':<26}{n / elapsed:.2f}")
+        print(f"{'mean resolve/round':<26}{1000 * sum(resolve) / len(resolve):.3f} ms")
+        print(f"{'mean bots/round':<26}{1000 * sum(times['bots']) / len(times['bots']):.3f} ms")
+        for kind in ("setup", "commit", "politics", "hussars", "stage", "winter"):
+            if times[kind]:
+                print(f"{'  resolve ' + kind:<26}{1000 * sum(times[kind]) / len(times[kind]):.3f} ms "
+                      f"({len(times[kind])} rounds)")
 
 
 if __name__ == "__main__":

@@ -197,14 +197,17 @@ def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
 
 def _distance_to(board: Any, targets: set[str]) -> dict[str, int]:
     """Road distance from every city to the nearest of ``targets`` (one multi-source BFS)."""
-    dist = {t: 0 for t in targets}
+    adj = model.adjacency(board)
+    dist = dict.fromkeys(targets, 0)
     frontier = sorted(targets)
+    d = 0
     while frontier:
+        d += 1
         nxt = []
         for here in frontier:
-            for n in board.neighbours(here):
+            for n in adj[here]:
                 if n not in dist:
-                    dist[n] = dist[here] + 1
+                    dist[n] = d
                     nxt.append(n)
         frontier = nxt
     return dist
@@ -234,6 +237,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     # The advanced game's small marker pools end a game of reckless bots in its first turn
     # (M10.2); its bots leave more pieces at rest so that games see politics and winters.
     idle = 2 if model.is_intro(state) else 4
+    own_near: dict[str, int] | None = None
     for pid in ids:
         if pid in done:
             continue
@@ -258,10 +262,10 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         else:
             paths = destinations(ctx, power, [pid], "train")
             if paths:
-                own = {g["city"] for g in gens.values()
-                       if g["power"] == power and g["city"] is not None}
-                moves.append({"piece": pid,
-                              "path": paths[_pick(rng, paths, _distance_to(board, own))]})
+                if own_near is None:  # the start position's generals, computed once
+                    own_near = _distance_to(board, {g["city"] for g in gens.values()
+                                                    if g["power"] == power and g["city"]})
+                moves.append({"piece": pid, "path": paths[_pick(rng, paths, own_near)]})
             done.add(pid)
     out: dict[str, Any] = {"moves": moves, "plans": {"stage": _random_plan(rng)}}
     off = sorted(t for t, v in state["trains"].items()

@@ -392,10 +392,27 @@ def home_of(state: State, board: Any, city: str) -> str | None:
     return home  # type: ignore[no-any-return]
 
 
+_REENTRY: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def adjacency(board: Any) -> dict[str, tuple[str, ...]]:
+    """City -> neighbours of ``board``, built once per board (for hot searches)."""
+    found = _ADJACENCY.get(board.id)
+    if found is None:
+        found = _ADJACENCY[board.id] = {c: tuple(board.neighbours(c)) for c in board.cities}
+    return found
+
+
+_ADJACENCY: dict[str, dict[str, tuple[str, ...]]] = {}
+
+
 def reentry_sites(state: State, board: Any, power: str) -> tuple[str, ...]:
     """M4.1: the map's re-entry sites of ``power``; after peace PR adds its Silesian major
     fortresses (home now) and the cities tagged ``reentry_after_peace:PR`` (M9.15 step 1)."""
-    sites = tuple(board.reentry_sites(power))
+    key = (board.id, power)
+    sites = _REENTRY.get(key)
+    if sites is None:
+        sites = _REENTRY[key] = tuple(board.reentry_sites(power))
     if power == "PR" and state.get("peace"):
         extra = set(board.cities_tagged("reentry_after_peace:PR"))
         extra |= {c for c in board.cities_in("silesia") if board.cities[c].fortress == "major"}
@@ -477,6 +494,10 @@ _BOARDS: dict[str, Any] = {}
 def register_board(board: Any, forces: Any = None) -> None:
     """Make ``board`` (an adjudication case's mini-map, a test map) known under its id, with
     its starting forces if given."""
+    if _BOARDS.get(board.id) is not board:  # a new board under a known id: drop its caches
+        _ADJACENCY.pop(board.id, None)
+        for key in [k for k in _REENTRY if k[0] == board.id]:
+            del _REENTRY[key]
     _BOARDS[board.id] = board
     if forces is not None:
         _FORCES[board.id] = forces
