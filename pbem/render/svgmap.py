@@ -10,6 +10,14 @@ The output has a ``viewBox`` and no fixed pixel size (it scales from a phone to 
 element id is derived from the data (no random ids), and the same input gives the same bytes.
 Names carry a halo (``paint-order: stroke``) so they stay legible over roads.
 
+Publishing draws the same map for every phase, in two languages, so what depends only on the
+board and the language (sectors and suits, tints, roads, cities, the legend, and the names
+placed on the empty board) is drawn once per board object and kept as SVG text. A view then
+draws its pieces and places again only the names that its pieces, marks and battle rings
+cover or that belong to a busy city, with the small names around them; the rest of the names
+stay where the empty board put them, so a drawing far from the pieces is what a placement
+from scratch gives.
+
 The view is the dictionary the rules' ``view`` produces (``pbem/games/maria/board.py``
 ``Forces.start_view`` builds the one for the starting position)::
 
