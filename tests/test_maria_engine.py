@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -336,3 +337,20 @@ def test_legal_and_bot_orders_of_the_politics_round() -> None:
         assert orders.validate(state, power, o) == [], power
     assert bots.legal_orders(state, "BA") == {"kind": "politics", "phase_power": False}
     assert orders.default_orders(state, "AU") == {}  # M12.6: pass and keep
+
+
+def test_a_game_master_deck_is_loaded_from_its_file(tmp_path: Any, monkeypatch: Any) -> None:
+    """M9.20: a GM may load another deck in the same format (named by the scenario)."""
+    from pbem.games.maria import political
+    from pbem.games.maria.board import load_board
+
+    (tmp_path / "maria").mkdir()
+    (tmp_path / "maria" / "printed.yaml").write_text(
+        "deck: printed\ngroups: {A: {turns: [1, 12]}}\ncards:\n"
+        "  - {id: P1, group: A, name: One, effects: [{effect: draw, args: [taker, 2]}]}\n"
+        "  - {id: P2, group: A, name: Two, effects: [{effect: offer_peace, args: []}]}\n",
+        "utf-8")
+    monkeypatch.setattr(political, "seeds_dir", lambda: tmp_path)
+    deck = political.load_deck(load_board(), "printed")
+    assert deck["deck"] == "printed" and sorted(deck["cards"]) == ["P1", "P2"]
+    assert deck["groups"] == {"A": [1, 12]}

@@ -130,7 +130,7 @@ def view(state: dict[str, Any], audience: str) -> dict[str, Any]:
             p: {
                 "hand": list(cards["hands"].get(p, [])),
                 "troops": {g: v["troops"] for g, v in state["generals"].items()
-                           if v["power"] == p and v["city"] is not None},
+                           if v["power"] == p and (v["city"] is not None or v.get("withdrawn"))},
                 "standing": copy.deepcopy(state["standing"].get(p, {})),
             }
             for p in seats[audience]
@@ -145,7 +145,7 @@ def secrets(state: dict[str, Any]) -> list[Secret]:
         seat = model.seat_of(state, p)
         out.append(Secret(f"hand:{p}", seat, list(state["cards"]["hands"].get(p, []))))
         troops = {g: v["troops"] for g, v in sorted(state["generals"].items())
-                  if v["power"] == p and v["city"] is not None}
+                  if v["power"] == p and (v["city"] is not None or v.get("withdrawn"))}
         out.append(Secret(f"troops:{p}", seat, troops))
     out.append(Secret("draw_pile", None, list(state["cards"]["draw"])))
     if "politics" in state:
