@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ import yaml
 from pbem.core import outbox
 from pbem.core.atomic import write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
+from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
 from pbem.render import i18n, report
@@ -334,10 +335,19 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
     map_view = view.get("map") if isinstance(view.get("map"), Mapping) else None
     if game != "maria" or map_view is None:
         return None
+    highlights = report.map_highlights(public_events)
+    return _render_map(game, canonical({"view": map_view, "highlights": highlights}).decode("utf-8"), lang)
+
+
+@lru_cache(maxsize=16)
+def _render_map(game: str, key: str, lang: str) -> str:
+    # Cached by content: re-rendering a phase (a rerun, or a report whose seat parts changed)
+    # draws the same map once. Drawing is pure, so the cache cannot change a byte.
     from pbem.games.maria.board import load_board
     from pbem.render.svgmap import render_map
 
-    return render_map(load_board(), map_view, highlights=report.map_highlights(public_events), lang=lang)
+    data = json.loads(key)
+    return render_map(load_board(), data["view"], highlights=data["highlights"], lang=lang)
 
 
 def _with_names(lang: str, ctx: dict[str, Any]) -> dict[str, Any]:
@@ -364,7 +374,9 @@ def _dump_yaml(value: Any) -> str:
 
 
 def _flow_yaml(value: Any) -> str:
-    return yaml.safe_dump(value, sort_keys=True, allow_unicode=True, default_flow_style=True, width=10**6).strip()
+    text = yaml.safe_dump(value, sort_keys=True, allow_unicode=True, default_flow_style=True, width=10**6).strip()
+    # a bare scalar is dumped as a document with an end marker ("16\n...")
+    return text[:-3].strip() if text.endswith("\n...") else text
 
 
 def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html: str,
