@@ -529,9 +529,8 @@ def advance(ctx: Ctx) -> None:
             politics.start_politics(ctx)
         if nxt == "hussars" and not phase_powers(state):
             pol = state.get("politics")
-            merged = pol is not None and state["options"]["pbem.rounds"] == \
-                "merge_hussars_into_politics"
-            if merged and pol.get("hussar_orders") is not None:
+            merged = state["options"]["pbem.rounds"] == "merge_hussars_into_politics"
+            if merged and pol is not None and pol.get("hussar_orders") is not None:
                 hussars.place_hussars(ctx, {"hussars": pol["hussar_orders"],
                                             "source": f"{phase_id_of(state, turn)}/politics"})
             else:

@@ -69,7 +69,7 @@ def check_arg(kind: str, value: Any, regions: frozenset[str], track: str | None)
     if kind == "bool":
         return None if isinstance(value, bool) else f"{value!r} is not true or false"
     if kind == "toward":
-        allowed = TOWARD.get(track or "", ())
+        allowed: tuple[str, ...] = TOWARD.get(track or "", ())
         return None if value in allowed else \
             f"direction {value!r} does not fit the {track} track ({', '.join(allowed)})"
     if kind in ("power", "major"):

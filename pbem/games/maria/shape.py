@@ -220,11 +220,11 @@ def politics(orders: dict[str, Any], void: Void) -> dict[str, Any]:
         else:
             void("accept_peace", "must be yes or no; ignored")
     if "subsidies" in orders:
-        items = records(orders["subsidies"])
-        if items is None:
+        gifts = records(orders["subsidies"])
+        if gifts is None:
             void("subsidies", "'subsidies' must be a list of {to, card}; ignored")
         else:
-            out["subsidies"] = items
+            out["subsidies"] = gifts
     if "hussars" in orders:
         out.update(hussars(orders, void))
     return out

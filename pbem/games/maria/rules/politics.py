@@ -313,7 +313,7 @@ def subsidies(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         given_to: set[str] = set()
         for i, s in enumerate(listed):
             where = f"subsidies[{i}]"
-            to = s.get("to") if isinstance(s, dict) else None
+            to = str(s.get("to")) if isinstance(s, dict) else ""
             card = s.get("card") if isinstance(s, dict) else None
             if to not in state["powers"] or to == giver or model.seat_of(state, to) is None \
                     or model.are_enemies(state, giver, to):
