@@ -143,7 +143,9 @@ def test_100_random_advanced_games(monkeypatch: pytest.MonkeyPatch) -> None:
     # The games must really exercise the advanced rules.
     for kind in ("bid_reveal", "choice", "political_card", "track", "box_filled", "election",
                  "winter_score", "subsidy", "battle", "conquest", "peace_offered", "alliance",
-                 "hussars", "recruit", "draw_modifier"):
+                 "hussars", "recruit", "draw_modifier", "peace", "transfer", "withdrawn",
+                 "withdrawal_ended", "bid_refused", "markers_returned", "blocked",
+                 "marker_removed", "neutral"):
         assert events[kind] > 0, f"no '{kind}' event in {GAMES} games"
     assert reasons["M10.4"] > 0 and reasons["M10.2"] > 0, reasons
     assert reveals >= GAMES
