@@ -287,7 +287,8 @@ def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Res
 
 
 STANDING_KEYS = ("defence", "default_plan", "loss_order", "hussar_policy", "transfer_preference",
-                 "trump", "accept_peace", "payments", "block_preference")
+                 "trump", "accept_peace", "payments", "block_preference",
+                 "withdraw_preference")
 
 
 def apply_standing(ctx: Ctx, power: str, update: Any) -> None:

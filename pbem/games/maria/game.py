@@ -10,7 +10,7 @@ from pbem.games.maria import adjudicate, bots, model, orders, views
 
 
 class MariaGame:
-    """Maria, introductory game (the advanced game's politics come later)."""
+    """Maria: the introductory game and the advanced game (politics, both maps)."""
 
     name = "maria"
 

@@ -196,7 +196,8 @@ def _standing(c: _Check, st: Any) -> None:
                     if k not in c.state["generals"] and k not in c.board.cities:
                         c.add(f"{path}.{k}", f"'{k}' is neither a general nor a city")
                     _plan(c, f"{path}.{k}", plan)
-        elif key in ("loss_order", "transfer_preference", "payments", "block_preference"):
+        elif key in ("loss_order", "transfer_preference", "payments", "block_preference",
+                     "withdraw_preference"):
             _list(c, path, value)
 
 

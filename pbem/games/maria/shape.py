@@ -97,7 +97,7 @@ def standing(value: Any, void: Void) -> dict[str, Any]:
         elif key == "trump":
             if v in ("S", "H", "D", "C"):
                 out[key] = v
-        elif key == "block_preference":
+        elif key in ("block_preference", "withdraw_preference"):
             items = strings(v)
             if items is not None:
                 out[key] = items

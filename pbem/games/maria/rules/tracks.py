@@ -387,11 +387,16 @@ def withdraw(ctx: Ctx, gid: str, cause: dict[str, Any]) -> None:
 
 
 def default_withdrawal(state: dict[str, Any], power: str) -> str | None:
-    """Default choice: the general on the map with the fewest troops, then the most junior."""
+    """The owner's choice (M9.11, E9): the first general on the map in its standing
+    ``withdraw_preference``, else the one with the fewest troops, then the most junior."""
     gens = state["generals"]
     cands = [g for g in model.on_map(state) if gens[g]["power"] == power]
     if not cands:
         return None
+    if power != "SX" or not model.is_neutral(state, "SX"):
+        for g in state["standing"].get(power, {}).get("withdraw_preference") or []:
+            if g in cands:
+                return str(g)
     return min(cands, key=lambda g: (gens[g]["troops"], -gens[g]["rank"], g))
 
 
