@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from smtpserver import SmtpServer, make_certificate
 
 from pbem.cli import main
-from pbem.core.delivery import Journal, outbox_lock, to_crlf, write_file_atomic
+from pbem.core import atomic
+from pbem.core.delivery import Journal, outbox_lock, to_crlf
 
 FAST = ["--retry-delay", "0.01", "--security", "none"]
 
@@ -416,7 +417,7 @@ def test_journal_done_but_file_not_moved_is_filed_without_sending(tmp_path: Path
     journal = Journal("<report-1@maria-1741.pbem>", "Mon, 30 Nov 2026 01:00:00 GMT",
                       delivered={"player1@example.org": "250 accepted"}, done=True)
     (root / "outbox" / ".journal").mkdir()
-    write_file_atomic(root / "outbox" / ".journal" / "0001-report.eml.json", journal.to_bytes())
+    atomic.write_bytes(root / "outbox" / ".journal" / "0001-report.eml.json", journal.to_bytes())
     with SmtpServer() as srv:
         result = send(root, srv)
         assert result.exit_code == 0, result.output
@@ -433,7 +434,7 @@ def test_in_flight_journal_means_the_documented_window_and_resends(tmp_path: Pat
     journal = Journal("<report-1@maria-1741.pbem>", "Mon, 30 Nov 2026 01:00:00 GMT",
                       in_flight=["player1@example.org"])
     (root / "outbox" / ".journal").mkdir()
-    write_file_atomic(root / "outbox" / ".journal" / "0001-report.eml.json", journal.to_bytes())
+    atomic.write_bytes(root / "outbox" / ".journal" / "0001-report.eml.json", journal.to_bytes())
     with SmtpServer() as srv:
         result = send(root, srv)
         assert result.exit_code == 0

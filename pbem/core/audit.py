@@ -155,14 +155,20 @@ def _chain_reaches(key: bytes, anchor: bytes, steps: int) -> bool:
     return value == anchor
 
 
-def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict[str, Any], roster: dict[str, Any], rpath: Path) -> None:
-    path = camp.root / used["file"]
+def _read_cited(camp: Campaign, rec: dict[str, Any], path: Path, sha256: str, what: str) -> bytes:
+    """The bytes of a file a record cites, checked against the hash the record holds."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise _fail(path, f"the order file of {seat} cited by record {rec['index']} is missing") from None
-    if sha256_hex(raw) != used["sha256"]:
-        raise _fail(path, f"the order file of {seat} does not match the hash in record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
+        raise _fail(path, f"{what} cited by record {rec['index']} is missing") from None
+    if sha256_hex(raw) != sha256:
+        raise _fail(path, f"{what} does not match the hash in record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
+    return raw
+
+
+def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict[str, Any], roster: dict[str, Any], rpath: Path) -> None:
+    path = camp.root / used["file"]
+    raw = _read_cited(camp, rec, path, used["sha256"], f"the order file of {seat}")
     verdict = path.with_name(path.name + ".verdict.json")
     if not verdict.is_file() or sha256_hex(verdict.read_bytes()) != used.get("verdict_sha256"):
         raise _fail(verdict, f"the verdict of {seat}'s order file does not match record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
@@ -209,12 +215,7 @@ def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any])
     """A pause or resume record: every signed request it cites is there, unchanged, and signed."""
     for seat, req in sorted(rec["requests"].items()):
         path = camp.root / req["file"]
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            raise _fail(path, f"the {rec['kind']} request of {seat} cited by record {rec['index']} is missing") from None
-        if sha256_hex(raw) != req["sha256"]:
-            raise _fail(path, f"the {rec['kind']} request of {seat} does not match the hash in record {rec['index']}")
+        raw = _read_cited(camp, rec, path, req["sha256"], f"the {rec['kind']} request of {seat}")
         try:
             verify_signature(parse_order_document(raw, str(path)), roster[seat])
         except PbemError as exc:

@@ -44,6 +44,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 
+from pbem.core import atomic
 from pbem.core.mailconfig import MailError, ServerSettings, is_loopback
 
 JOURNAL_DIR = ".journal"
@@ -54,32 +55,6 @@ _EOL = re.compile(rb"\r\n|\r|\n")
 
 
 # -- files ------------------------------------------------------------------------------------
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a rename or unlink inside ``path`` durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def write_file_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves either the old or the new file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(path.parent)
 
 
 def _json_bytes(data: Any) -> bytes:
@@ -446,7 +421,7 @@ class _Run:
 
     def save(self, name: str, journal: Journal) -> None:
         self.journals.mkdir(exist_ok=True)
-        write_file_atomic(self.journals / f"{name}.json", journal.to_bytes())
+        atomic.write_bytes(self.journals / f"{name}.json", journal.to_bytes())
 
     def file_sent(self, item: Outgoing, journal: Journal) -> None:
         """Steps after ``done``: the sent copy, then the outbox file and journal go."""
@@ -461,7 +436,7 @@ class _Run:
             journal.sent_as = target.name
             self.save(item.name, journal)
         if not target.exists():
-            write_file_atomic(target, wire)  # durable before the outbox copy goes
+            atomic.write_bytes(target, wire)  # durable before the outbox copy goes
         # No fsync from here on: if the unlink or the move below is lost in a crash, the next
         # run finds the journal done, or the Message-ID in sent/, and only tidies up.
         source = self.outbox / item.name
@@ -642,7 +617,7 @@ def deliver(
                     err(f"{step.name}: was delivered by an earlier run; moved to sent/")
                 elif step.kind == "duplicate":
                     (outbox / step.name).unlink()
-                    fsync_dir(outbox)
+                    atomic.fsync_dir(outbox)
                     err(f"{step.name}: not sent twice: {step.note}; this copy removed")
                 else:
                     run.outcome.left.append(step.name)

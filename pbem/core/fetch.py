@@ -35,7 +35,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 
-from pbem.core.delivery import fsync_dir, write_file_atomic
+from pbem.core import atomic
 from pbem.core.mailconfig import MailError, ServerSettings, is_loopback
 
 STATE_FILE = ".fetched.json"
@@ -80,7 +80,7 @@ class FetchState:
                          for k, a in sorted(self.accounts.items())},
             "message_ids": self.message_ids,
         }
-        write_file_atomic(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+        atomic.write_bytes(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
 
 def account_key(settings: ServerSettings) -> str:
@@ -241,8 +241,8 @@ def store_message(inbox: Path, name: str, raw: bytes) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.rename(tmp, inbox / "new" / name)
-    fsync_dir(inbox / "new")
-    fsync_dir(inbox / "tmp")
+    atomic.fsync_dir(inbox / "new")
+    atomic.fsync_dir(inbox / "tmp")
 
 
 @contextlib.contextmanager
