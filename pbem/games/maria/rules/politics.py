@@ -8,6 +8,7 @@ In trustless mode (``pbem.commitments: trustless``) a commit round comes first.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from typing import Any
@@ -59,10 +60,11 @@ def new_politics(deck: dict[str, Any], rng: Any) -> dict[str, Any]:
     """The political part of a new state: the groups shuffled with secret chance (M2.1 step
     6; single mode: one shuffled pile for the whole game, M9.2)."""
     groups: dict[str, list[str]] = {}
-    ranges = dict(deck["groups"])
+    ranges = {g: list(r) for g, r in deck["groups"].items()}
     for g in sorted(ranges):
         groups[g] = sorted(c for c, v in deck["cards"].items() if v["group"] == g)
-    return {"deck": deck["deck"], "cards": deck["cards"], "ranges": ranges,
+    # a copy: the loaded deck is cached and shared by every game
+    return {"deck": deck["deck"], "cards": copy.deepcopy(deck["cards"]), "ranges": ranges,
             "groups": groups, "revealed": [], "trump": None, "namer": None,
             "display": {p: [] for p in BIDDERS}, "commitments": {}, "gone": [],
             "taken": [], "hussar_orders": None}
