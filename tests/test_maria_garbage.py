@@ -70,3 +70,66 @@ def test_garbage_never_raises(which: int, power: str, sent: dict[str, Any]) -> N
     res = adjudicate.resolve(state, {power: sent}, _rng("x"))
     assert json.loads(json.dumps(res.state)) == res.state
     assert json.dumps(state, sort_keys=True) == before  # resolve never changes its input
+
+
+POLITICS_KEYS = ["bid", "salt", "trump", "choices", "cards", "accept_peace", "subsidies",
+                 "commitment", "execute", "effects", "skip", "steps", "toward", "pieces",
+                 "to", "card", "S", "H", "D", "C", "1", "2", "keep", "PC01", "PC02", "PA",
+                 "hussars", "standing", "withdraw_preference", "block_preference"]
+political_orders = st.dictionaries(
+    st.sampled_from(POLITICS_KEYS),
+    st.recursive(st.one_of(scalars, st.sampled_from(POLITICS_KEYS)),
+                 lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                         st.dictionaries(st.sampled_from(POLITICS_KEYS), inner,
+                                                         max_size=4)),
+                 max_leaves=20),
+    max_size=6)
+
+
+def _political_states() -> list[dict[str, Any]]:
+    """The politics rounds of the advanced game's first turn, in both commitment modes."""
+    out = []
+    for mode in ("trusted_gm", "trustless"):
+        state = adjudicate.new_game("advanced", {"pbem.commitments": mode,
+                                                 "pbem.rounds": "merge_hussars_into_politics"},
+                                    _rng("a"))
+        state = adjudicate.resolve(state, {}, _rng("s")).state
+        out.append(state)
+    return out
+
+
+POLITICAL_STATES = _political_states()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(which=0, power="FR", sent={"bid": {"S": 3}, "choices": "PC01", "cards": []})
+@example(which=0, power="AU", sent={"subsidies": [{"to": 1}], "accept_peace": "yes",
+                                    "hussars": {"x": 1}})
+@example(which=1, power="PR", sent={"commitment": 12})
+@example(which=0, power="FR", sent={"bid": "FIRST", "choices": ["PC", "keep"],
+                                    "cards": {"PC": {"execute": 3, "effects": [1]}}})
+@example(which=0, power="FR", sent={"bid": "FIRST", "choices": ["PC"],
+                                    "cards": {"PC": {"effects": {"1": {"steps": "x",
+                                                                       "pieces": 4,
+                                                                       "toward": ["up"]},
+                                                                 "2": 7}}}})
+@given(which=st.integers(0, 1), power=st.sampled_from(["FR", "PR", "AU", "PA"]),
+       sent=political_orders)
+def test_political_garbage_never_raises(which: int, power: str, sent: dict[str, Any]) -> None:
+    """M12.2 for the politics and commit rounds (M12.8, M11.4)."""
+    state = POLITICAL_STATES[which]
+    before = json.dumps(state, sort_keys=True)
+    # "FIRST" and "PC" stand for a real card of the hand and the first revealed card, so that
+    # garbage instructions reach a card that is really taken
+    trump = state["politics"]["trump"] or "S"
+    hand = [c for c in state["cards"]["hands"][power] if c[0] == trump]
+    revealed = state["politics"]["revealed"][0]
+    text = json.dumps(sent).replace('"PC"', json.dumps(revealed))
+    if hand:
+        text = text.replace('"FIRST"', json.dumps({trump: hand[0]}))
+    sent = json.loads(text)
+    problems = orders.validate(state, power, sent)
+    assert all(p.path.startswith(f"orders.{power}") and p.message for p in problems)
+    res = adjudicate.resolve(state, {power: sent}, _rng("x"))
+    assert json.loads(json.dumps(res.state)) == res.state
+    assert json.dumps(state, sort_keys=True) == before

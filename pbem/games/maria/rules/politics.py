@@ -392,11 +392,11 @@ def resolve_card(ctx: Ctx, taker: str, card: str, instr: dict[str, Any],
         ctx.event("political_card", power=taker, card=card, executed=False)
         return
     ctx.event("political_card", power=taker, card=card, executed=True, name=spec["name"])
-    per = instr.get("effects") or {}
+    per = instr.get("effects")
+    if not isinstance(per, dict):
+        per = {}
     for i, eff in enumerate(spec["effects"], start=1):
-        e_instr = per.get(i) or per.get(str(i)) or {}
-        if not isinstance(e_instr, dict):
-            e_instr = {}
+        e_instr = _instruction(per.get(str(i)))
         if eff.get("optional") and e_instr.get("skip"):
             ctx.event("effect_skipped", card=card, effect=i, reason="optional, skipped")
             continue
@@ -406,6 +406,25 @@ def resolve_card(ctx: Ctx, taker: str, card: str, instr: dict[str, Any],
         run_effect(ctx, taker, card, i, eff, e_instr, orders)
         if state.get("result") is not None:
             return
+
+
+def _instruction(raw: Any) -> dict[str, Any]:
+    """One effect's instructions with every field of the right shape (M12.2: others are
+    ignored and the default of M9.19 applies)."""
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, Any] = {}
+    if raw.get("skip") is True:
+        out["skip"] = True
+    steps = raw.get("steps")
+    if isinstance(steps, int) and not isinstance(steps, bool):
+        out["steps"] = steps
+    for key in ("toward", "site"):
+        if isinstance(raw.get(key), str):
+            out[key] = raw[key]
+    if isinstance(raw.get("pieces"), list):
+        out["pieces"] = [x for x in raw["pieces"] if isinstance(x, str)]
+    return out
 
 
 def run_effect(ctx: Ctx, taker: str, card: str, index: int, eff: dict[str, Any],
