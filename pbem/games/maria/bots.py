@@ -333,6 +333,11 @@ def _politics_bot(state: dict[str, Any], power: str, legal: dict[str, Any],
         cities = list(legal["hussar_cities"])
         rng.shuffle(cities)
         out["hussars"] = cities[:3]
+    if rng.below(5) == 0:  # answers to choices cards leave to the owner (M12.3)
+        own = sorted(g for g, v in state["generals"].items() if v["power"] == power)
+        rng.shuffle(own)
+        out["standing"] = {"withdraw_preference": own[:2], "block_preference": own[2:4],
+                           "trump": rng.choice(["S", "H", "D", "C"])}
     return out
 
 
