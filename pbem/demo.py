@@ -28,7 +28,7 @@ from pbem.errors import PbemError
 from pbem.games import get_game
 
 START = "2027-01-04T08:00:00Z"  # the wall clock of the simulated mail rounds
-DEFAULT_SCENARIO = {"maria": "intro", "ror": "early"}  # Maria advanced once its politics land
+DEFAULT_SCENARIO = {"maria": "advanced", "ror": "early"}
 MAX_ROUNDS = 2000
 
 

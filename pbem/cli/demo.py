@@ -15,7 +15,7 @@ from pbem.demo import run_demo
 @main.command()
 @click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--game", "game_name", default="maria", show_default=True, help="maria or ror.")
-@click.option("--scenario", help="Default: maria intro, ror early.")
+@click.option("--scenario", help="Default: maria advanced, ror early.")
 @click.option("--seed", default=1741, show_default=True, help="Changes the bots' play and the campaign's dice.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 def demo(folder: Path | None, game_name: str, scenario: str | None, seed: int, quiet: bool) -> None:
