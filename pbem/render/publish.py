@@ -239,12 +239,13 @@ class _Publisher:
         upcoming = report.next_phase(phase, seat_of, self._deadline(phase))
         public_events = report.visible_events(self.events, report.PUBLIC)
         public_view = game.view(self.state, report.PUBLIC)
-        base_ctx = dict(chain=self._chain(), upcoming=upcoming, result=self._result(phase), record=self.rec, header=header)
+        chain, result = self._chain(), self._result(phase)
         public: dict[str, Rendered] = {}
         public_ctx: dict[str, dict[str, Any]] = {}
         for lang in LANGS:
             svg = self._map(public_view, public_events, lang)
-            ctx = report.public_context(view=public_view, events=public_events, map_svg=svg, **base_ctx)
+            ctx = report.public_context(header=header, view=public_view, events=public_events, record=self.rec, chain=chain,
+                                        upcoming=upcoming, map_svg=svg, result=result)
             public_ctx[lang] = ctx
             public[lang] = Rendered(_html(lang, "public", ctx), _text(lang, "public", ctx), svg)
             suffix = "" if lang == "en" else f".{lang}"

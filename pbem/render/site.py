@@ -95,7 +95,7 @@ def _end(camp: Campaign) -> dict[str, Any] | None:
         values = {s.label: s.value for s in game.secrets(state)}
         for label, commitment in sorted(rec.get("commitments", {}).items()):
             salt = derive_salt(secret_key, f"{rec['phase_number']}|{label}")
-            o = report.opening(label, commitment, values.get(label), salt)
+            o: dict[str, Any] = dict(report.opening(label, commitment, values.get(label), salt))
             o["phase"] = rec["phase"]
             o["number"] = rec["phase_number"]
             o["ok"] = label in values and opens(commitment, label, values[label], salt)
