@@ -242,3 +242,20 @@ def test_map_highlights_follow_the_public_events() -> None:
         {"type": "supply", "city": "f"},
     ]
     assert map_highlights(events) == {"paths": [["a", "b", "c"]], "battles": ["e"]}
+
+
+def test_every_maria_event_type_has_its_own_template(tmp_path: Path) -> None:
+    """A Maria event never falls back to the generic line: each type a whole bot game emits has
+    an HTML and a text template (a new event type is one addition under templates/maria/events)."""
+    import json
+
+    from pbem.data import templates_dir
+
+    camp = play_bot_game(tmp_path / "camp", "maria", "intro", 105, publish=False)
+    types = {e["type"] for p in camp.states_dir.glob("*.events.json") for e in json.loads(p.read_bytes())}
+    assert {"move", "supply", "battle", "conquest", "recruit"} <= types
+    missing = sorted(
+        f"{t}.{ext}" for t in types for ext in ("html", "txt")
+        if not (templates_dir() / "maria" / "events" / f"{t}.{ext}").is_file() and not (templates_dir() / "base" / "events" / f"{t}.{ext}").is_file()
+    )
+    assert not missing, f"event types without a template: {missing}"
