@@ -73,6 +73,8 @@ SAMPLES: list[dict[str, Any]] = [
     {"type": "election", "cause": "PC07 trigger_election", "held": False, "reason": "an Emperor is already elected"},
     {"type": "winter_score", "scores": {"AU": 6, "FR": 10}, "totals": {"AU": 14, "FR": 31}},
     {"type": "subsidy", "giver": "FR", "to": "PR"},
+    {"type": "round_skipped", "step": "winter", "reason": "no power can buy anything"},
+    {"type": "round_skipped", "step": "prussia", "reason": "no power has anything to order"},
     {"type": "subsidy_card", "power": "FR", "giver": "FR", "to": "PR", "card": "H5.1", "audience": "louis"},
 ]
 ADVANCED_TYPES = sorted({e["type"] for e in SAMPLES})
