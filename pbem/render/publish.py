@@ -48,7 +48,7 @@ from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, p
 from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
-from pbem.render import i18n, report
+from pbem.render import i18n, orderpage, report
 from pbem.render.i18n import render
 
 LANGS = tuple(i18n.LOCALES)
@@ -196,7 +196,10 @@ class _Publisher:
         return f"{kind}.schema.json"
 
     def _option(self, name: str) -> Any:
-        return (self.create.get("options") or {}).get(name)
+        """A campaign setting: from the rule options, or from record 0 itself (``pbem new
+        --encrypt-private`` puts ``encrypt_private`` there)."""
+        value = (self.create.get("options") or {}).get(name)
+        return self.create.get(name) if value is None else value
 
     def _encrypts(self, seat: str) -> bool:
         flag = self._option("encrypt_private")
@@ -271,11 +274,18 @@ class _Publisher:
                 self._write(f"forms/{seat_name}.yaml", seat_name, form)
                 if schema is not None:
                     self._write(f"forms/{schema.name}", report.PUBLIC, schema.read_text(encoding="utf-8"))
-            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public[lang], mine, form, schema)
+            # the offline order page: write, check and sign the next orders in a browser (issue 9)
+            page = orderpage.order_page(
+                self.game_name, game, self.state, seat_name, campaign=self.camp.id, lang=lang,
+                deadline=upcoming.deadline if upcoming else None, pubkey=seat.key.line(), map_svg=svg,
+            )
+            if page is not None:
+                self._write(f"private/{seat_name}.orders.html", seat_name, page)
+            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public[lang], mine, form, schema, page)
         return Bundle(self.key, self.files, self.mails)
 
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public: Rendered, mine: Rendered,
-               form: str | None, schema: Path | None) -> tuple[str, EmailMessage]:
+               form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, EmailMessage]:
         entry = self.roster[seat]
         subject = " ".join(render(lang, "base/mail_subject.txt", ctx).split())
         attachments: list[tuple[bytes, str, str, str]] = []  # (data, maintype, subtype, filename)
@@ -292,6 +302,8 @@ class _Publisher:
             text, html, svg = mine.text, mine.html, mine.svg
             if form is not None:
                 attachments.append((form.encode("utf-8"), "text", "yaml", f"orders-{self.key}-{seat}.yaml"))
+            if page is not None:  # it shows the seat's hand: only in a mail whose private part is in clear
+                attachments.append((page.encode("utf-8"), "text", "html", f"orders-{self.key}-{seat}.html"))
         if svg is not None:
             attachments.insert(0, (svg.encode("utf-8"), "image", "svg+xml", f"map-{self.key}.svg"))
         if schema is not None and form is not None:
