@@ -15,6 +15,27 @@ from pbem.games.maria.rules import conquest
 MAX_STACK = 2  # M3.3
 
 
+def road_problem(ctx: Ctx, start: str, path: list[str]) -> tuple[str | None, bool]:
+    """Why ``path`` from ``start`` is not a walk along roads, or None; and whether every step of
+    it is on a main road (M3.1). Pieces are not looked at here."""
+    board = ctx.board
+    if not path:
+        return "the path is empty", False
+    if len(set(path)) != len(path) or start in path:
+        return "the path enters a city twice", False
+    all_main = True
+    prev = start
+    for city in path:
+        if city not in board.cities:
+            return f"there is no city '{city}' on the map", False
+        if not board.is_adjacent(prev, city):
+            return f"'{city_name(ctx, city)}' is not a road neighbour of '{city_name(ctx, prev)}'", False
+        if not board.is_main(prev, city):
+            all_main = False
+        prev = city
+    return None, all_main
+
+
 def city_name(ctx: Ctx, city: str) -> str:
     """The display name of a city for messages."""
     c = ctx.board.cities.get(city)
@@ -51,20 +72,9 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
     by a caller that checks many paths in one position."""
     state, board = ctx.state, ctx.board
     gens = state["generals"]
-    if not path:
-        return "the path is empty"
-    if len(set(path)) != len(path) or start in path:
-        return "the path enters a city twice"
-    steps = [start, *path]
-    all_main = True
-    for i in range(1, len(steps)):
-        a, b = steps[i - 1], steps[i]
-        if b not in board.cities:
-            return f"there is no city '{b}' on the map"
-        if not board.is_adjacent(a, b):
-            return f"'{city_name(ctx, b)}' is not a road neighbour of '{city_name(ctx, a)}'"
-        if not board.is_main(a, b):
-            all_main = False
+    problem, all_main = road_problem(ctx, start, path)
+    if problem:
+        return problem
     if force_march:
         if len(path) > 8:
             return "a force march moves at most 8 cities (M3.6)"
@@ -129,20 +139,9 @@ def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
                        path: list[str]) -> str | None:
     """Why a supply train may not move along ``path``, or None (M3.1, M3.2)."""
     state, board = ctx.state, ctx.board
-    if not path:
-        return "the path is empty"
-    if len(set(path)) != len(path) or start in path:
-        return "the path enters a city twice"
-    steps = [start, *path]
-    all_main = True
-    for i in range(1, len(steps)):
-        a, b = steps[i - 1], steps[i]
-        if b not in board.cities:
-            return f"there is no city '{b}' on the map"
-        if not board.is_adjacent(a, b):
-            return f"'{city_name(ctx, b)}' is not a road neighbour of '{city_name(ctx, a)}'"
-        if not board.is_main(a, b):
-            all_main = False
+    problem, all_main = road_problem(ctx, start, path)
+    if problem:
+        return problem
     if len(path) > (3 if all_main else 2):
         return ("a supply train moves at most 2 cities, or 3 when every step is on a main road "
                 "(M3.1)")
