@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.canonical import canonical
+from pbem.core.fair import phase_seed
 
 PUBLIC = "public"
 
@@ -104,6 +105,23 @@ def opening(label: str, commitment: str | None, value: Any, salt: str) -> dict[s
     }
 
 
+def dice_section(record: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The dice of a phase and how to check them, or ``None`` if no ``die`` event is shown.
+
+    Every die comes from the phase's public stream (:func:`pbem.core.fair.phase_seed` of the
+    chain key, the phase id and the players' entropy mix), so printing its seed lets anyone
+    recompute each roll with ``sha256sum`` (README, "Checking a die roll by hand")."""
+    rolls = [{"purpose": str(e.get("purpose", "")), "value": e.get("value")} for e in events if e.get("type") == "die"]
+    if not rolls or "public_key" not in record or "entropy_mix" not in record:
+        return None
+    seed = phase_seed("public", bytes.fromhex(record["public_key"]), record["phase"], bytes.fromhex(record["entropy_mix"])).hex()
+    return {
+        "seed": seed,
+        "rolls": rolls,
+        "command": f"printf '{seed}0000000000000000' | xxd -r -p | sha256sum",
+    }
+
+
 def phase_header(campaign: str, game: str, record: Mapping[str, Any], key: str) -> dict[str, Any]:
     """The identity of the phase a report covers."""
     kind = record["kind"]
@@ -139,6 +157,7 @@ def public_context(
         "events": [dict(e) for e in events],
         "commitments": commitments_table(record),
         "entropy": entropy_table(record),
+        "dice": dice_section(record, events),
         "chain": dict(chain) if chain else None,
         "next": upcoming.as_dict() if upcoming else None,
         "map_svg": map_svg,
