@@ -86,3 +86,19 @@ def test_a_wrong_seed_does_not_give_the_listed_dice(ror_demo: Path) -> None:
     wrong = Rng(H(bytes.fromhex(seed)))
     plain = [int(v) for p, v in rolls if v in {"1", "2", "3", "4", "5", "6"} and " chit" not in p]
     assert [wrong.die(6) for _ in plain] != plain
+
+
+_OWN_TEMPLATES = ("bribes", "lay_down", "veterans_desert", "maintenance", "state_debits", "chit",
+                  "family_card", "war_activated", "no_attack", "pending_win", "rebel_condition")
+
+
+def test_ror_events_are_told_in_sentences_not_key_value_lines(ror_demo: Path) -> None:
+    """Events with their own template never fall back to the generic ``type: key value`` line."""
+    seen = set()
+    for rec, text in _phase_reports(ror_demo):
+        events = json.loads((ror_demo / "states" / f"{rec['index']:06d}.events.json").read_text())
+        events = events if isinstance(events, list) else events["events"]
+        seen |= {e["type"] for e in events} & set(_OWN_TEMPLATES)
+        for kind in _OWN_TEMPLATES:
+            assert not re.search(rf"^\s*\d+\. {kind}: ", text, flags=re.M), (rec["phase"], kind)
+    assert len(seen) >= 8, seen
