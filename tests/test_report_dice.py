@@ -102,3 +102,46 @@ def test_ror_events_are_told_in_sentences_not_key_value_lines(ror_demo: Path) ->
         for kind in _OWN_TEMPLATES:
             assert not re.search(rf"^\s*\d+\. {kind}: ", text, flags=re.M), (rec["phase"], kind)
     assert len(seen) >= 8, seen
+
+
+# One event of each kind the demo may not reach, with the fields the engine emits
+# (pbem/games/ror: civil_war, combat, maintenance, turn, victory).
+_SAMPLES = [
+    ({"type": "master_of_horse", "senator": "4", "joins": True}, "Julius (4)"),
+    ({"type": "master_of_horse", "senator": "4", "joins": False}, "Julius (4)"),
+    ({"type": "consul_for_life", "senator": "4", "how": "elected"}, "Julius (4)"),
+    ({"type": "consul_for_life", "senator": "4", "how": "appointed"}, "Julius (4)"),
+    ({"type": "release", "legion": "12", "accepted": True, "hrao_faction": "B"}, "12"),
+    ({"type": "release", "legion": "13", "accepted": False, "hrao_faction": "B", "reason": "declined"}, "13"),
+    ({"type": "desert", "legion": "7", "to": "army:A2", "owner": "4"}, "A2"),
+    ({"type": "desert", "legion": "8", "to": "active_forces", "owner": "4"}, "Julius (4)"),
+    ({"type": "army_returns", "army": "A3", "legions": ["2", "5"], "reason": "R9.8 no commander"}, "2, 5"),
+    ({"type": "popularity", "senator": "4", "before": 2, "after": 5, "reason": "R6.4"}, "5"),
+    ({"type": "bankruptcy"}, ""),
+    ({"type": "attack_skipped", "war": "W9", "reason": "no army"}, "W9"),
+    ({"type": "fleet_eliminated", "fleet": "F3", "reason": "R5"}, "F3"),
+    ({"type": "chit", "chit": "4", "purpose": "R9.2 mortality", "senator": "4", "kills": True}, "Julius (4)"),
+    ({"type": "chit", "chit": "draw2", "purpose": "R9.2 mortality", "senator": None}, "R9.2"),
+    ({"type": "family_card", "family": "4", "to": "faction:C", "rule": "R9.3"}, "C"),
+    ({"type": "maintenance", "faction": "A", "bill": 4, "paid": 2, "kept": ["6"], "released": ["9"],
+      "paid_by": {}}, "9"),
+    ({"type": "script", "effect": "war", "args": {"id": "W7"}}, "W7"),
+    ({"type": "script", "effect": "law", "args": {"in_play": False, "name": "manilian_law"}}, "manilian_law"),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("ext", ["txt", "html"])
+def test_every_ror_event_template_renders_its_fields(lang: str, ext: str) -> None:
+    from pbem.render.i18n import environment
+
+    env = environment(lang)
+    tpl_source = '{% import "ror/names.' + ext + '" as n with context %}{% include "ror/events/" ~ e.type ~ ".' + ext + '" %}'
+    tpl = env.from_string(tpl_source)
+    english = environment("en").from_string(tpl_source)
+    for ev, want in _SAMPLES:
+        out = tpl.render(e=ev, view={"senators": {"4": {"name": "Julius"}}})
+        assert want in out, (ev, out)
+        assert "None" not in out and "Undefined" not in out and out.strip(), (ev, out)
+        if lang != "en":  # every sentence is translated
+            assert out != english.render(e=ev, view={"senators": {"4": {"name": "Julius"}}}), (ev, out)
