@@ -118,7 +118,9 @@ def _tokens(value: Any) -> list[str]:
 
 
 def _found(token: str, data: str) -> bool:
-    return re.search(r"(?<![\w])" + re.escape(token) + r"(?![\w])", data) is not None if token[0].isalnum() else token in data
+    if token not in data:  # the common case, and cheap: most tokens are nowhere in most files
+        return False
+    return re.search(r"(?<![\w])" + re.escape(token) + r"(?![\w])", data) is not None if token[0].isalnum() else True
 
 
 _BUNDLES: dict[tuple[str, int], Bundle] = {}
