@@ -148,6 +148,8 @@ _SAMPLES = [
     ({"type": "endgame_battle", "war": "W5", "naval": False, "dice": [3, 4, 5], "rebel_strength": 9,
       "war_strength": 6, "total": 15, "result": "victory"}, "3 4 5"),
     ({"type": "era_ends", "totals": {"A": 20, "B": 29}, "decided_by": "influence"}, "B 29"),
+    ({"type": "pending_win", "condition": 3, "faction": "B", "senator": "4", "turn": 6, "phase": "senate"},
+     "Julius (4)"),
     ({"type": "secret_draw", "purpose": "R2.11 discard A", "value": "C4"}, "C4"),
 ]
 
