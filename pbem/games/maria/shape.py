@@ -109,23 +109,24 @@ def standing(value: Any, void: Void) -> dict[str, Any]:
     return out
 
 
-def stage(orders: dict[str, Any], void: Void) -> dict[str, Any]:
-    """Stage orders of the right shape (M2.4 step (c)-(d), M12.4)."""
+def lists(orders: dict[str, Any], keys: tuple[str, ...], parse: Callable[[Any], list[Any] | None],
+          void: Void) -> dict[str, Any]:
+    """The fields ``keys`` of ``orders`` that ``parse`` reads as lists; any other is VOID (M12.2)."""
     out: dict[str, Any] = {}
-    for key in ("moves", "reentries"):
+    for key in keys:
         if key in orders:
-            items = records(orders[key])
+            items = parse(orders[key])
             if items is None:
                 void(key, f"'{key}' must be a list; ignored")
             else:
                 out[key] = items
-    for key in ("sequence", "payments", "battles"):
-        if key in orders:
-            names = strings(orders[key])
-            if names is None:
-                void(key, f"'{key}' must be a list; ignored")
-            else:
-                out[key] = names
+    return out
+
+
+def stage(orders: dict[str, Any], void: Void) -> dict[str, Any]:
+    """Stage orders of the right shape (M2.4 step (c)-(d), M12.4)."""
+    out = lists(orders, ("moves", "reentries"), records, void)
+    out.update(lists(orders, ("sequence", "payments", "battles"), strings, void))
     if "plans" in orders:
         if not isinstance(orders["plans"], dict):
             void("plans", "'plans' must map battle names (or 'stage') to plans; ignored")
@@ -137,20 +138,8 @@ def stage(orders: dict[str, Any], void: Void) -> dict[str, Any]:
 
 def winter(orders: dict[str, Any], void: Void) -> dict[str, Any]:
     """Winter orders of the right shape (M8.2, M8.3)."""
-    out: dict[str, Any] = {}
-    for key in ("recruits", "returns"):
-        if key in orders:
-            items = records(orders[key])
-            if items is None:
-                void(key, f"'{key}' must be a list; ignored")
-            else:
-                out[key] = items
-    if "payments" in orders:
-        cards = strings(orders["payments"])
-        if cards is None:
-            void("payments", "'payments' must be a list; ignored")
-        else:
-            out["payments"] = cards
+    out = lists(orders, ("recruits", "returns"), records, void)
+    out.update(lists(orders, ("payments",), strings, void))
     return out
 
 
