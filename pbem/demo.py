@@ -97,7 +97,14 @@ def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None
         log(f"{format_time(now)}  {', '.join(result.resolved)}")
     camp = Campaign(camp.root)
     _, final = camp.current()
-    return DemoResult(camp.root, rounds, mails, game.result(final), audit(camp))
+    report = audit(camp)
+    try:
+        from pbem.render.site import build_site
+    except ModuleNotFoundError:  # an installation without the report renderer
+        pass
+    else:
+        build_site(camp)  # the club's history site: every phase, the revealed secrets, the audit
+    return DemoResult(camp.root, rounds, mails, game.result(final), report)
 
 
 def _mail(camp: Campaign, seat: str, phase_id: str, text: str, when: datetime, n: int) -> None:

@@ -58,3 +58,12 @@ def test_one_byte_changed_anywhere_fails_the_audit_naming_the_file(demo_campaign
     result = CliRunner().invoke(main, ["audit", str(camp)])
     assert result.exit_code == 1, f"{kind}: the audit did not notice\n{result.output}"
     assert target.name in result.output, f"{kind}: the audit did not name {target.name}: {result.output}"
+
+
+def test_demo_writes_the_history_site_with_the_revealed_secrets(demo_campaign: Path) -> None:
+    index = demo_campaign / "site" / "index.html"
+    assert index.is_file()
+    text = index.read_text()
+    assert "1741-1/politics" in text and "audit" in text.lower()
+    seed = (demo_campaign / "secret" / "seed").read_text().strip()
+    assert seed in "".join(p.read_text() for p in (demo_campaign / "site").rglob("*.html")), "the end of game reveals the seed"
