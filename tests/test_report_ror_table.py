@@ -1,0 +1,82 @@
+"""The Republic of Rome's situation table (R8.7): every senator in play with his faction, the
+HRAO's office, the active wars by name, and no faction's treasury in the public report."""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core.campaign import Campaign
+from pbem.render import i18n
+
+LANGS = {"en": "public", "zh-TW": "public.zh-TW"}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A ror demo campaign and the state its first resolved phase produced."""
+    root = tmp_path_factory.mktemp("ror_table") / "demo"
+    subprocess.run(["pbem", "demo", str(root), "--game", "ror", "-q"], check=True, capture_output=True, timeout=300)
+    camp = Campaign(root / "campaign")
+    report = sorted((root / "campaign" / "reports").glob("0001*"))[0]
+    return report, camp.read_state(1)
+
+
+def _situation(text: str, lang: str) -> str:
+    """The situation part of a text report: from 'The Republic:' to the next heading."""
+    start = text.index(i18n.gettext_for(lang, "The Republic") + ":")
+    end = text.find("\n" + i18n.gettext_for(lang, "Next") + "\n", start)
+    return text[start:end if end > 0 else None]
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_every_senator_in_play_appears_with_his_faction(demo: tuple[Path, dict[str, Any]], lang: str) -> None:
+    """R8.7: senators, their factions and offices are public."""
+    report, st = demo
+    text = _situation((report / f"{LANGS[lang]}.txt").read_text(), lang)
+    page = html.unescape((report / f"{LANGS[lang]}.html").read_text())
+    in_play = {sid: r for sid, r in st["senators"].items() if r["zone"] == "faction" and r["alive"]}
+    assert in_play
+    for sid, r in sorted(in_play.items()):
+        fname = i18n.gettext_for(lang, "faction %(id)s") % {"id": r["faction"]}
+        assert f"{fname}: {r['name']} ({sid})" in text, (lang, sid)
+        assert re.search(rf"<td>{re.escape(fname)}</td><td>{re.escape(r['name'])} \({re.escape(sid)}\)", page), (lang, sid)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_hrao_office_and_active_wars_are_printed(demo: tuple[Path, dict[str, Any]], lang: str) -> None:
+    report, st = demo
+    text = _situation((report / f"{LANGS[lang]}.txt").read_text(), lang)
+    page = (report / f"{LANGS[lang]}.html").read_text()
+    hrao = i18n.gettext_for(lang, "HRAO")
+    hraos = [line for line in text.splitlines() if "[" + hrao in line]
+    assert len(hraos) == 1, hraos  # the HRAO's row names the office first
+    active = sorted(w for w, r in st["wars"].items() if r["status"] == "active")
+    assert active
+    for wid in active:
+        assert f"  {wid}: " in text, (lang, wid)
+        assert f"<td>{wid}</td>" in page, (lang, wid)
+    for wid in sorted(set(st["wars"]) - set(active)):
+        assert f"<td>{wid}</td>" not in page  # only active wars are listed
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_no_faction_treasury_in_the_public_report(demo: tuple[Path, dict[str, Any]], lang: str) -> None:
+    """R8.7: Faction Treasuries are secret until the game ends."""
+    report, st = demo
+    assert st.get("game_result") is None
+    for suffix in ("txt", "html"):
+        body = html.unescape((report / f"{LANGS[lang]}.{suffix}").read_text())
+        if suffix == "txt":
+            body = _situation(body, lang)
+        for fid, f in sorted(st["factions"].items()):
+            value = f["faction_treasury"]
+            fname = i18n.gettext_for(lang, "faction %(id)s") % {"id": fid}
+            for label in (i18n.gettext_for(lang, "treasury of %(faction)s") % {"faction": fname},
+                          "faction treasury", "Faction Treasury", "派系國庫"):
+                assert not re.search(rf"{re.escape(label)}\D{{0,20}}\b{value}\b", body), (lang, suffix, fid)
