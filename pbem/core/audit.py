@@ -223,24 +223,22 @@ def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any])
 
 
 def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
-    spath = camp.state_path(rec["index"])
-    try:
-        data = spath.read_bytes()
-    except FileNotFoundError:
-        raise _fail(spath, f"the state after record {rec['index']} is missing") from None
-    state = _json_or_none(data)
-    if state is None or canonical(state) + b"\n" != data or digest(state) != rec["state_hash"]:
-        raise _fail(spath, f"the state snapshot does not match record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
+    _check_json(camp, rec, camp.state_path(rec["index"]), rec["state_hash"], "the state after", "the state snapshot does not match")
     if rec["kind"] == "create":  # the initial state has no events
         return
     epath = camp.states_dir / f"{rec['index']:06d}.events.json"
+    _check_json(camp, rec, epath, rec["events_hash"], "the events of", "the events file does not match")
+
+
+def _check_json(camp: Campaign, rec: dict[str, Any], path: Path, expected: str, missing: str, mismatch: str) -> None:
+    """A canonical-JSON file beside the archive: present, canonical, and of the record's hash."""
     try:
-        events = epath.read_bytes()
+        data = path.read_bytes()
     except FileNotFoundError:
-        raise _fail(epath, f"the events of record {rec['index']} are missing") from None
-    parsed = _json_or_none(events)
-    if parsed is None or canonical(parsed) + b"\n" != events or digest(parsed) != rec["events_hash"]:
-        raise _fail(epath, f"the events file does not match record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
+        raise _fail(path, f"{missing} record {rec['index']} is missing") from None
+    parsed = _json_or_none(data)
+    if parsed is None or canonical(parsed) + b"\n" != data or digest(parsed) != expected:
+        raise _fail(path, f"{mismatch} record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
 
 
 def _json_or_none(data: bytes) -> Any:
