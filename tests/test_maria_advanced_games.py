@@ -10,8 +10,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from test_maria_games import _validating_bots
 
-from pbem.games.maria import adjudicate, model, orders, views
+from pbem.games.maria import adjudicate, model, views
 from pbem.games.maria.rules.politics import bid_commitment
 from pbem.games.maria.rules.tracks import MARKER_POOLS, marker_places
 from pbem.games.maria.selfplay import play
@@ -99,20 +100,6 @@ class AdvancedInvariants:
             assert not any(f'"{c}"' in text for c in hands if c not in cards["discard"])
             assert "bid_log" not in public and '"salt"' not in text
         assert all(g["troops"] is None for g in public["map"]["generals"])
-
-
-def _validating_bots(monkey: pytest.MonkeyPatch) -> None:
-    from pbem.games.maria import bots
-
-    real = bots.bot_orders
-
-    def checked(state: dict[str, Any], power: str, rng: Any) -> dict[str, Any]:
-        o = real(state, power, rng)
-        problems = orders.validate(state, power, o)
-        assert not problems, f"bot orders of {power} invalid: {problems}"
-        return o
-
-    monkey.setattr("pbem.games.maria.selfplay.bots.bot_orders", checked)
 
 
 @pytest.mark.slow
