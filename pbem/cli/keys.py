@@ -14,17 +14,39 @@ from pbem.core.keys import generate, load_private_key, load_public_key, write_pr
 from pbem.core.safeyaml import load_document
 from pbem.core.signer import sign_file_data
 from pbem.errors import OrderFileError, SignatureError
+from pbem.render.i18n import LOCALES
+
+LANGS = list(LOCALES)
 
 
 @main.command()
-@click.argument("name")
-@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=".", help="Folder for NAME.key and NAME.pub.")
-def keygen(name: str, out_dir: Path) -> None:
+@click.argument("name", required=False)
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Folder for NAME.key and NAME.pub (default: here).")
+@click.option("--page", type=click.Path(dir_okay=False, path_type=Path), help="Write the offline key page (HTML) to mail to players, instead of keys.")
+@click.option("--lang", type=click.Choice(LANGS), help="The key page's language (default: en).")
+def keygen(name: str | None, out_dir: Path | None, page: Path | None, lang: str | None) -> None:
     """Make a signing key: NAME.key (secret, mode 0600) and NAME.pub (give it to your GM).
+
+    With --page, write instead the offline key page: one HTML file that makes the same two files
+    in a browser, for players without pbem. NAME, if given, pre-fills the page's name box.
 
     \b
     Example:  pbem keygen fritz -o ~/.pbem
+              pbem keygen --page keys.html --lang zh-TW
     """
+    if page is not None:
+        if out_dir is not None:
+            raise click.UsageError("--page writes the key page, not keys; give no -o with it")
+        from pbem.render.keypage import key_page
+
+        atomic.write_text(page, key_page(lang or "en", name))
+        click.echo(f"key page: {page}", err=True)
+        return
+    if lang is not None:
+        raise click.UsageError("--lang is the key page's language; give it with --page")
+    if name is None:
+        raise click.UsageError("give NAME (or --page FILE to write the key page)")
+    out_dir = out_dir or Path(".")
     out_dir.mkdir(parents=True, exist_ok=True)
     key = generate(name)
     write_private_key(key, out_dir / f"{name}.key")
