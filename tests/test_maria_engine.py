@@ -327,6 +327,33 @@ def test_political_orders_are_checked_before_sending() -> None:
             "orders.FR.hussars"} <= paths
 
 
+def test_standing_answers_to_owner_choices_are_checked_before_sending() -> None:
+    """M12.3, M9.19: the owner's standing answers name its own generals and pieces, real cities
+    and card ids; pbem check says which entry is wrong and why."""
+    state = _advanced_politics()
+    board = model.board_of(state)
+    own = sorted(g for g, v in state["generals"].items() if v["power"] == "PR")
+    au = next(g for g, v in state["generals"].items() if v["power"] == "AU")
+    city = sorted(board.cities)[0]
+    good = {"standing": {"troop_gain_preference": own[:2], "troop_loss_preference": own[1:],
+                         "withdraw_preference": own[:1], "block_preference": [own[0], "pr_1"],
+                         "discard_preference": ["C9", "R.1a"], "marker_return_preference": [city],
+                         "train_site_preference": [city], "loss_order": [own[0], au]}}
+    assert orders.validate(state, "PR", good) == []
+    bad = {"standing": {"troop_gain_preference": [au, "nobody"], "troop_loss_preference": "friedrich",
+                        "block_preference": ["au_1"], "discard_preference": ["X9"],
+                        "marker_return_preference": ["atlantis"], "train_site_preference": [7]}}
+    assert [str(p) for p in orders.validate(state, "PR", bad)] == [
+        f"orders.PR.standing.troop_gain_preference[0]: {au} is not a general of Prussia",
+        "orders.PR.standing.troop_gain_preference[1]: there is no general 'nobody'",
+        "orders.PR.standing.troop_loss_preference: must be a list",
+        "orders.PR.standing.block_preference[0]: 'au_1' is not a general or supply train of Prussia",
+        "orders.PR.standing.discard_preference[0]: 'X9' is not a card id (e.g. H7.2 or H7)",
+        "orders.PR.standing.marker_return_preference[0]: there is no city 'atlantis' on the map",
+        "orders.PR.standing.train_site_preference[0]: there is no city '7' on the map",
+    ]
+
+
 def test_legal_and_bot_orders_of_the_politics_round() -> None:
     state = _advanced_politics()
     for power in ("AU", "FR", "PR", "PA"):

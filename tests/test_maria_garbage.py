@@ -75,7 +75,9 @@ def test_garbage_never_raises(which: int, power: str, sent: dict[str, Any]) -> N
 POLITICS_KEYS = ["bid", "salt", "trump", "choices", "cards", "accept_peace", "subsidies",
                  "commitment", "execute", "effects", "skip", "steps", "toward", "pieces",
                  "to", "card", "S", "H", "D", "C", "1", "2", "keep", "PC01", "PC02", "PA",
-                 "hussars", "standing", "withdraw_preference", "block_preference"]
+                 "hussars", "standing", "withdraw_preference", "block_preference",
+                 "troop_gain_preference", "troop_loss_preference", "discard_preference",
+                 "marker_return_preference", "train_site_preference"]
 political_orders = st.dictionaries(
     st.sampled_from(POLITICS_KEYS),
     st.recursive(st.one_of(scalars, st.sampled_from(POLITICS_KEYS)),

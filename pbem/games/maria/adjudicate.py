@@ -288,7 +288,8 @@ def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Res
 
 STANDING_KEYS = ("defence", "default_plan", "loss_order", "hussar_policy", "transfer_preference",
                  "trump", "accept_peace", "payments", "block_preference",
-                 "withdraw_preference")
+                 "withdraw_preference", "troop_gain_preference", "troop_loss_preference",
+                 "discard_preference", "marker_return_preference", "train_site_preference")
 
 
 def apply_standing(ctx: Ctx, power: str, update: Any) -> None:

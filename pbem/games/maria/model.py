@@ -218,6 +218,23 @@ def is_neutral(state: State, power: str) -> bool:
     return power in state.get("neutral", [])
 
 
+def preference(state: State, power: str, key: str) -> list[str]:
+    """The owner's standing answer to a choice left to it (M12.3, M9.19): the list ``key`` of
+    its standing orders, best first. A neutral Saxony answers nothing: every choice for it
+    takes the default (M9.10)."""
+    if power == "SX" and is_neutral(state, "SX"):
+        return []
+    value = state["standing"].get(power, {}).get(key)
+    return [x for x in value if isinstance(x, str)] if isinstance(value, list) else []
+
+
+def preferred_first(candidates: list[str], wanted: list[str]) -> list[str]:
+    """``candidates`` with those named in ``wanted`` first, in its order; the others keep
+    their (default) order."""
+    first = [w for w in dict.fromkeys(wanted) if w in candidates]
+    return first + [c for c in candidates if c not in first]
+
+
 def side_of(state: State, power: str) -> str | None:
     """``habsburg``, ``coalition`` or None (a neutral power) (M1.3)."""
     if is_neutral(state, power):

@@ -27,6 +27,8 @@ KEYS = {
     "politics": ("bid", "salt", "trump", "choices", "cards", "accept_peace", "subsidies",
                  "hussars", "standing", "deals"),
 }
+# standing lists of generals: any general for loss_order (M5.6), own ones for the rest (M9.11, E5, E6)
+GENERAL_LISTS = ("loss_order", "withdraw_preference", "troop_gain_preference", "troop_loss_preference")
 PLAN_KEYS = ("max_cards", "max_points", "concede_if_behind_by", "use_reserve", "prefer",
              "retreat", "loss_order", "commit")
 
@@ -196,9 +198,24 @@ def _standing(c: _Check, st: Any) -> None:
                     if k not in c.state["generals"] and k not in c.board.cities:
                         c.add(f"{path}.{k}", f"'{k}' is neither a general nor a city")
                     _plan(c, f"{path}.{k}", plan)
-        elif key in ("loss_order", "transfer_preference", "payments", "block_preference",
-                     "withdraw_preference"):
-            _list(c, path, value)
+        elif key in GENERAL_LISTS:
+            for i, g in enumerate(_list(c, path, value)):
+                if not isinstance(g, str) or g not in c.state["generals"]:
+                    c.add(f"{path}[{i}]", f"there is no general '{g}'")
+                elif key != "loss_order" and c.state["generals"][g]["power"] != c.power:
+                    c.add(f"{path}[{i}]", f"{g} is not a general of {model.POWER_NAMES[c.power]}")
+        elif key in ("transfer_preference", "marker_return_preference", "train_site_preference"):
+            for i, city in enumerate(_list(c, path, value)):
+                c.city(f"{path}[{i}]", city)
+        elif key == "block_preference":
+            for i, pid in enumerate(_list(c, path, value)):
+                if not isinstance(pid, str) or model.piece_power(c.state, pid) != c.power:
+                    c.add(f"{path}[{i}]", f"'{pid}' is not a general or supply train of "
+                          f"{model.POWER_NAMES[c.power]}")
+        elif key in ("payments", "discard_preference"):
+            for i, card in enumerate(_list(c, path, value)):
+                if not isinstance(card, str) or not (is_card_id(card) or _partial_ok(card)):
+                    c.add(f"{path}[{i}]", f"'{card}' is not a card id (e.g. H7.2 or H7)")
 
 
 def _plan(c: _Check, path: str, plan: Any) -> None:
@@ -226,7 +243,7 @@ def _plan(c: _Check, path: str, plan: Any) -> None:
                 c.city(f"{p}[{i}]", city)
         elif key == "loss_order":
             for i, g in enumerate(_list(c, p, value)):
-                if g not in c.state["generals"]:
+                if not isinstance(g, str) or g not in c.state["generals"]:
                     c.add(f"{p}[{i}]", f"there is no general '{g}'")
 
 

@@ -13,7 +13,11 @@ from typing import Any
 
 PLAN_LISTS = ("prefer", "retreat", "loss_order")
 PLAN_INTS = ("max_cards", "max_points", "concede_if_behind_by")
-STANDING_LISTS = ("loss_order", "transfer_preference", "payments")
+# The owner's answers to choices that tracks and political cards leave to it (M12.3, M9.19).
+PREFERENCES = ("block_preference", "withdraw_preference", "troop_gain_preference",
+               "troop_loss_preference", "discard_preference", "marker_return_preference",
+               "train_site_preference")
+STANDING_LISTS = ("loss_order", "transfer_preference", "payments") + PREFERENCES
 
 Void = Callable[[str, str], None]
 
@@ -97,10 +101,6 @@ def standing(value: Any, void: Void) -> dict[str, Any]:
         elif key == "trump":
             if v in ("S", "H", "D", "C"):
                 out[key] = v
-        elif key in ("block_preference", "withdraw_preference"):
-            items = strings(v)
-            if items is not None:
-                out[key] = items
         elif key == "accept_peace":
             if isinstance(v, bool):
                 out[key] = v

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from pbem.games.maria import model
-from pbem.games.maria.cards import card_suit, card_value, is_card_id, is_reserve, owner_discard
+from pbem.games.maria.cards import card_suit, card_value, is_card_id, is_reserve, owner_discard, resolve_partial
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import tracks
 
@@ -466,25 +466,20 @@ def run_effect(ctx: Ctx, taker: str, card: str, index: int, eff: dict[str, Any],
         if by == "random":
             pool = list(hand)
             drop = [pool.pop(ctx.rng.secret.below(len(pool))) for _ in range(n)]
-        else:
-            drop = owner_discard(hand, n)
+        else:  # the owner's choice: its standing discard_preference, then the default
+            drop = []
+            for spec in model.preference(state, power, "discard_preference"):
+                chosen = resolve_partial([c for c in hand if c not in drop], spec)
+                if chosen is not None and len(drop) < n:
+                    drop.append(chosen)
+            drop += owner_discard([c for c in hand if c not in drop], n - len(drop))
         model.spend_cards(state, power, drop)
         ctx.event("discard", power=power, cards=drop, reason=cause)
     elif name == "add_troops":
         power, n, where = _target(args[0], taker), args[1], args[2]
         add_troops(ctx, power, n, where, cause)
     elif name == "lose_troops":
-        power, n = _target(args[0], taker), args[1]
-        lost = 0
-        for _ in range(n):
-            cands = [g for g in model.on_map(state) if gens[g]["power"] == power
-                     and gens[g]["troops"] > 1]
-            if not cands:
-                break
-            g = min(cands, key=lambda g: (-gens[g]["troops"], gens[g]["rank"], g))
-            gens[g]["troops"] -= 1
-            lost += 1
-        ctx.event("troops_lost", power=power, troops=lost, cause=cause)
+        lose_troops(ctx, _target(args[0], taker), args[1], cause)
     elif name in ("block_generals", "block_trains"):
         power, n, stages, by = _target(args[0], taker), args[1], args[2], args[3]
         kind = "general" if name == "block_generals" else "train"
@@ -501,8 +496,7 @@ def run_effect(ctx: Ctx, taker: str, card: str, index: int, eff: dict[str, Any],
                 if pid in cands and pid not in picked and len(picked) < n:
                     picked.append(pid)
         else:
-            pref = state["standing"].get(power, {}).get("block_preference") or []
-            picked = [p for p in pref if p in cands][:n]
+            picked = [p for p in model.preference(state, power, "block_preference") if p in cands][:n]
         for pid in cands:
             if len(picked) >= n:
                 break
@@ -547,7 +541,8 @@ def run_effect(ctx: Ctx, taker: str, card: str, index: int, eff: dict[str, Any],
         cities = tracks.region_cities(state, board, region)
         mine = sorted(c for c in cities if (e := state["control"].get(c)) and e["power"] == power
                       and e.get("marker"))
-        if name == "return_markers":
+        if name == "return_markers":  # the owner's choice, else the lowest city ids
+            mine = model.preferred_first(mine, model.preference(state, power, "marker_return_preference"))
             for c in mine[: args[1]]:
                 tracks.remove_marker(ctx, c, "pool", cause)
         else:
@@ -559,7 +554,8 @@ def run_effect(ctx: Ctx, taker: str, card: str, index: int, eff: dict[str, Any],
         state.setdefault("hussar_effects", []).append({"delta": delta, "turns": turns})
         ctx.event("hussar_change", delta=delta, turns=turns, cause=cause)
     elif name == "restore_train":
-        restore_train(ctx, _target(args[0], taker), instr.get("site"), cause)
+        power = _target(args[0], taker)
+        restore_train(ctx, power, instr.get("site") if power == taker else None, cause)
     elif name == "trigger_election":
         tracks.election(ctx, "E15")
     elif name == "offer_peace":
@@ -591,8 +587,9 @@ def _directions(track: str) -> tuple[str, ...]:
 
 
 def add_troops(ctx: Ctx, power: str, n: int, where: str, cause: str) -> None:
-    """E5: one troop at a time to the eligible general with the fewest troops (ties: lower rank
-    number), at most ``troops.max``; troops no general can take are lost."""
+    """E5: one troop at a time to the first eligible general of the owner's standing
+    ``troop_gain_preference`` that has room, else to the eligible general with the fewest troops
+    (ties: lower rank number); at most ``troops.max`` each; troops no general can take are lost."""
     from pbem.games.maria.rules.supply import in_supply
 
     state, board = ctx.state, ctx.board
@@ -603,19 +600,41 @@ def add_troops(ctx: Ctx, power: str, n: int, where: str, cause: str) -> None:
         elig = [g for g in elig if model.home_of(state, board, gens[g]["city"]) == power]
     elif where == "in_supply":
         elig = [g for g in elig if in_supply(state, board, g)]
+    pref = model.preference(state, power, "troop_gain_preference")
     added = 0
     for _ in range(n):
         cands = [g for g in elig if gens[g]["troops"] < top]
         if not cands:
             break
-        g = min(cands, key=lambda g: (gens[g]["troops"], gens[g]["rank"], g))
+        g = next((g for g in pref if g in cands), None) or \
+            min(cands, key=lambda g: (gens[g]["troops"], gens[g]["rank"], g))
         gens[g]["troops"] += 1
         added += 1
     ctx.event("troops_added", power=power, troops=added, lost=n - added, cause=cause)
 
 
+def lose_troops(ctx: Ctx, power: str, n: int, cause: str) -> None:
+    """E6: one troop at a time from the first general of the owner's standing
+    ``troop_loss_preference`` that has more than 1, else from the general with the most troops
+    (ties: lower rank number); no general drops below 1."""
+    gens = ctx.state["generals"]
+    pref = model.preference(ctx.state, power, "troop_loss_preference")
+    lost = 0
+    for _ in range(n):
+        cands = [g for g in model.on_map(ctx.state) if gens[g]["power"] == power and gens[g]["troops"] > 1]
+        if not cands:
+            break
+        g = next((g for g in pref if g in cands), None) or \
+            min(cands, key=lambda g: (-gens[g]["troops"], gens[g]["rank"], g))
+        gens[g]["troops"] -= 1
+        lost += 1
+    ctx.event("troops_lost", power=power, troops=lost, cause=cause)
+
+
 def restore_train(ctx: Ctx, power: str, site: Any, cause: str) -> None:
-    """E14: one eliminated train re-enters free on a site M3.9 allows."""
+    """E14: one eliminated train re-enters free on a site M3.9 allows: the power's choice, given
+    as ``site`` in its own card instructions or by its standing ``train_site_preference``, else
+    the lowest city id."""
     from pbem.games.maria.rules.movement import reentry_problem, train_max
 
     state = ctx.state
@@ -629,6 +648,7 @@ def restore_train(ctx: Ctx, power: str, site: Any, cause: str) -> None:
     if not sites:
         ctx.event("train_not_restored", power=power, reason="no re-entry site is free")
         return
-    city = site if site in sites else sites[0]
+    wanted = ([site] if isinstance(site, str) else []) + model.preference(state, power, "train_site_preference")
+    city = model.preferred_first(sites, wanted)[0]
     state["trains"][off[0]]["city"] = city
     ctx.event("train_reentered", train=off[0], power=power, city=city, cost=0, cause=cause)

@@ -200,9 +200,7 @@ def transfer(ctx: Ctx, moves: list[tuple[str, str, str, Any]], cause: str) -> No
         if start is None:
             continue
         power = rec["power"]
-        pref = state["standing"].get(power, {}).get("transfer_preference") or []
-        if model.is_neutral(state, power) and power == "SX":
-            pref = []
+        pref = model.preference(state, power, "transfer_preference")
         occ = model.occupancy(state)
         dist = board.distances_from(start)
         best: tuple[int, int, str] | None = None
@@ -393,10 +391,9 @@ def default_withdrawal(state: dict[str, Any], power: str) -> str | None:
     cands = [g for g in model.on_map(state) if gens[g]["power"] == power]
     if not cands:
         return None
-    if power != "SX" or not model.is_neutral(state, "SX"):
-        for g in state["standing"].get(power, {}).get("withdraw_preference") or []:
-            if g in cands:
-                return str(g)
+    for g in model.preference(state, power, "withdraw_preference"):
+        if g in cands:
+            return g
     return min(cands, key=lambda g: (gens[g]["troops"], -gens[g]["rank"], g))
 
 
@@ -523,9 +520,10 @@ def make_peace(ctx: Ctx) -> None:
     sites = [c for c in sorted(prussia) if board.cities[c].fortress == "major"
              and model.controller(state, board, c) == "PR"
              and not any(model.are_enemies(state, "PR", p) for p in occ.get(c, []))]
-    if sites:
-        state["trains"][tid] = {"power": "PR", "city": sites[0]}
-        ctx.event("train_placed", train=tid, power="PR", city=sites[0], cause="M9.15")
+    if sites:  # PR's choice (M9.15 step 5): its standing train_site_preference, else the lowest id
+        site = model.preferred_first(sites, model.preference(state, "PR", "train_site_preference"))[0]
+        state["trains"][tid] = {"power": "PR", "city": site}
+        ctx.event("train_placed", train=tid, power="PR", city=site, cause="M9.15")
     # step 6
     if "PR" not in state.setdefault("neutral", []):
         state["neutral"].append("PR")
