@@ -354,3 +354,41 @@ def test_sigkill_while_the_server_answer_is_pending(tmp_path: Path, imap: ImapSe
     assert result.stdout.count("fetched new/") == 4 - before
     assert inbox_messages(root) == sorted(order_mail(i) for i in range(1, 5))
     assert all("\\Seen" in flags for flags in imap.flags().values())
+
+
+@needs_dovecot
+def test_pbem_run_fetches_then_takes_in_the_orders(tmp_path: Path, imap: ImapServer, keys: dict[str, Path],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pbem run`` fetches a campaign's mailbox when its mail.yaml names an IMAP server, and the
+    orders fetched are taken in by the same run; a dead server is reported and the run goes on."""
+    from email.message import EmailMessage
+
+    from conftest import NOW, run_cli
+    from orders_util import signed
+
+    root = tmp_path / "games"
+    camp = root / "mini-1"
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+            "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
+            "--deadline", "stage=48h", "--now", NOW)
+    hand = json.loads((camp / "states" / "000000.json").read_bytes())["hands"]["N"]
+    doc = signed(tmp_path, keys["north"], "mini-1", "north", "round-1", {"N": {"bid": hand[0]}})
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "north@example.org", "gm@example.org", "orders"
+    msg["Message-ID"] = "<north-1@players.example.org>"
+    msg.set_content("orders attached")
+    msg.add_attachment(doc.read_bytes(), maintype="text", subtype="yaml", filename="orders.yaml")
+    imap.append(msg.as_bytes())
+    (camp / "mail.yaml").write_text(f"imap:\n  host: 127.0.0.1\n  port: {imap.port}\n"
+                                    f"  security: {security(imap)}\n  user: {imap.user}\n")
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", imap.password)
+    out = run_cli("run", str(root), "--now", NOW, "-q").output
+    assert f"{camp}: 1 fetched, 0 phase(s) resolved, 1 accepted, 0 refused" in out, out
+    assert "waiting for S" in out
+    again = run_cli("run", str(root), "--now", NOW, "-q").output
+    assert f"{camp}: 0 fetched, 0 phase(s) resolved, 0 accepted" in again, again
+    (camp / "mail.yaml").write_text(f"imap:\n  host: 127.0.0.1\n  port: {free_port()}\n  security: none\n"
+                                    f"  user: {imap.user}\n")
+    dead = run_cli("run", str(root), "--now", NOW, "-q").output
+    assert f"{camp}: fetch failed: " in dead and "0 phase(s) resolved, 0 accepted" in dead, dead

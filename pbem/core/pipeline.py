@@ -36,11 +36,13 @@ class CampaignRun:
     queued: int = 0
     waiting: str = ""
     error: str | None = None
+    fetched: str = ""
 
     def line(self) -> str:
         if self.error:
             return f"{self.path}: SKIPPED: {self.error}"
-        parts = [f"{len(self.resolved)} phase(s) resolved", f"{self.accepted} accepted", f"{self.refused} refused", f"{self.queued} mail(s) queued"]
+        parts = [self.fetched] if self.fetched else []
+        parts += [f"{len(self.resolved)} phase(s) resolved", f"{self.accepted} accepted", f"{self.refused} refused", f"{self.queued} mail(s) queued"]
         tail = f" — {self.waiting}" if self.waiting else ""
         return f"{self.path}: " + ", ".join(parts) + tail
 
@@ -91,9 +93,7 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, wait: fl
     try:
         camp = Campaign(path)
         if fetch_mail and (path / "mail.yaml").is_file():
-            from pbem.core.fetch import fetch
-
-            fetch(path)
+            result.fetched = _fetch(path)
         with camp.locked(wait):
             before = _outbox_count(camp)
             settle(camp, now)
@@ -113,6 +113,23 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, wait: fl
     except Exception as exc:  # noqa: BLE001 - one broken campaign must not stop the others
         result.error = f"internal error {type(exc).__name__}: {exc} ({traceback.extract_tb(exc.__traceback__)[-1].filename.rsplit('/', 1)[-1]})"
     return result
+
+
+def _fetch(path: Path) -> str:
+    """Fetch the campaign's mail when its settings name an IMAP server (see ``pbem fetch``).
+    A failure is reported, not raised: the run goes on with the mail already stored, and the
+    next run fetches what this one missed."""
+    from pbem.core.fetch import fetch_mail
+    from pbem.core.mailconfig import load_mail_config
+
+    try:
+        settings = load_mail_config(path).imap
+        if not settings.host:
+            return ""
+        outcome = fetch_mail(path, settings, out=lambda _line: None, err=lambda _line: None)
+    except (PbemError, OSError) as exc:
+        return f"fetch failed: {exc}"
+    return f"{len(outcome.stored)} fetched"
 
 
 def run_all(root: Path, now: datetime, *, jobs: int = 1, fetch_mail: bool = True, progress: Callable[[int], None] | None = None) -> Iterator[CampaignRun]:
