@@ -105,6 +105,17 @@ def test_keygen_refuses_to_overwrite(tmp_path: Path, keys: dict[str, Path]) -> N
     assert (key.read_bytes(), pub.read_bytes()) == before
 
 
+def test_key_names_are_checked_whole() -> None:
+    """A name with a line break would write a key file that does not load back."""
+    from pbem.core.keys import generate
+    from pbem.errors import KeyFileError
+
+    assert generate("fritz-2.b").name == "fritz-2.b"
+    for bad in ("fritz\n", "fritz\nx", "a" * 65, "-fritz", ""):
+        with pytest.raises(KeyFileError, match="is not a usable key name"):
+            generate(bad)
+
+
 def test_verify_against_campaign_roster(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
     good = signed(tmp_path, keys["north"], "mini-1", "north", "round-1", {"N": {"bid": 3}})
     out = run_cli("verify", str(good), "--campaign", str(mini_campaign)).stdout

@@ -78,7 +78,7 @@ def parse_public_key(text: str, source: str = "public key") -> PublicKey:
     for token in text.strip().split():
         kind, _, value = token.partition(":")
         if kind in ("ed25519", "x25519") and value:
-            if not _HEX64.match(value):
+            if not _HEX64.fullmatch(value):
                 raise KeyFileError(f"the {kind} key is not 64 hex digits", source=source)
             if kind == "ed25519":
                 ed = bytes.fromhex(value)
@@ -110,7 +110,7 @@ def load_public_key(ref: str) -> PublicKey:
 
 def generate(name: str) -> PrivateKey:
     """Fresh keys for ``name``."""
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise KeyFileError(
             f"'{name}' is not a usable key name (letters, digits, '.', '_', '-'; up to 64)"
         )
