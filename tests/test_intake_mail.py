@@ -168,6 +168,20 @@ def test_maildir_moves_messages_to_cur_and_rerun_is_idempotent(tmp_path: Path, m
     assert {k: v for k, v in after.items() if not k.startswith("inbox/")} == {k: v for k, v in before.items() if not k.startswith("inbox/")}
 
 
+def test_maildir_mails_of_one_second_are_read_in_delivery_order(tmp_path: Path, mini_campaign: Path,
+                                                                 docs: dict[str, Path]) -> None:
+    """Maildir counters are not zero-padded: M100 came after M99. Read by plain text order, the
+    later seq would come first and the earlier one be refused as a replay."""
+    inbox = mini_campaign / "inbox"
+    t0 = int(parse_time(NOW).timestamp())
+    _write(inbox / "new" / f"{t0}.M99P7.example", attached(docs["north1"], "north@example.org"))
+    _write(inbox / "new" / f"{t0}.M100P7.example", attached(docs["north2"], "north@example.org"))
+    _write(inbox / "new" / f"{t0}.M{'9' * 200}P7.example", _mail("south@example.org", "chatter"))
+    lines = _intake(mini_campaign, inbox)
+    assert [line.split(":")[0] for line in lines] == ["accepted", "accepted", "refused"], lines
+    assert "seq 1" in lines[0] and "seq 2" in lines[1]
+
+
 def test_maildir_arrival_time_is_the_deadline_clock(tmp_path: Path, mini_campaign: Path, docs: dict[str, Path]) -> None:
     """A Maildir file name starts with its delivery time: a mail delivered after the deadline is
     late even if intake runs before it."""

@@ -107,8 +107,26 @@ def _mail_file(p: Path, name: str, max_bytes: int, received: datetime | None = N
     return Source(name, _extract_bytes(p.read_bytes(), name, max_bytes, received))
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
+def delivery_order(name: str) -> list[tuple[int, str]]:
+    """Sort key of Maildir file names. They start with the delivery time and carry unpadded
+    counters (``1764590400.M99P1.host`` came before ``1764590400.M100P1.host``), so runs of digits
+    compare as numbers: two mails of the same second are read in the order they came, and a
+    player's seq 3 is not read before its seq 2 and the seq 2 refused as a replay."""
+    key = []
+    for i, run in enumerate(_DIGITS.split(name)):
+        if i % 2:  # digits: by length without leading zeros, then by text (no int() of huge runs)
+            digits = run.lstrip("0")
+            key.append((len(digits), digits))
+        else:
+            key.append((0, run))
+    return key
+
+
 def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
-    for f in sorted((p / "new").iterdir()):
+    for f in sorted((p / "new").iterdir(), key=lambda f: delivery_order(f.name)):
         if f.name.startswith("."):
             continue
         source = _mail_file(f, f"{p.name}/new/{f.name}", max_bytes, _maildir_time(f.name))
