@@ -110,7 +110,7 @@ def test_unknown_political_deck_is_refused() -> None:
     with pytest.raises(DataError, match="no political deck"):
         load_deck(board, "no-such-deck")
     bad = {"groups": {"A": {"turns": [1, 4]}},
-           "cards": [{"id": "X1", "group": "A", "name": "x", "effects": [
+           "cards": [{"id": "X1", "group": "A", "name": "x", "name_zh": 7, "effects": [
                {"effect": "teleport", "args": []},
                {"effect": "draw", "args": ["XX", 0]},
                {"effect": "move_track", "args": ["italy", 1, "prussia"]},
@@ -119,8 +119,10 @@ def test_unknown_political_deck_is_refused() -> None:
     with pytest.raises(DataError) as err:
         parse_deck(bad, "bad.yaml", board_regions(board))
     text = " | ".join(err.value.problems)
-    for part in ("teleport", "'XX'", "prussia", "atlantis", "moon"):
+    for part in ("teleport", "'XX'", "prussia", "atlantis", "moon", "X1: 'name_zh' must be text"):
         assert part in text, part
+    deck = load_deck(board)
+    assert len(deck["titles_zh"]) == len(deck["cards"]) == 25  # every card has its Chinese title
 
 
 def test_phases_of_the_first_turn_and_their_powers() -> None:

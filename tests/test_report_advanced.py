@@ -141,6 +141,11 @@ def test_names_come_through_the_glossary_and_the_game_terms() -> None:
     assert "奧地利" in zh["bid_refused"] and "出價" in zh["bid_refused"]
     assert "♥" in zh["trump"] and "王牌花色" in zh["trump"]
     assert "政治牌" in zh["political_card"]
+    assert "貝勒-伊勒的外交攻勢（1741）" in zh["political_card"]  # the card's own title (M9.20)
+    card = next(e for e in SAMPLES if e["type"] == "political_card")
+    assert "Belle-Isle's Diplomatic Offensive (1741)" in render_event(card, "en", "txt")
+    own_deck = dict(card, name="Pandur Raid")  # a GM's own deck keeps its own titles
+    assert "Pandur Raid" in render_event(own_deck, "zh-TW", "txt")
     assert "勝利標誌" in zh["box_filled"] and "波希米亞王冠" in zh["box_filled"]
     assert "和約" in zh["peace"]
     assert "萊格尼察" in zh["withdrawn"]  # a city through the glossary, not its id

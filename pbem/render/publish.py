@@ -325,8 +325,9 @@ def glossary(game: str, lang: str) -> dict[str, Any]:
 @cache
 def _glossary(game: str, lang: str) -> dict[str, Any]:
     if game != "maria":
-        return {"cities": {}, "generals": {}}
+        return {"cities": {}, "generals": {}, "titles": {}}
     from pbem.games.maria.board import load_board, load_forces
+    from pbem.games.maria.political import load_deck
 
     board = load_board()
     forces = load_forces(board)
@@ -334,6 +335,8 @@ def _glossary(game: str, lang: str) -> dict[str, Any]:
     return {
         "cities": {c: city.display_name(lang) for c, city in sorted(board.cities.items())},
         "generals": {g.id: (g.name_zh if zh and g.name_zh else g.name) for g in forces.generals},
+        # political card titles of the default deck (a GM's own deck keeps its own titles)
+        "titles": dict(load_deck(board)["titles_zh"]) if zh else {},
     }
 
 

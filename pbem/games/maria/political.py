@@ -134,6 +134,8 @@ def parse_deck(data: Any, source: str, regions: frozenset[str]) -> dict[str, Any
             problems.append(f"{where}: unknown group {card.get('group')!r}")
         if not isinstance(card.get("name"), str):
             problems.append(f"{where}: needs a 'name'")
+        if card.get("name_zh") is not None and not isinstance(card.get("name_zh"), str):
+            problems.append(f"{where}: 'name_zh' must be text")
         effects = card.get("effects")
         if not isinstance(effects, list):
             problems.append(f"{where}: 'effects' must be a list")
@@ -145,7 +147,9 @@ def parse_deck(data: Any, source: str, regions: frozenset[str]) -> dict[str, Any
     return {"deck": str(data.get("deck", source)),
             "groups": {str(g): [int(t) for t in s["turns"]] for g, s in groups.items()},
             "cards": {c["id"]: {"group": c["group"], "name": c["name"],
-                                "effects": [_norm(e) for e in c["effects"]]} for c in cards}}
+                                "effects": [_norm(e) for e in c["effects"]]} for c in cards},
+            # reports' Chinese titles, by English title: not part of a game's state
+            "titles_zh": {c["name"]: c["name_zh"] for c in cards if c.get("name_zh")}}
 
 
 def _norm(eff: dict[str, Any]) -> dict[str, Any]:
