@@ -309,11 +309,21 @@ var PBEM = (function () {
   }
 
   async function onSign() {
-    var cur = refresh();
-    if (cur.problems.length || !key) return; // the page refuses to sign orders pbem check refuses
+    if (refresh().problems.length || !key) return; // the page refuses to sign orders pbem check refuses
+    try {
+      // a game may have values to finish first (a bid's commitment is hashed asynchronously)
+      if (game && game.beforeSign) await game.beforeSign();
+    } catch (e) {
+      setStatus("sign-status", String(e && e.message || e), "bad");
+      return;
+    }
+    var cur = refresh(); // again: the finished values are checked too
+    if (cur.problems.length) return;
     try {
       var prepared = await prepare(cur.orders, parseInt($("seq").value, 10) || 0, loadStore());
       var signed = await signDocument(prepared.doc, key);
+      // what the game keeps for a later phase (a committed bid and its salt) goes in the same store
+      if (game && game.keep) game.keep(prepared.store, signed);
       var kept = saveStore(prepared.store);
       var text = toYaml(signed);
       $("signed").value = text;
@@ -346,8 +356,17 @@ var PBEM = (function () {
     refresh();
   }
 
+  function sortKeys(v) {
+    if (Array.isArray(v)) return v.map(sortKeys);
+    if (!v || typeof v !== "object") return v;
+    var out = {};
+    Object.keys(v).sort().forEach(function (k) { out[k] = sortKeys(v[k]); });
+    return out;
+  }
+
   function onExport() {
-    var text = JSON.stringify(loadStore(), Object.keys(loadStore()).sort().concat(["phase", "reveal", "seq", "value"]), 1) + "\n";
+    // the layout of json.dumps(sort_keys=True, indent=1), as pbem sign writes KEY.state.json
+    var text = JSON.stringify(sortKeys(loadStore()), null, 1) + "\n";
     var a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: (data.seat || "pbem") + ".key.state.json" });
     document.body.appendChild(a);
     a.click();
@@ -363,10 +382,13 @@ var PBEM = (function () {
       var store = loadStore();
       Object.keys(incoming).forEach(function (k) {
         var s = incoming[k];
-        if (s && typeof s === "object" && /^[0-9a-f]{32,128}$/.test(s.value || "")) store[k] = s;
+        var entropy = s && typeof s === "object" && /^[0-9a-f]{32,128}$/.test(s.value || "");
+        var bid = s && typeof s === "object" && s.bid && typeof s.bid === "object" && typeof s.salt === "string";
+        if (entropy || bid) store[k] = s;
       });
       saveStore(store);
       setStatus("entropy-status", t("Imported") + ": " + Object.keys(incoming).length, "good");
+      if (game && game.storeChanged) game.storeChanged();
     } catch (e) {
       setStatus("entropy-status", String(e && e.message || e), "bad");
     }
@@ -457,6 +479,7 @@ var PBEM = (function () {
     register: function (impl) { game = impl; },
     // exposed for the tests and for a game's form
     canonical: canonical, toYaml: toYaml, loadKey: loadKey, prepare: prepare, signDocument: signDocument,
-    current: current, loadStore: loadStore, saveStore: saveStore, hexToBytes: hexToBytes, bytesToHex: bytesToHex
+    current: current, loadStore: loadStore, saveStore: saveStore, hexToBytes: hexToBytes, bytesToHex: bytesToHex,
+    sha256Hex: sha256Hex
   };
 })();

@@ -1,0 +1,291 @@
+"""The order page of Maria's political phase in a real headless Chromium (as
+``test_orderpage_browser``: Debian's chromium and chromedriver, Selenium, the network blocked).
+
+A sealed-mode politics round (M11.4, trusted GM): a bid per suit, a choice list and a card
+instruction are signed, verified, taken in and resolved with that bid. A trustless campaign: the
+commit round's page draws a salt, hashes the bid as ``bid_commitment`` does and keeps bid and
+salt in the browser; the politics round's page fills them in again (or says it has none until
+the exported file is imported) and the reveal matches the commitment. An illegal bid shows the
+sentences of ``pbem check`` and is not signed. The pages are the ones the publisher wrote."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import test_orderpage_browser as browser
+from conftest import run_cli
+from test_orderpage_browser import (
+    LATER,
+    MAX_BYTES,
+    NOW,
+    SEATS,
+    load_key,
+    open_page,
+    page_orders,
+    problems,
+    requests_made,
+    select,
+    sign,
+)
+
+from pbem.core.campaign import Campaign
+from pbem.core.envelope import parse_order_document, verify_signature
+from pbem.games.maria.rules.politics import bid_commitment
+from pbem.render import orderpage
+
+driver = browser.driver  # the same headless Chromium fixture, one browser for this module
+
+LANGS = {"louis": "zh-TW"}
+"""The campaigns' roster languages: louis reads Chinese, the others English."""
+FILLED = "Your bid and salt are filled in from this browser's record of your commitment."
+NO_RECORD = ("This browser has no record of the bid you committed this turn (it was made on another machine, or not "
+             "imported). Import your exported file below, or type the bid and the salt you committed.")
+MATCH = "The bid and salt match your published commitment."
+NO_MATCH = "The bid and salt do not match your published commitment; the bid would count as a pass (M11.4)."
+
+
+def words(seat: str) -> dict[str, str]:
+    """The page's words in the seat's language."""
+    return orderpage.message_table(LANGS.get(seat, "en"))
+
+
+def make_campaign(root: Path, *options: str) -> dict[str, Any]:
+    """An advanced Maria campaign resolved through its set-up: the political phase opens next."""
+    keys = {}
+    for seat in SEATS:
+        run_cli("keygen", seat, "-o", str(root / "keys"))
+        keys[seat] = root / "keys" / f"{seat}.key"
+    camp = root / "camp"
+    args = ["new", str(camp), "--game", "maria", "--scenario", "advanced", "--id", "maria-p", "--now", NOW,
+            "--outage-share", "0", "--lang", "louis=zh-TW"]
+    for opt in options:
+        args += ["--option", opt]
+    for seat in SEATS:
+        args += ["--player", f"{seat}={seat}@example.org:{keys[seat].with_suffix('.pub')}"]
+    run_cli(*args)
+    run_cli("resolve", str(camp), "--force", "--now", LATER)
+    return {"dir": camp, "keys": keys}
+
+
+def now(campaign: dict[str, Any]) -> tuple[Campaign, dict[str, Any], Any]:
+    """The campaign, its state and the phase waiting in it."""
+    camp = Campaign(campaign["dir"])
+    _, state = camp.current()
+    return camp, state, camp.game().current_phase(state)
+
+
+def published_page(campaign: dict[str, Any], seat: str) -> Path:
+    """The order page the publisher wrote with the seat's latest private report."""
+    folder = sorted((campaign["dir"] / "reports").glob("0*"))[-1]
+    page = folder / "private" / f"{seat}.orders.html"
+    assert page.is_file(), f"no order page for {seat} in {folder.name}"
+    assert page.stat().st_size < MAX_BYTES, f"the page weighs {page.stat().st_size} bytes"
+    return page
+
+
+def bidder(state: dict[str, Any], game: Any, phase: Any) -> tuple[str, str, dict[str, str]]:
+    """A seat, one of its bidding powers and a bid from that power's hand: the trump suit's card
+    when it holds one (so the bid decides the choosing order), and one card of another suit."""
+    trump = state["politics"]["trump"]
+    best = None
+    for power in phase.powers:
+        hand = sorted(c for c in state["cards"]["hands"][power] if not c.startswith("R"))
+        bid: dict[str, str] = {}
+        for card in hand:
+            bid.setdefault(card[0], card)
+        bid = {s: c for s, c in bid.items() if s == trump} | {s: c for s, c in bid.items() if s != trump}
+        bid = dict(list(bid.items())[:2])
+        if bid and (best is None or (trump in bid and trump not in best[2])):
+            best = (game.seat_of(state, power), power, bid)
+    assert best is not None, "no bidding power holds a normal card"
+    return best
+
+
+def fill_bid(driver: Any, power: str, bid: dict[str, str]) -> None:
+    from selenium.webdriver.common.by import By
+
+    for suit, card in bid.items():
+        box = driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=bid-{suit}]")
+        box.clear()
+        box.send_keys(card)
+
+
+def events(campaign: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events of the phase resolved last."""
+    camp = Campaign(campaign["dir"])
+    rec, _ = camp.current()
+    return json.loads((campaign["dir"] / "states" / f"{rec['index']:06d}.events.json").read_text())  # type: ignore[no-any-return]
+
+
+def take_in(campaign: dict[str, Any], seat: str, text: str, tmp_path: Path, name: str) -> None:
+    """Verify, check and take in a signed file, then resolve the phase."""
+    signed = tmp_path / name
+    signed.write_text(text, encoding="utf-8")
+    doc = parse_order_document(signed.read_bytes(), str(signed))
+    verify_signature(doc, Campaign(campaign["dir"]).roster()[seat].key)
+    run_cli("verify", str(signed), "--campaign", str(campaign["dir"]))
+    run_cli("check", str(signed), "--campaign", str(campaign["dir"]))
+    out = run_cli("intake", str(campaign["dir"]), str(signed), "--now", LATER).output
+    assert f"accepted: {name}: {seat} seq" in out and "0 refused" in out, out
+    run_cli("resolve", str(campaign["dir"]), "--force", "--now", LATER)
+
+
+def no_network(driver: Any) -> None:
+    urls = requests_made(driver)
+    assert urls and all(u.startswith(("file:", "data:", "blob:")) for u in urls), urls
+
+
+def test_sealed_politics_round_bid_choice_and_card_instruction(driver: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    campaign = make_campaign(tmp_path)
+    camp, state, phase = now(campaign)
+    game = camp.game()
+    assert phase.kind == "politics", "trusted-GM mode has no commit round"
+    seat, power, bid = bidder(state, game, phase)
+    revealed = state["politics"]["revealed"]
+    assert revealed, "two political cards are revealed at turn 1"
+    page = published_page(campaign, seat)
+    open_page(driver, page)
+    # the revealed cards are shown with their names and what they do
+    shown = driver.find_element(By.CSS_SELECTOR, "#own .politics").text
+    for card in revealed:
+        assert card in shown and state["politics"]["cards"][card]["name"] in shown
+    load_key(driver, campaign["keys"][seat])
+    fill_bid(driver, power, bid)
+    driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=choice][value={revealed[0]}]").click()
+    driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=choice][value=keep]").click()
+    select(driver, f"#power-{power} select[name=execute-{revealed[0]}]", "no")
+    assert problems(driver) == []
+    orders = page_orders(driver)
+    full = {s: bid.get(s, "pass") for s in ("C", "D", "H", "S")}
+    assert orders[power] == {"bid": full, "choices": [revealed[0], "keep"], "cards": {revealed[0]: {"execute": False}}}
+    assert game.validate(state, power, orders[power]) == []
+    text = sign(driver)
+    doc = parse_order_document(text.encode("utf-8"), "page")
+    assert doc.orders[power] == orders[power] and "salt" not in doc.orders[power]
+    take_in(campaign, seat, text, tmp_path, "politics.yaml")
+
+    happened = events(campaign)
+    trump = state["politics"]["trump"]
+    reveal = next(e for e in happened if e["type"] == "bid_reveal")
+    assert reveal["bids"][power] == bid.get(trump, "pass")
+    assert not [e for e in happened if e["type"] in ("void", "bid_refused") and e.get("power") == power]
+    _, after = Campaign(campaign["dir"]).current()
+    logged = [b for b in after["bid_log"] if b["power"] == power and b["turn"] == state["turn"]]
+    assert logged and logged[-1]["bid"] == full
+    if trump in bid:  # the only bid in the trump suit: this power chooses first and takes the card
+        assert {"type": "choice", "power": power, "choice": "take", "card": revealed[0]}.items() <= next(
+            e for e in happened if e["type"] == "choice").items()
+        assert any(e["type"] == "political_card" and e["card"] == revealed[0] and e["executed"] is False for e in happened)
+    no_network(driver)
+
+
+def test_illegal_bid_shows_pbem_checks_words_and_is_not_signed(driver: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    campaign = make_campaign(tmp_path)
+    camp, state, phase = now(campaign)
+    game = camp.game()
+    seat, power, _ = bidder(state, game, phase)
+    hand = state["cards"]["hands"][power]
+    absent = next(f"D{v}.{i}" for v in range(2, 11) for i in range(1, 5) if f"D{v}.{i}" not in hand)
+    open_page(driver, published_page(campaign, seat))
+    load_key(driver, campaign["keys"][seat])
+    fill_bid(driver, power, {"S": "S11", "H": "R.2b", "D": absent})
+    orders = page_orders(driver)
+    expected = [f"{p.path}: {p.message}" for p in game.validate(state, power, orders[power])]
+    assert expected == [f"orders.{power}.bid.D: {absent} is not in your hand",
+                        f"orders.{power}.bid.H: a reserve may not be bid (M9.4)",
+                        f"orders.{power}.bid.S: 'S11' is not a full card id or pass (M11.4)"]
+    assert problems(driver) == expected
+    unsigned = tmp_path / "unsigned.yaml"
+    unsigned.write_text(json.dumps({"pbem": 1, "campaign": "maria-p", "player": seat, "phase": phase.id,
+                                    "seq": 1, "orders": orders}), encoding="utf-8")
+    out = run_cli("check", str(unsigned), "--campaign", str(campaign["dir"]), ok=False)
+    assert out.exit_code == 1
+    for line in expected:
+        assert line in out.output
+    assert not driver.find_element(By.ID, "sign").is_enabled()
+    driver.execute_script("document.getElementById('sign').disabled = false; document.getElementById('sign').click();")
+    assert driver.find_element(By.ID, "signed").get_attribute("value") == ""
+    assert driver.find_element(By.ID, "sign-status").text == words(seat)["Fix the problems above before signing."]
+
+
+def test_trustless_commit_then_reveal_matches_the_commitment(driver: Any, tmp_path: Path) -> None:
+    """M11.4, trustless mode: the commit round's page sends only the commitment and keeps the
+    bid and its salt; the politics round's page fills them in (from this browser, or from the
+    exported file on another one) and the reveal opens the commitment."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    campaign = make_campaign(tmp_path, "pbem.commitments=trustless")
+    camp, state, phase = now(campaign)
+    game = camp.game()
+    assert phase.kind == "commit"
+    seat, power, bid = bidder(state, game, phase)
+    turn = state["turn"]
+    open_page(driver, published_page(campaign, seat))
+    load_key(driver, campaign["keys"][seat])
+    fill_bid(driver, power, bid)
+    assert problems(driver) == []
+    text = sign(driver)
+    doc = parse_order_document(text.encode("utf-8"), "page")
+    store = driver.execute_script("return PBEM.loadStore();")
+    kept = store[f"bid:maria-p/{seat}/{turn}/{power}"]
+    full = {s: bid.get(s, "pass") for s in ("C", "D", "H", "S")}
+    assert kept["bid"] == full and len(kept["salt"]) == 32 and int(kept["salt"], 16) >= 0
+    commitment = bid_commitment(turn, power, full, kept["salt"])
+    assert doc.orders[power] == {"commitment": commitment} and kept["commitment"] == commitment
+    assert "bid" not in text and kept["salt"] not in text  # only the commitment leaves the page
+    # the store, bid included, moves with Export like the entropy value
+    driver.find_element(By.ID, "export").click()
+    exported = driver.downloads / f"{seat}.key.state.json"
+    WebDriverWait(driver, 10).until(lambda d: exported.is_file() and exported.stat().st_size > 0)
+    assert json.loads(exported.read_text())[f"bid:maria-p/{seat}/{turn}/{power}"] == kept
+    take_in(campaign, seat, text, tmp_path, "commit.yaml")
+    published = next(e for e in events(campaign) if e["type"] == "bid_commitments")
+    assert published["mode"] == "trustless" and published["commitments"][power] == commitment
+
+    camp, state, phase = now(campaign)
+    assert phase.kind == "politics"
+    page = published_page(campaign, seat)
+    # the same browser: bid and salt are filled in and match the published commitment
+    said = words(seat)
+    driver.get(page.as_uri())
+    record = driver.find_element(By.ID, f"record-{power}")
+    assert record.text == said[FILLED] and "good" in str(record.get_attribute("class"))
+    for suit, card in bid.items():
+        assert driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=bid-{suit}]").get_attribute("value") == card
+    assert driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=salt]").get_attribute("value") == kept["salt"]
+    match = f"#commitment-{power}"
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, match).text == said[MATCH])
+    # another browser (nothing kept): the page says so, and the exported file fills them in
+    open_page(driver, page)
+    record = driver.find_element(By.ID, f"record-{power}")
+    assert record.text == said[NO_RECORD] and "bad" in str(record.get_attribute("class"))
+    assert driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=salt]").get_attribute("value") == ""
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, match).text == said[NO_MATCH])
+    driver.find_element(By.ID, "import-file").send_keys(str(exported))
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, f"record-{power}").text == said[FILLED])
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, match).text == said[MATCH])
+    load_key(driver, campaign["keys"][seat])
+    orders = page_orders(driver)
+    assert orders[power] == {"bid": full, "salt": kept["salt"]}
+    assert problems(driver) == [] and game.validate(state, power, orders[power]) == []
+    text = sign(driver)
+    doc = parse_order_document(text.encode("utf-8"), "page")
+    assert doc.orders[power] == orders[power]
+    assert doc.entropy_reveal is not None  # the commit round's entropy value came with the import
+    take_in(campaign, seat, text, tmp_path, "reveal.yaml")
+
+    happened = events(campaign)
+    assert not [e for e in happened if e["type"] in ("void", "bid_refused") and e.get("power") == power], happened
+    reveal = next(e for e in happened if e["type"] == "bid_reveal")
+    assert reveal["bids"][power] == bid.get(state["politics"]["trump"], "pass")
+    _, after = Campaign(campaign["dir"]).current()
+    logged = [b for b in after["bid_log"] if b["power"] == power and b["turn"] == turn][-1]
+    assert logged == {"turn": turn, "power": power, "bid": full, "salt": kept["salt"], "commitment": commitment}
+    no_network(driver)
