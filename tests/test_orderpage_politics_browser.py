@@ -34,6 +34,7 @@ from pbem.core.campaign import Campaign
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.games.maria.rules.politics import bid_commitment
 from pbem.render import orderpage
+from pbem.render.publish import glossary
 
 driver = browser.driver  # the same headless Chromium fixture, one browser for this module
 
@@ -151,8 +152,12 @@ def test_sealed_politics_round_bid_choice_and_card_instruction(driver: Any, tmp_
     open_page(driver, page)
     # the revealed cards are shown with their names and what they do
     shown = driver.find_element(By.CSS_SELECTOR, "#own .politics").text
+    titles = glossary("maria", LANGS.get(seat, "en"))["titles"]  # Chinese titles for a zh-TW seat
     for card in revealed:
-        assert card in shown and state["politics"]["cards"][card]["name"] in shown
+        name = state["politics"]["cards"][card]["name"]
+        assert f"{card} «{titles.get(name, name)}»" in shown
+        effects = driver.find_elements(By.CSS_SELECTOR, f"#card-{power}-{card} ol.effects > li")
+        assert len(effects) == len(state["politics"]["cards"][card]["effects"])
     load_key(driver, campaign["keys"][seat])
     fill_bid(driver, power, bid)
     driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=choice][value={revealed[0]}]").click()
@@ -289,3 +294,24 @@ def test_trustless_commit_then_reveal_matches_the_commitment(driver: Any, tmp_pa
     logged = [b for b in after["bid_log"] if b["power"] == power and b["turn"] == turn][-1]
     assert logged == {"turn": turn, "power": power, "bid": full, "salt": kept["salt"], "commitment": commitment}
     no_network(driver)
+
+
+def test_chinese_politics_page_has_no_english_words(driver: Any, tmp_path: Path) -> None:
+    """A zh-TW seat's political form reads in Chinese: headings, help, options, card titles and
+    every effect; only ids, rule numbers and suit signs stay as they are."""
+    import re
+
+    from selenium.webdriver.common.by import By
+
+    campaign = make_campaign(tmp_path)
+    open_page(driver, published_page(campaign, "louis"))
+    texts = driver.execute_script("""
+        var out = [];
+        document.querySelectorAll('#orders h2, #orders h3, #orders p, #orders label, #orders option, #orders li, #own .politics *')
+          .forEach(function (n) { if (n.children.length === 0 || n.tagName === 'LABEL') out.push(n.textContent.trim()); });
+        return out.filter(function (s) { return s; });""")
+    assert len(texts) > 20
+    english = [s for s in texts if not re.search(r"[\u4e00-\u9fff]", s)
+               and not re.fullmatch(r"[\sA-Z0-9.()«»♠♥♦♣:,+\-–—]*", s)]
+    assert english == [], english
+    assert any("«" in s and re.search(r"[\u4e00-\u9fff]", s) for s in texts), "card titles in Chinese"

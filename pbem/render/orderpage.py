@@ -344,6 +344,8 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         "map": static,
         "pieces": pieces,
         "turn": view["turn"],
+        # the revealed political cards' titles in the reader's language, as the reports print them
+        "card_titles": _card_titles(lang, [c["name"] for c in pol.get("revealed", [])]),
         # the published commitments of the seat's own powers (trustless mode, M11.4)
         "commitments": {p: c for p, c in pol.get("commitments", {}).items() if p in powers},
         # the English names are pbem check's; the page shows the catalog's (power_titles)
@@ -357,6 +359,13 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         "own": {p: view.get("own", {}).get(p, {}) for p in powers},
         "title": view["map"].get("title", ""),
     }
+
+
+def _card_titles(lang: str, names: list[str]) -> dict[str, str]:
+    from pbem.render.publish import glossary  # publish imports this module: only when called
+
+    titles = glossary("maria", lang).get("titles", {})
+    return {n: titles[n] for n in names if n in titles}
 
 
 def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, phase: Phase, *,

@@ -643,7 +643,10 @@
     return s;
   }
 
-  function cardTitle(legal, card) { return card + " \u00ab" + legal.cards[card].name + "\u00bb"; }
+  function cardTitle(legal, card) {
+    var name = legal.cards[card].name;
+    return card + " \u00ab" + ((D.card_titles || {})[name] || name) + "\u00bb";
+  }
 
   function fullBid(bid) {
     // in the canonical bid map's order (C, D, H, S), so the file, pbem check and the page list
