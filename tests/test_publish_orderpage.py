@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import NOW, run_cli
+
+from pbem.core.campaign import Campaign
 
 
 def _campaign(tmp_path: Path, *extra: str) -> Path:
@@ -49,3 +53,42 @@ def test_no_page_in_clear_when_the_private_part_is_sealed(tmp_path: Path, flag: 
     files = _attachments(mail)
     assert "private-maria_theresa.sealed.txt" in files
     assert not any(name.endswith(".html") for name in files)
+
+
+def _page_data(page: Path) -> dict[str, Any]:
+    html = page.read_text(encoding="utf-8")
+    start = html.index('<script type="application/json" id="pbem-data">') + len('<script type="application/json" id="pbem-data">')
+    return json.loads(html[start:html.index("</script>", start)])  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("mode,kinds", [("trusted_gm", ["politics"]), ("trustless", ["commit", "politics"])])
+def test_political_rounds_get_pages_with_only_the_seats_own_choices(tmp_path: Path, mode: str, kinds: list[str]) -> None:
+    """The advanced game's political rounds (M9, M11.4) have order pages for every seat that
+    bids; each embeds the legal choices, hand and commitment of the seat's own powers only."""
+    keys = {}
+    for seat in ("maria_theresa", "louis", "frederick"):
+        run_cli("keygen", seat, "-o", str(tmp_path / "keys"))
+        keys[seat] = tmp_path / "keys" / f"{seat}.pub"
+    camp = tmp_path / "m"
+    run_cli("new", str(camp), "--game", "maria", "--scenario", "advanced", "--id", "m-2", "--outage-share", "0",
+            "--option", f"pbem.commitments={mode}", "--lang", "louis=zh-TW",
+            *[a for s in keys for a in ("--player", f"{s}={s}@example.org:{keys[s]}")], "--now", NOW)
+    for kind in kinds:
+        run_cli("resolve", str(camp), "--force", "--now", NOW)  # the set-up (trustless: then the commit round)
+        folder = sorted(camp.glob("reports/0*"))[-1]
+        c = Campaign(camp)
+        _, state = c.current()
+        phase = c.game().current_phase(state)
+        assert phase is not None and phase.kind == kind
+        for seat in keys:
+            page = folder / "private" / f"{seat}.orders.html"
+            assert page.is_file() and page.stat().st_size < 300 * 1024, seat
+            data = _page_data(page)
+            own = sorted(p for p in phase.powers if c.game().seat_of(state, p) == seat)
+            assert data["kind"] == kind and sorted(data["legal"]) == own and sorted(data["own"]) == own
+            assert set(data["commitments"]) <= set(own) and set(data["reentry_sites"]) <= set(own)
+            for p in own:
+                assert data["legal"][p]["hand"] == state["cards"]["hands"][p]
+                assert data["legal"][p]["trustless"] is (mode == "trustless")
+            mail = next(camp.glob(f"outbox/report-{folder.name}-{seat}.eml"))
+            assert _attachments(mail)[f"orders-{folder.name}-{seat}.html"] == "text/html"
