@@ -301,7 +301,6 @@ def test_chinese_politics_page_has_no_english_words(driver: Any, tmp_path: Path)
     every effect; only ids, rule numbers and suit signs stay as they are."""
     import re
 
-    from selenium.webdriver.common.by import By
 
     campaign = make_campaign(tmp_path)
     open_page(driver, published_page(campaign, "louis"))
@@ -315,3 +314,106 @@ def test_chinese_politics_page_has_no_english_words(driver: Any, tmp_path: Path)
                and not re.fullmatch(r"[\sA-Z0-9.()«»♠♥♦♣:,+\-–—]*", s)]
     assert english == [], english
     assert any("«" in s and re.search(r"[\u4e00-\u9fff]", s) for s in texts), "card titles in Chinese"
+
+
+def test_card_instructions_have_the_shapes_the_rules_read(driver: Any, tmp_path: Path) -> None:
+    """M9.19: each revealed card offers only what its effects can use, and the form writes it
+    as politics._instruction reads it: skip and steps for an optional effect, toward for a
+    taker_choice, the taker's pieces for a block (at most as many as blocked), a site for E14.
+    The engine then blocks the very generals the form picked."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.fair import PhaseRng, Rng
+    from pbem.games.maria import GAME, model
+    from pbem.games.maria.rules.politics import _instruction
+
+    state = GAME.new_game("advanced", {}, PhaseRng(Rng(b"pol-public"), Rng(b"pol-secret")))
+    phase = GAME.current_phase(state)
+    orders = {p: GAME.bot_orders(state, p, Rng(f"setup-{p}".encode())) for p in phase.powers}  # type: ignore[union-attr]
+    state = GAME.resolve(state, orders, PhaseRng(Rng(b"p0"), Rng(b"s0"))).state
+    assert GAME.current_phase(state).kind == "politics"  # type: ignore[union-attr]
+    pol = state["politics"]
+    # a made-up card for the effects the default deck's revealed pair lacks (as rules cases do)
+    pol["cards"]["PC99"] = {"group": "A", "name": "Test Card", "effects": [
+        {"effect": "restore_train", "args": ["taker"]},
+        {"effect": "withdraw_general", "args": ["AU", 2, "taker"]}]}
+    pol["revealed"] = ["PC23", "PC05", "PC99"]
+    hand = sorted(c for c in state["cards"]["hands"]["FR"] if not c.startswith("R"))
+    pol["trump"], pol["namer"] = hand[0][0], None  # FR bids the only card of the trump suit
+    html = orderpage.order_page("maria", GAME, state, "louis", campaign="maria-i")
+    assert html is not None and len(html.encode("utf-8")) < MAX_BYTES
+    page = tmp_path / "instructions.html"
+    page.write_text(html, encoding="utf-8")
+    open_page(driver, page)
+    card = "#card-FR-{} ".format
+    # PC23: block 2 PA generals chosen by the taker; a third tick drops the first
+    pa = sorted(g for g, v in state["generals"].items() if v["power"] == "PA" and v["city"])
+    assert len(pa) >= 3
+    boxes = {b.get_attribute("value"): b for b in driver.find_elements(By.CSS_SELECTOR, card("PC23") + "input[name='pieces-PC23-1']")}
+    assert sorted(boxes) == pa
+    for g in pa[:3]:
+        boxes[g].click()
+    assert [b.get_attribute("value") for b in boxes.values() if b.is_selected()] == pa[1:3]
+    assert not driver.find_elements(By.CSS_SELECTOR, card("PC23") + "[name='skip-PC23-2']")  # draw is not optional
+    # PC05: effect 1 is fixed; effect 2 is optional with a direction for the taker to choose
+    assert not driver.find_elements(By.CSS_SELECTOR, card("PC05") + "[name='toward-PC05-1']")
+    select(driver, card("PC05") + "select[name='toward-PC05-2']", "up")
+    select(driver, card("PC05") + "select[name='steps-PC05-2']", "0")
+    driver.find_element(By.CSS_SELECTOR, card("PC05") + "input[name='skip-PC05-2']").click()
+    # PC99: E14's site among the taker's re-entry sites, E9's general among Austria's
+    options = driver.find_elements(By.CSS_SELECTOR, card("PC99") + "select[name='site-PC99-1'] option")
+    sites = [o.get_attribute("value") for o in options][1:]  # after the default
+    assert sites and sites == list(model.reentry_sites(state, model.board_of(state), "FR"))
+    select(driver, card("PC99") + "select[name='site-PC99-1']", sites[-1])
+    au = next(g for g, v in sorted(state["generals"].items()) if v["power"] == "AU" and v["city"])
+    driver.find_element(By.CSS_SELECTOR, card("PC99") + f"input[name='pieces-PC99-2'][value={au}]").click()
+    fill_bid(driver, "FR", {hand[0][0]: hand[0]})
+    driver.find_element(By.CSS_SELECTOR, "#power-FR input[name=choice][value=PC23]").click()
+    got = page_orders(driver)["FR"]
+    assert got["cards"] == {
+        "PC23": {"effects": {"1": {"pieces": pa[1:3]}}},
+        "PC05": {"effects": {"2": {"skip": True, "steps": 0, "toward": "up"}}},
+        "PC99": {"effects": {"1": {"site": sites[-1]}, "2": {"pieces": [au]}}},
+    }
+    for instr in got["cards"].values():
+        for raw in instr["effects"].values():
+            assert _instruction(raw) == raw
+    assert problems(driver) == [] and GAME.validate(state, "FR", got) == []
+    resolved = GAME.resolve(state, {"FR": got}, PhaseRng(Rng(b"p1"), Rng(b"s1")))
+    blocked = next(e for e in resolved.events if e["type"] == "blocked")
+    assert blocked["power"] == "PA" and blocked["pieces"] == pa[1:3]
+
+
+def test_merged_hussars_and_subsidies_ride_with_austrias_political_orders(driver: Any, tmp_path: Path) -> None:
+    """M12.1 (pbem.rounds: merge_hussars_into_politics): Austria ticks its hussar cities in the
+    politics round's form; a subsidy (M9.9) goes to a power that is not its enemy; peace is
+    accepted or refused (M9.15). All pass pbem check's rules."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.fair import PhaseRng, Rng
+    from pbem.games.maria import GAME
+
+    opts = {"pbem.rounds": "merge_hussars_into_politics"}
+    state = GAME.new_game("advanced", opts, PhaseRng(Rng(b"mh-public"), Rng(b"mh-secret")))
+    phase = GAME.current_phase(state)
+    orders = {p: GAME.bot_orders(state, p, Rng(f"setup-{p}".encode())) for p in phase.powers}  # type: ignore[union-attr]
+    state = GAME.resolve(state, orders, PhaseRng(Rng(b"p0"), Rng(b"s0"))).state
+    legal = GAME.legal_orders(state, "AU")
+    assert legal["kind"] == "politics" and legal["hussar_cities"] and legal["subsidy_to"]
+    html = orderpage.order_page("maria", GAME, state, "maria_theresa", campaign="maria-m")
+    assert html is not None
+    page = tmp_path / "merged.html"
+    page.write_text(html, encoding="utf-8")
+    open_page(driver, page)
+    wanted = legal["hussar_cities"][-2:][::-1]
+    for city in wanted:
+        driver.find_element(By.CSS_SELECTOR, f"#power-AU input[name=hussar][value={city}]").click()
+    driver.find_element(By.ID, "add-subsidy-AU").click()
+    select(driver, "#power-AU select[name=subsidy-to]", legal["subsidy_to"][0])
+    select(driver, "#power-AU select[name=subsidy-card]", legal["hand"][0])
+    select(driver, "#power-AU select[name=accept_peace]", "yes")
+    got = page_orders(driver)["AU"]
+    assert got == {"accept_peace": True, "subsidies": [{"to": legal["subsidy_to"][0], "card": legal["hand"][0]}],
+                   "hussars": wanted}
+    assert problems(driver) == [] and GAME.validate(state, "AU", got) == []
+    assert not driver.find_elements(By.CSS_SELECTOR, "#power-PA select[name=accept_peace]")  # Austria's alone
