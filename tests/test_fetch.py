@@ -392,3 +392,30 @@ def test_pbem_run_fetches_then_takes_in_the_orders(tmp_path: Path, imap: ImapSer
                                     f"  user: {imap.user}\n")
     dead = run_cli("run", str(root), "--now", NOW, "-q").output
     assert f"{camp}: fetch failed: " in dead and "0 phase(s) resolved, 0 accepted" in dead, dead
+
+
+@needs_dovecot
+def test_a_mail_over_the_size_limit_is_not_fetched_and_its_sender_hears_why(tmp_path: Path,
+                                                                          imap: ImapServer) -> None:
+    """Only the header of a mail over intake's limit is fetched (memory and disk stay bounded);
+    intake refuses it with the size, addressed to its sender, and the next mail comes in whole."""
+    from pbem.core.mailin import MAX_MAIL_BYTES, read_sources
+
+    padding = b"QUJD" * ((MAX_MAIL_BYTES + 4096) // 4)
+    huge = (b"From: Player 1 <player1@example.org>\r\nTo: maria-1741@example.org\r\n"
+            b"Subject: my orders and a big picture\r\nMessage-ID: <huge-1@players.example.org>\r\n"
+            b"Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+            + b"\r\n".join(padding[i:i + 76] for i in range(0, len(padding), 76)) + b"\r\n")
+    imap.append(huge, order_mail(2))
+    root = campaign(tmp_path, imap)
+    result = fetch(root, imap)
+    assert result.exit_code == 0, result.output
+    assert "over the limit" in result.stderr and "only its header is stored" in result.stderr
+    stored = sorted((root / "inbox" / "new").iterdir())
+    assert len(stored) == 2 and max(p.stat().st_size for p in stored) < 4096
+    candidates = [c for s in read_sources([root / "inbox"]) for c in s.candidates]
+    big = next(c for c in candidates if c.sender == "player1@example.org")
+    assert big.problem is not None and big.problem.startswith(f"the mail is {len(huge):,} bytes")
+    assert f"pbem reads mails up to {MAX_MAIL_BYTES:,} bytes" in big.problem
+    assert sorted(imap.flags()) == [1, 2] and all("\\Seen" in f for f in imap.flags().values())
+    assert fetch(root, imap).stdout == ""  # recorded: never fetched again

@@ -2,7 +2,8 @@
 
 For every message on the server that pbem has not stored yet, in UID order:
 
-1. fetch it with ``BODY.PEEK[]`` (peeking leaves ``\\Seen`` alone);
+1. fetch it with ``BODY.PEEK[]`` (peeking leaves ``\\Seen`` alone), or, for a message over
+   the size limit of intake, only its header, marked with the size;
 2. store it: write ``inbox/tmp/NAME``, fsync, rename to ``inbox/new/NAME``, fsync the folder;
 3. record its UID (and Message-ID) in ``inbox/.fetched.json`` (atomic write);
 4. set ``\\Seen`` on the server.
@@ -37,6 +38,7 @@ from typing import Any
 
 from pbem.core import atomic
 from pbem.core.mailconfig import MailError, ServerSettings, is_loopback
+from pbem.core.mailin import MAX_MAIL_BYTES, NOT_FETCHED
 
 STATE_FILE = ".fetched.json"
 LOCK_FILE = ".fetch.lock"
@@ -213,6 +215,22 @@ def _body(data: list[Any]) -> tuple[bytes, int]:
     raise MailError(f"the IMAP server sent no message body: {data!r}")
 
 
+def _size(data: list[Any]) -> int:
+    """RFC822.SIZE from a FETCH answer."""
+    for part in data:
+        head = part[0] if isinstance(part, tuple) else part
+        m = re.search(rb"RFC822\.SIZE (\d+)", head) if isinstance(head, bytes) else None
+        if m:
+            return int(m.group(1))
+    raise MailError(f"the IMAP server sent no message size: {data!r}")
+
+
+def stand_in(header: bytes, size: int) -> bytes:
+    """What is stored for a message over the size limit: its header, marked with the size, and
+    no body. Memory and disk stay bounded, and intake refuses it to the sender with the size."""
+    return header.rstrip(b"\r\n") + f"\r\n{NOT_FETCHED}: {size}\r\n\r\n".encode()
+
+
 # -- apply --------------------------------------------------------------------------------------
 
 
@@ -333,8 +351,16 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
         state.save(state_path)
     to_flag = list(plan.flag)
     for uid in plan.fetch:
-        raw, arrived = _body(_ok(conn.uid("FETCH", str(uid), "(INTERNALDATE BODY.PEEK[])"),
-                                 f"to send UID {uid}"))
+        size = _size(_ok(conn.uid("FETCH", str(uid), "(RFC822.SIZE)"), f"to size UID {uid}"))
+        if size > MAX_MAIL_BYTES:
+            head, arrived = _body(_ok(conn.uid("FETCH", str(uid), "(INTERNALDATE BODY.PEEK[HEADER])"),
+                                      f"to send the header of UID {uid}"))
+            raw = stand_in(head, size)
+            err(f"UID {uid}: {size:,} bytes, over the limit of {MAX_MAIL_BYTES:,}; only its header "
+                "is stored, and intake tells the sender why")
+        else:
+            raw, arrived = _body(_ok(conn.uid("FETCH", str(uid), "(INTERNALDATE BODY.PEEK[])"),
+                                     f"to send UID {uid}"))
         mid = _message_id(raw)
         name = maildir_name(key, uidvalidity, uid, arrived)
         if mid and mid in known_ids:

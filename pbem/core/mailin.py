@@ -25,6 +25,13 @@ from pbem.core.canonical import sha256_hex
 from pbem.core.safeyaml import DEFAULT_MAX_BYTES
 
 MAX_MAIL_BYTES = 25 * 1024 * 1024
+# Written by ``pbem fetch`` into the header it stores in place of a message over the size limit.
+NOT_FETCHED = "X-Pbem-Not-Fetched"
+
+
+def too_large(size: int) -> str:
+    """The refusal of a mail of ``size`` bytes, over :data:`MAX_MAIL_BYTES`."""
+    return f"the mail is {size:,} bytes; pbem reads mails up to {MAX_MAIL_BYTES:,} bytes"
 YAML_TYPES = {"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"}
 _BODY_START = re.compile(rb"^pbem:", re.MULTILINE)
 _SIG_DELIM = re.compile(rb"^-- ?\r?$", re.MULTILINE)
@@ -103,7 +110,7 @@ def _looks_like_mbox(p: Path) -> bool:
 def _mail_file(p: Path, name: str, max_bytes: int, received: datetime | None = None) -> Source:
     size = p.stat().st_size
     if size > MAX_MAIL_BYTES:
-        return Source(name, [Candidate(name, problem=f"the mail is {size:,} bytes; pbem reads mails up to {MAX_MAIL_BYTES:,} bytes")])
+        return Source(name, [Candidate(name, problem=too_large(size))])
     return Source(name, _extract_bytes(p.read_bytes(), name, max_bytes, received))
 
 
@@ -211,6 +218,10 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
     def cand(label: str, raw: bytes | None = None, problem: str | None = None) -> Candidate:
         return Candidate(label, raw, problem, sender, received, mid)
 
+    not_fetched = _header(msg, NOT_FETCHED).strip()
+    if not_fetched.isdigit():  # pbem fetch kept only the header of a mail over the limit
+        yield cand(name, problem=too_large(int(not_fetched)))
+        return
     found = 0
     saw_html = False
     for index, part in enumerate(msg.walk()):
