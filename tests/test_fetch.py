@@ -419,3 +419,29 @@ def test_a_mail_over_the_size_limit_is_not_fetched_and_its_sender_hears_why(tmp_
     assert f"pbem reads mails up to {MAX_MAIL_BYTES:,} bytes" in big.problem
     assert sorted(imap.flags()) == [1, 2] and all("\\Seen" in f for f in imap.flags().values())
     assert fetch(root, imap).stdout == ""  # recorded: never fetched again
+
+
+def test_mailbox_names_are_sent_in_modified_utf7() -> None:
+    from pbem.core.fetch import mailbox_utf7
+
+    # RFC 3501 5.1.3's own example, and '&' escaped
+    assert mailbox_utf7("~peter/mail/台北/日本語") == "~peter/mail/&U,BTFw-/&ZeVnLIqe-"
+    assert mailbox_utf7("Orders & Co") == "Orders &- Co" and mailbox_utf7("INBOX") == "INBOX"
+
+
+@needs_dovecot
+def test_fetch_from_a_mailbox_with_a_chinese_name(tmp_path: Path, imap: ImapServer) -> None:
+    client = imap.connect()
+    try:
+        assert client.create('"&VH1O5A-"')[0] == "OK"  # 命令
+        assert client.append('"&VH1O5A-"', "", None, order_mail(1))[0] == "OK"
+    finally:
+        client.logout()
+    root = tmp_path / "maria-1741"
+    root.mkdir()
+    (root / "mail.yaml").write_text(
+        f"imap:\n  host: 127.0.0.1\n  port: {imap.port}\n  security: {security(imap)}\n"
+        f"  user: {imap.user}\n  mailbox: 命令\n", encoding="utf-8")
+    result = fetch(root, imap)
+    assert result.exit_code == 0, result.output
+    assert inbox_messages(root) == [order_mail(1)]

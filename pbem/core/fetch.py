@@ -21,6 +21,7 @@ whose Message-ID pbem has already stored are then recognised and not stored a se
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import fcntl
 import hashlib
@@ -156,7 +157,31 @@ def plan_fetch(server_uids: list[int], unseen: list[int], account: Account | Non
 
 
 def _quote(mailbox: str) -> str:
-    return '"' + mailbox.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A mailbox name as IMAP wants it: modified UTF-7 (RFC 3501 5.1.3), quoted."""
+    name = mailbox_utf7(mailbox)
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def mailbox_utf7(name: str) -> str:
+    """IMAP's modified UTF-7: printable ASCII as it is ('&' as '&-'), every other run as
+    '&' + base64 of its UTF-16BE, with ',' for '/' and no padding, + '-' ("命令" -> "&VH1O5A-")."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            b64 = base64.b64encode("".join(run).encode("utf-16-be")).decode("ascii")
+            out.append("&" + b64.rstrip("=").replace("/", ",") + "-")
+            run.clear()
+
+    for ch in name:
+        if 0x20 <= ord(ch) <= 0x7E:
+            flush()
+            out.append("&-" if ch == "&" else ch)
+        else:
+            run.append(ch)
+    flush()
+    return "".join(out)
 
 
 def imap_connect(settings: ServerSettings) -> imaplib.IMAP4:
