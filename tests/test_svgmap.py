@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import struct
 import subprocess
@@ -12,6 +13,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from pbem.core.fair import PhaseRng, Rng
 from pbem.games.maria.board import Board, load_board, load_forces, parse_board
 from pbem.render import svgmap
 from pbem.render.svgmap import FONT, NAME_SIZE, render_map
@@ -317,6 +319,31 @@ def test_shipped_start_position_names_every_fortress() -> None:
     assert occupied <= labels
     # most towns are named too; the rest keep their name in the city's tooltip
     assert len(labels) > 0.7 * len(board.cities)
+
+
+CJK = re.compile("[\u4e00-\u9fff]")
+
+
+def test_the_titles_of_a_chinese_report_map_are_chinese() -> None:
+    """A zh-TW report's map says the phase and the board's name in Chinese, as the report does."""
+    from pbem.games.maria import adjudicate
+    from pbem.games.maria.views import view as game_view
+    from pbem.render.publish import map_svg
+
+    state = adjudicate.new_game("advanced", {}, PhaseRng(Rng(b"t"), Rng(b"u")))
+    state = adjudicate.resolve(state, {}, PhaseRng(Rng(b"s"), Rng(b"v"))).state  # 1741, turn 1: politics
+    seen = game_view(state, "public")
+
+    def titles(lang: str) -> tuple[str, str]:
+        root = parse(map_svg("maria", seen, [], lang) or "")
+        title = next(t for t in root.iter(f"{SVG}text") if t.get("id") == "title")
+        sub = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "subtitle")
+        return str(title.text), str(sub.text)
+
+    assert titles("en") == ("1741, turn 1 \u2014 politics", "Maria: Bohemia and Flanders, 1741-1745")
+    title, sub = titles("zh-TW")
+    assert "1741" in title and "politics" not in title and CJK.search(title), title
+    assert sub == load_board().title_zh and CJK.search(sub)
 
 
 def test_same_bytes_whatever_the_hash_seed() -> None:

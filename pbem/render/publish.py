@@ -352,6 +352,10 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
     if game != "maria" or map_view is None:
         return None
     highlights = report.map_highlights(public_events)
+    if lang != "en" and "step" in view:  # the title in the reader's language, as the report says it
+        title = i18n.environment(lang).from_string(
+            '{% import "maria/names.txt" as n with context %}{{ n.title(v) }}').render(v=view, glossary={})
+        map_view = dict(map_view, title=title.strip())
     return _render_map(game, canonical({"view": map_view, "highlights": highlights}).decode("utf-8"), lang)
 
 

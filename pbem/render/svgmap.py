@@ -348,7 +348,7 @@ def render_map(
     parts.append(_el("g", {"id": "labels"}, "".join(lbl.svg for lbl in labels)))
     parts.append(_el("g", {"id": "pieces"}, pieces))
     parts.append(_draw_highlights(pos, highlights))
-    parts.append(_draw_title(board, view))
+    parts.append(_draw_title(board, view, lang))
     powers = tuple(_power_list(list(generals) + list(trains)) or POWERS)
     if powers not in st.legends:
         st.legends[powers] = _draw_legend(st.lay, lang, powers)
@@ -883,10 +883,11 @@ def _draw_highlights(pos: Mapping[str, tuple[float, float]], highlights: Mapping
     return _el("g", {"id": "highlights"}, "".join(out))
 
 
-def _draw_title(board: Board, view: Mapping[str, Any]) -> str:
-    title = str(view.get("title") or board.title)
+def _draw_title(board: Board, view: Mapping[str, Any], lang: str) -> str:
+    board_title = board.title_zh if lang == "zh-TW" and board.title_zh else board.title
+    title = str(view.get("title") or board_title)
     return (_text(title, {"class": "title", "id": "title", "x": MARGIN, "y": 22})
-            + _text(board.title, {"class": "subtitle", "x": MARGIN, "y": 34}))
+            + _text(board_title, {"class": "subtitle", "x": MARGIN, "y": 34}))
 
 
 def _draw_legend(lay: _Layout, lang: str, powers: Sequence[str]) -> str:

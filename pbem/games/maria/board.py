@@ -54,7 +54,7 @@ _CITY_KEYS = frozenset(
      "sector", "suit"}
 )
 _TOP_KEYS = frozenset(
-    {"map", "title", "south_rows", "maps", "suits", "territories", "cities", "roads"}
+    {"map", "title", "title_zh", "south_rows", "maps", "suits", "territories", "cities", "roads"}
 )
 _MAP_KEYS = frozenset({"name", "name_zh", "columns", "rows", "lon", "lat"})
 
@@ -149,6 +149,7 @@ class Board:
     territories: Mapping[str, Territory]
     south_rows: int
     playable: bool = True
+    title_zh: str | None = None
     _adjacent: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _main_adjacent: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _roads: Mapping[tuple[str, str], Road] = field(default_factory=dict, repr=False)
@@ -825,6 +826,7 @@ def parse_board(data: Any, source: str = "<map>", *, playable: bool = True) -> B
     board = Board(
         id=board_id,
         title=str(data.get("title") or board_id),
+        title_zh=str(data["title_zh"]) if data.get("title_zh") else None,
         cities=MappingProxyType(dict(sorted(cities.items()))),
         roads=tuple(sorted(road_index.values(), key=lambda r: (r.a, r.b))),
         maps=MappingProxyType(maps),
