@@ -297,23 +297,38 @@ def test_trustless_commit_then_reveal_matches_the_commitment(driver: Any, tmp_pa
 
 
 def test_chinese_politics_page_has_no_english_words(driver: Any, tmp_path: Path) -> None:
-    """A zh-TW seat's political form reads in Chinese: headings, help, options, card titles and
-    every effect; only ids, rule numbers and suit signs stay as they are."""
+    """A zh-TW seat's political form reads in Chinese: headings, help, options, and the title
+    and every effect of each card of the default deck; only ids, rule numbers and suit signs
+    stay as they are."""
     import re
 
+    from pbem.core.fair import PhaseRng, Rng
+    from pbem.games.maria import GAME
 
-    campaign = make_campaign(tmp_path)
-    open_page(driver, published_page(campaign, "louis"))
+    state = GAME.new_game("advanced", {}, PhaseRng(Rng(b"zh-public"), Rng(b"zh-secret")))
+    phase = GAME.current_phase(state)
+    orders = {p: GAME.bot_orders(state, p, Rng(f"setup-{p}".encode())) for p in phase.powers}  # type: ignore[union-attr]
+    state = GAME.resolve(state, orders, PhaseRng(Rng(b"p0"), Rng(b"s0"))).state
+    state["politics"]["revealed"] = sorted(state["politics"]["cards"])  # every card at once
+    html = orderpage.order_page("maria", GAME, state, "louis", campaign="maria-zh", lang="zh-TW")
+    assert html is not None
+    page = tmp_path / "zh.html"
+    page.write_text(html, encoding="utf-8")
+    open_page(driver, page)
     texts = driver.execute_script("""
         var out = [];
         document.querySelectorAll('#orders h2, #orders h3, #orders p, #orders label, #orders option, #orders li, #own .politics *')
           .forEach(function (n) { if (n.children.length === 0 || n.tagName === 'LABEL') out.push(n.textContent.trim()); });
         return out.filter(function (s) { return s; });""")
-    assert len(texts) > 20
+    assert len(texts) > 100
     english = [s for s in texts if not re.search(r"[\u4e00-\u9fff]", s)
                and not re.fullmatch(r"[\sA-Z0-9.()«»♠♥♦♣:,+\-–—]*", s)]
     assert english == [], english
-    assert any("«" in s and re.search(r"[\u4e00-\u9fff]", s) for s in texts), "card titles in Chinese"
+    ascii_words = [w for s in texts for w in re.findall(r"[a-z]{3,}", s)]
+    assert ascii_words == [], ascii_words
+    titles = glossary("maria", "zh-TW")["titles"]
+    for card, spec in state["politics"]["cards"].items():
+        assert any(s == f"{card} «{titles[spec['name']]}»" for s in texts), card
 
 
 def test_card_instructions_have_the_shapes_the_rules_read(driver: Any, tmp_path: Path) -> None:

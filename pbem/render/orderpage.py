@@ -218,6 +218,14 @@ MESSAGES: dict[str, str] = {
     "peace has been made": "已締結和平",
     "no peace has been made": "尚未締結和平",
     "{power} is neutral": "{power}保持中立",
+    "the Austrian core lands": "奧地利核心領地",
+    "Prague, the Bohemian crown": "布拉格（波希米亞王冠）",
+    "Silesia": "西利西亞",
+    "Poland": "波蘭",
+    "the neutral territories": "中立領土",
+    "the Bohemia map": "波希米亞地圖",
+    "the Flanders map": "法蘭德斯地圖",
+    "the home country of {power}": "{power}本國",
 }
 
 

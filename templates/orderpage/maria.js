@@ -595,7 +595,13 @@
     if (x === "coalition") return t("the coalition");
     return D.power_titles[x] || x;
   }
-  function region(r) { return D.power_titles[r] || String(r).replace(/_/g, " "); }
+  // the regions and city tags of M9.19 the default deck names; a GM's own tag shows as written
+  var REGION = { core_austria: t("the Austrian core lands"), bohemian_crown: t("Prague, the Bohemian crown"), silesia: t("Silesia"),
+                 poland: t("Poland"), neutral: t("the neutral territories"), bohemia: t("the Bohemia map"), flanders: t("the Flanders map") };
+  function region(r) {
+    if (D.power_titles[r]) return fmt(t("the home country of {power}"), { power: D.power_titles[r] });
+    return REGION[r] || String(r).replace(/_/g, " ");
+  }
   function signed(n) { return (n > 0 ? "+" : "") + n; }
   function target(arg, p) { return arg === "taker" ? p : arg; }
 
