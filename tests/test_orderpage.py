@@ -193,3 +193,21 @@ def test_no_page_for_a_game_without_a_form() -> None:
     assert MINI.current_phase(state) is not None
     assert orderpage.order_page("mini", MINI, state, "north", campaign="mini-1") is None
     assert orderpage.has_form("maria") and not orderpage.has_form("mini")
+
+
+def test_the_scripts_political_messages_are_pbem_checks() -> None:
+    """maria.js repeats orders._politics's sentences (bids, trump, choices, cards, peace,
+    subsidies) and the commit round's; each fixed part must still be in both."""
+    src = (templates_dir() / "orderpage" / "maria.js").read_text(encoding="utf-8")
+    python = (Path(orderpage.__file__).parents[1] / "games" / "maria" / "orders.py").read_text(encoding="utf-8")
+    fragments = [
+        "bids are given per suit: S, H, D, C", "is not a full card id or pass (M11.4)", "a reserve may not be bid (M9.4)",
+        "is not in your hand", "a salt is sent only in trustless mode (M11.4)",
+        "you do not name the trump this turn (M5.11, M9.3)", "the trump is one of S, H, D, C",
+        "is neither keep nor a revealed card", "is not a revealed political card",
+        "only Austria accepts or refuses peace (M9.15)", "a subsidy is {to: POWER, card: ID} (M9.9)",
+        "cannot receive your subsidy (M9.9)", "maria|turn|power|bid map|salt (M11.4)",
+    ]
+    for fragment in fragments:
+        assert fragment in src, fragment
+        assert fragment in python, fragment
