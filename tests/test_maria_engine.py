@@ -329,6 +329,32 @@ def test_political_orders_are_checked_before_sending() -> None:
             "orders.FR.hussars"} <= paths
 
 
+def test_card_instructions_are_checked_before_sending() -> None:
+    """M12.8, M9.19: the fields of a card's instructions are what the rules read."""
+    state = _advanced_politics()
+    cards = state["politics"]["cards"]
+    card = max(state["politics"]["revealed"], key=lambda c: len(cards[c]["effects"]))
+    n = len(cards[card]["effects"])
+    assert n >= 2
+    good = {"cards": {card: {"execute": True, "effects": {"1": {"skip": False, "steps": 1, "toward": "up",
+                                                                "pieces": ["friedrich"], "site": "wien"}}}}}
+    assert orders.validate(state, "FR", good) == []
+    bad = {"cards": {card: {"execute": "maybe", "effects": {
+        "0": {}, "1": {"skip": "no", "steps": -1, "toward": "north", "pieces": ["nobody"], "site": "atlantis"},
+        str(n): {"colour": "red"}}}}}
+    base = f"orders.FR.cards.{card}"
+    assert [str(p) for p in orders.validate(state, "FR", bad)] == [
+        f"{base}.execute: must be yes or no",
+        f"{base}.effects.0: '0' is not an effect of this card; it has effects 1 to {n}",
+        f"{base}.effects.1.skip: must be yes or no",
+        f"{base}.effects.1.steps: must be a whole number of at least 0",
+        f"{base}.effects.1.toward: is one of prussia, austria (Saxony), up, down (Russia), france, austria (Italy)",
+        f"{base}.effects.1.pieces[0]: there is no piece 'nobody'",
+        f"{base}.effects.1.site: there is no city 'atlantis' on the map",
+        f"{base}.effects.{n}: an effect's instructions are {{skip, steps, toward, pieces, site}}",
+    ]
+
+
 def test_standing_answers_to_owner_choices_are_checked_before_sending() -> None:
     """M12.3, M9.19: the owner's standing answers name its own generals and pieces, real cities
     and card ids; pbem check says which entry is wrong and why."""

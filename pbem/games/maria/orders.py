@@ -146,6 +146,8 @@ def _politics(c: _Check, orders: dict[str, Any]) -> None:
             elif not isinstance(instr, dict) or set(instr) - {"execute", "effects"}:
                 c.add(f".cards.{card}", "instructions are {execute: yes|no, effects: {N: "
                       "{skip, steps, toward, pieces, site}}}")
+            else:
+                _card_instructions(c, f".cards.{card}", instr, len(pol["cards"][card]["effects"]))
     if "accept_peace" in orders:
         if power != "AU":
             c.add(".accept_peace", "only Austria accepts or refuses peace (M9.15)")
@@ -165,6 +167,36 @@ def _politics(c: _Check, orders: dict[str, Any]) -> None:
                   "under pbem.rounds: merge_hussars_into_politics (M12.1)")
         else:
             _hussars(c, orders["hussars"])
+
+
+def _card_instructions(c: _Check, path: str, instr: dict[str, Any], effects: int) -> None:
+    """The fields of one card's instructions (M12.8, M9.19): what the rules read of them."""
+    if "execute" in instr and not isinstance(instr["execute"], bool):
+        c.add(f"{path}.execute", "must be yes or no")
+    per = instr.get("effects", {})
+    if not isinstance(per, dict):
+        c.add(f"{path}.effects", "must map effect numbers (1, 2, ...) to instructions")
+        return
+    for key, fields in per.items():
+        p = f"{path}.effects.{key}"
+        if key not in {str(i) for i in range(1, effects + 1)}:
+            c.add(p, f"'{key}' is not an effect of this card; it has effects 1 to {effects}")
+        elif not isinstance(fields, dict) or set(fields) - {"skip", "steps", "toward", "pieces", "site"}:
+            c.add(p, "an effect's instructions are {skip, steps, toward, pieces, site}")
+        else:
+            if "skip" in fields and not isinstance(fields["skip"], bool):
+                c.add(f"{p}.skip", "must be yes or no")
+            steps = fields.get("steps")
+            if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or steps < 0):
+                c.add(f"{p}.steps", "must be a whole number of at least 0")
+            if "toward" in fields and fields["toward"] not in ("prussia", "austria", "up", "down", "france"):
+                c.add(f"{p}.toward", "is one of prussia, austria (Saxony), up, down (Russia), france, "
+                      "austria (Italy)")
+            for i, pid in enumerate(_list(c, f"{p}.pieces", fields.get("pieces", []))):
+                if not isinstance(pid, str) or model.piece_power(c.state, pid) is None:
+                    c.add(f"{p}.pieces[{i}]", f"there is no piece '{pid}'")
+            if "site" in fields:
+                c.city(f"{p}.site", fields["site"])
 
 
 def _list(c: _Check, path: str, value: Any) -> list[Any]:
