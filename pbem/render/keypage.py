@@ -11,14 +11,11 @@ This module is pure: :func:`key_page` returns the HTML text; the command writes 
 
 from __future__ import annotations
 
-import json
 import re
-from functools import cache
 
 from pbem.core.keys import _NAME
-from pbem.data import templates_dir
 from pbem.errors import KeyFileError
-from pbem.render import i18n
+from pbem.render import i18n, pagekit
 
 TEMPLATE_DIR = "keypage"
 LANGS = tuple(i18n.LOCALES)
@@ -64,14 +61,7 @@ _WORDS = re.compile(r"\{\{(.+?)\}\}")
 
 def message_table(lang: str) -> dict[str, str]:
     """The page's words in ``lang``: gettext first, then the table above, then English."""
-    lang = i18n.check_lang(lang)
-    out = {}
-    for msg, zh in MESSAGES.items():
-        text = i18n.gettext_for(lang, msg)
-        if lang != "en" and text == msg:
-            text = zh
-        out[msg] = text
-    return out
+    return pagekit.message_table(lang, MESSAGES)
 
 
 def check_name(name: str) -> str:
@@ -81,15 +71,8 @@ def check_name(name: str) -> str:
     return name
 
 
-@cache
 def _asset(name: str) -> str:
-    return (templates_dir() / TEMPLATE_DIR / name).read_text(encoding="utf-8")
-
-
-def _script_json(data: object) -> str:
-    """JSON safe inside a ``<script>`` element (no ``</`` or ``<!--`` can end it early)."""
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return pagekit.asset(TEMPLATE_DIR, name)
 
 
 def key_page(lang: str = "en", name: str | None = None) -> str:
@@ -106,4 +89,4 @@ def key_page(lang: str = "en", name: str | None = None) -> str:
     page = page.replace("@@LANG@@", escape(lang)).replace("@@STYLE@@", _asset("keypage.css"))
     page = _WORDS.sub(lambda m: escape(text[m.group(1)], quote=False), page)
     # the data and the script go in last, so nothing in them is taken for a marker
-    return page.replace("@@DATA@@", _script_json(data)).replace("@@SCRIPT@@", _asset("keypage.js"))
+    return page.replace("@@DATA@@", pagekit.script_json(data)).replace("@@SCRIPT@@", _asset("keypage.js"))

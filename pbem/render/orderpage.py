@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import base64
 import gzip
-import json
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from pbem.data import templates_dir
 from pbem.games.base import Game, Phase
-from pbem.render import i18n
+from pbem.render import i18n, pagekit
 
 PAGE_VERSION = 1
 TEMPLATE_DIR = "orderpage"
@@ -231,25 +230,11 @@ MESSAGES: dict[str, str] = {
 
 def message_table(lang: str) -> dict[str, str]:
     """The page's words in ``lang``: gettext first, then the table above, then English."""
-    lang = i18n.check_lang(lang)
-    out = {}
-    for msg, zh in MESSAGES.items():
-        text = i18n.gettext_for(lang, msg)
-        if lang != "en" and text == msg:
-            text = zh
-        out[msg] = text
-    return out
+    return pagekit.message_table(lang, MESSAGES)
 
 
-@cache
 def _asset(name: str) -> str:
-    return (templates_dir() / TEMPLATE_DIR / name).read_text(encoding="utf-8")
-
-
-def _script_json(data: Any) -> str:
-    """JSON safe inside a ``<script>`` element (no ``</`` or ``<!--`` can end it early)."""
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return pagekit.asset(TEMPLATE_DIR, name)
 
 
 def compress_svg(svg: str) -> str:
@@ -421,7 +406,7 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
         "@@LANG@@": escape(str(data["lang"])),
         "@@TITLE@@": escape(title),
         "@@STYLE@@": _asset("orderpage.css"),
-        "@@DATA@@": _script_json(data),
+        "@@DATA@@": pagekit.script_json(data),
         "@@MAP@@": compress_svg(map_svg) if map_svg else "",
         "@@SCRIPT@@": "\n".join(scripts) + "\nPBEM.boot();\n",
     }
