@@ -34,6 +34,24 @@ SEATS = ("maria_theresa", "louis", "frederick")
 MAX_BYTES = 300 * 1024
 
 
+def check_agrees_and_signing_is_refused(driver: Any, tmp_path: Path, campaign_dir: Path, header: dict[str, str],
+                                        orders: dict[str, Any], expected: list[str]) -> str:
+    """``pbem check`` says the ``expected`` lines of the same orders, and the page will not sign
+    them, even with its button forced on; returns the page's status line."""
+    from selenium.webdriver.common.by import By
+
+    unsigned = tmp_path / "unsigned.yaml"
+    unsigned.write_text(json.dumps({"pbem": 1, **header, "seq": 1, "orders": orders}), encoding="utf-8")
+    out = run_cli("check", str(unsigned), "--campaign", str(campaign_dir), ok=False)
+    assert out.exit_code == 1
+    for line in expected:
+        assert line in out.output
+    assert not driver.find_element(By.ID, "sign").is_enabled()
+    driver.execute_script("document.getElementById('sign').disabled = false; document.getElementById('sign').click();")
+    assert driver.find_element(By.ID, "signed").get_attribute("value") == ""
+    return str(driver.find_element(By.ID, "sign-status").text)
+
+
 def require_browser() -> None:
     """Fail (not skip) with the install hint when the browser, its driver or Selenium is missing."""
     for path in (CHROMIUM, CHROMEDRIVER):
@@ -280,19 +298,10 @@ def test_illegal_move_shows_pbem_checks_words_and_is_not_signed(driver: Any, cam
     expected = [f"{p.path}: {p.message}" for p in game.validate(state, "PR", orders["PR"])]
     assert len(expected) >= 3
     assert shown == expected
-    # the same words from pbem check on the same orders
-    unsigned = tmp_path / "unsigned.yaml"
-    unsigned.write_text(json.dumps({"pbem": 1, "campaign": "maria-t", "player": "frederick", "phase": "1741-1/prussia",
-                                    "seq": 1, "orders": orders}), encoding="utf-8")
-    out = run_cli("check", str(unsigned), "--campaign", str(campaign["dir"]), ok=False)
-    assert out.exit_code == 1
-    for line in expected:
-        assert line in out.output
-    # the page refuses to sign
-    assert not driver.find_element(By.ID, "sign").is_enabled()
-    driver.execute_script("document.getElementById('sign').disabled = false; document.getElementById('sign').click();")
-    assert driver.find_element(By.ID, "signed").get_attribute("value") == ""
-    assert "Fix the problems" in driver.find_element(By.ID, "sign-status").text
+    status = check_agrees_and_signing_is_refused(
+        driver, tmp_path, campaign["dir"], {"campaign": "maria-t", "player": "frederick", "phase": "1741-1/prussia"},
+        orders, expected)
+    assert "Fix the problems" in status
     # an edited path the engine did not offer is flagged as something only the adjudicator can judge
     notes = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#notes li")]
     assert any("orders.PR.moves[0].path" in n and "adjudicator" in n for n in notes)

@@ -21,6 +21,7 @@ from test_orderpage_browser import (
     MAX_BYTES,
     NOW,
     SEATS,
+    check_agrees_and_signing_is_refused,
     load_key,
     open_page,
     page_orders,
@@ -189,7 +190,6 @@ def test_sealed_politics_round_bid_choice_and_card_instruction(driver: Any, tmp_
 
 
 def test_illegal_bid_shows_pbem_checks_words_and_is_not_signed(driver: Any, tmp_path: Path) -> None:
-    from selenium.webdriver.common.by import By
 
     campaign = make_campaign(tmp_path)
     camp, state, phase = now(campaign)
@@ -206,17 +206,9 @@ def test_illegal_bid_shows_pbem_checks_words_and_is_not_signed(driver: Any, tmp_
                         f"orders.{power}.bid.H: a reserve may not be bid (M9.4)",
                         f"orders.{power}.bid.S: 'S11' is not a full card id or pass (M11.4)"]
     assert problems(driver) == expected
-    unsigned = tmp_path / "unsigned.yaml"
-    unsigned.write_text(json.dumps({"pbem": 1, "campaign": "maria-p", "player": seat, "phase": phase.id,
-                                    "seq": 1, "orders": orders}), encoding="utf-8")
-    out = run_cli("check", str(unsigned), "--campaign", str(campaign["dir"]), ok=False)
-    assert out.exit_code == 1
-    for line in expected:
-        assert line in out.output
-    assert not driver.find_element(By.ID, "sign").is_enabled()
-    driver.execute_script("document.getElementById('sign').disabled = false; document.getElementById('sign').click();")
-    assert driver.find_element(By.ID, "signed").get_attribute("value") == ""
-    assert driver.find_element(By.ID, "sign-status").text == words(seat)["Fix the problems above before signing."]
+    status = check_agrees_and_signing_is_refused(
+        driver, tmp_path, campaign["dir"], {"campaign": "maria-p", "player": seat, "phase": phase.id}, orders, expected)
+    assert status == words(seat)["Fix the problems above before signing."]
 
 
 def test_trustless_commit_then_reveal_matches_the_commitment(driver: Any, tmp_path: Path) -> None:
