@@ -1,0 +1,67 @@
+"""Every event an engine emits can be printed: each call site of ``ctx.emit`` (Rome) and
+``ctx.event`` / ``ctx.private`` (Maria) is read from the source, and the event's templates are
+rendered, in both languages and both formats, with exactly the fields that call site gives.
+A template that reads a field only some call sites give must read it with ``e.get``; the
+strict templates would otherwise stop a report in the middle of a campaign."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+
+from pbem.render import i18n
+from pbem.render.publish import glossary
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINES = {"ror": ("pbem/games/ror", ("emit",)), "maria": ("pbem/games/maria", ("event", "private"))}
+MISSING = re.compile(r"^'dict object' has no attribute '(\w+)'$")
+
+
+def call_sites(game: str) -> list[tuple[str, dict[str, Any], str]]:
+    """(event type, fields with their literal values or a stand-in, where) of every call site
+    whose fields can be read from the source."""
+    package, names = ENGINES[game]
+    out = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names):
+                continue
+            at = 1 if node.func.attr == "private" else 0  # private(power, type, ...)
+            if len(node.args) != at + 1 or not isinstance(node.args[at], ast.Constant) \
+                    or not isinstance(node.args[at].value, str) or any(k.arg is None for k in node.keywords):
+                continue  # fields built at run time: the games' own tests print those
+            etype = node.args[at].value
+            fields = {k.arg: k.value.value if isinstance(k.value, ast.Constant) else "x1" for k in node.keywords}
+            if node.func.attr == "private":  # Maria's private() adds the power and the audience
+                fields.update(power="x1", audience="x1")
+            out.append((etype, fields, f"{path.relative_to(ROOT)}:{node.lineno}"))
+    return out
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_emitted_event_renders_with_the_fields_it_is_given(game: str) -> None:
+    sites = call_sites(game)
+    assert len(sites) > 40
+    problems = []
+    for lang in ("en", "zh-TW"):
+        env = i18n.environment(lang)
+        for ext in ("html", "txt"):
+            tpl = env.from_string(
+                '{% import "' + game + '/names.' + ext + '" as n with context %}{% include ["' + game
+                + '/events/" ~ e.type ~ ".' + ext + '", "base/events/" ~ e.type ~ ".' + ext
+                + '", "base/events/_other.' + ext + '"] %}')
+            for etype, fields, where in sites:
+                try:
+                    tpl.render(e={"type": etype, **fields}, glossary=glossary(game, lang), game=game, view={})
+                except jinja2.UndefinedError as exc:
+                    m = MISSING.match(str(exc))
+                    if m and m.group(1) not in fields:  # not a stand-in value of the wrong shape
+                        problems.append(f"{where}: {etype}.{ext} ({lang}) reads '{m.group(1)}', which it is not given")
+                except Exception:  # noqa: BLE001, S112 - a stand-in value of the wrong type
+                    continue
+    assert not problems, "\n".join(sorted(set(problems)))
