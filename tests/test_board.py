@@ -529,3 +529,14 @@ def test_within_agrees_with_distances(shipped: Board) -> None:
     for city in sorted(fresh.cities)[::25]:
         near = fresh.within(city, 3)  # bounded search: nothing cached yet
         assert near == frozenset(c for c, d in shipped.distances_from(city).items() if d <= 3)
+
+
+def test_shipped_cities_all_have_unique_chinese_names(shipped: Board) -> None:
+    # seeds/maria/README.md: `cities[].name_zh` is "the Traditional Chinese name, used by
+    # `--lang zh-TW`"; the shipped map gives one to every town, so that a Chinese report or map
+    # never falls back to a Latin name, and no two towns read the same.
+    names = {c.id: c.name_zh or "" for c in shipped.cities.values()}
+    missing = sorted(i for i, n in names.items() if not any("\u4e00" <= ch <= "\u9fff" for ch in n))
+    assert not missing
+    values = list(names.values())
+    assert len(set(values)) == len(values), sorted(n for n in set(values) if values.count(n) > 1)
