@@ -554,3 +554,45 @@ def test_wait_blocks_until_the_lock_is_free(tmp_path: Path) -> None:
         assert f"waiting for pid {os.getpid()}" in err.decode()
         assert len(out.splitlines()) == 2
         assert_exactly_once(srv, 2, root)
+
+
+def test_pbem_run_sends_what_it_queued_when_the_campaign_names_an_smtp_server(
+        tmp_path: Path, keys: dict[str, Path]) -> None:
+    """The daily job is one command: ``pbem run`` delivers each campaign's outbox, exactly once,
+    where its mail.yaml names an SMTP server; ``--no-send`` leaves the mail queued."""
+    from conftest import NOW, run_cli
+
+    root = tmp_path / "games"
+    camps = []
+    for name in ("a-mini", "b-mini"):
+        camp = root / name
+        run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", name,
+                "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+                "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
+                "--deadline", "stage=48h", "--now", NOW)
+        camps.append(camp)
+    a, b = camps
+    with SmtpServer() as srv:
+        write_config(a, 0o600, f"smtp:\n  host: 127.0.0.1\n  port: {srv.port}\n  security: none\n")
+        out = run_cli("run", str(root), "--now", NOW, "-q").output
+        queued = sorted((a / "sent").glob("*.eml"))
+        assert queued and not list((a / "outbox").glob("*.eml")), out
+        assert f"{a}: 0 phase(s) resolved, 0 accepted, 0 refused, {len(queued)} mail(s) queued, {len(queued)} sent" in out
+        assert set(srv.count_by_message_id().values()) == {1} and sum(srv.count_by_message_id().values()) == len(queued)
+        # the campaign without mail settings keeps its mail for pbem send
+        assert list((b / "outbox").glob("*.eml")) and not list((b / "sent").glob("*.eml"))
+        again = run_cli("run", str(root), "--now", NOW, "-q").output
+        assert f"{a}: 0 phase(s) resolved, 0 accepted, 0 refused, 0 mail(s) queued, 0 sent" in again, again
+        assert sum(srv.count_by_message_id().values()) == len(queued)
+        # queued but not sent under --no-send; the next run sends it
+        (a / "outbox" / "9999-note.eml").write_bytes(message(9))
+        run_cli("run", str(root), "--now", NOW, "-q", "--no-send")
+        assert (a / "outbox" / "9999-note.eml").is_file()
+        assert "1 sent" in run_cli("run", str(root), "--now", NOW, "-q").output
+        assert srv.count_by_message_id()["<report-9@maria-1741.pbem>"] == 1
+    down = run_cli("run", str(root), "--now", NOW, "-q").output  # the server is gone
+    assert f"{a}: " in down and "send failed: " not in down  # nothing to send: no connection tried
+    (a / "outbox" / "9998-note.eml").write_bytes(message(8))
+    down = run_cli("run", str(root), "--now", NOW, "-q").output
+    assert "send failed: " in down or "not delivered" in down, down
+    assert (a / "outbox" / "9998-note.eml").is_file()

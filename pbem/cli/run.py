@@ -17,19 +17,25 @@ from pbem.core.pipeline import find_campaigns, run_all
 @click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--jobs", "-j", default=1, show_default=True, help="Campaigns processed in parallel.")
 @click.option("--no-fetch", is_flag=True, help="Do not fetch mail by IMAP, even where configured.")
+@click.option("--no-send", is_flag=True, help="Only queue the mail; do not send it by SMTP, even where configured.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @now_option
-def run(root: Path, jobs: int, no_fetch: bool, quiet: bool, now: datetime) -> None:
-    """Fetch, take in, resolve what is due, publish and queue mail for every campaign under ROOT.
+def run(root: Path, jobs: int, no_fetch: bool, no_send: bool, quiet: bool, now: datetime) -> None:
+    """Fetch, take in, resolve what is due, publish and send the mail, for every campaign under ROOT.
+
+    A campaign whose mail.yaml names an IMAP server is fetched first; one that names an SMTP
+    server has its outbox sent last (exactly once, as pbem send). Otherwise mail stays queued
+    in CAMPAIGN/outbox for pbem send.
 
     \b
     Example (cron, every hour):
-      0 * * * *  pbem run /srv/pbem && pbem send ... (see docs/mail.md)
+      0 * * * *  pbem run /srv/pbem --quiet   (mail settings: docs/mail.md)
     """
     total = len(find_campaigns(root))
     results = []
     with click.progressbar(length=total, label="campaigns", file=sys.stderr, hidden=quiet or total == 0) as bar:
-        for result in run_all(root, now, jobs=jobs, fetch_mail=not no_fetch, progress=bar.update):
+        for result in run_all(root, now, jobs=jobs, fetch_mail=not no_fetch, send_mail=not no_send,
+                              progress=bar.update):
             results.append(result)
     results.sort(key=lambda r: r.path)
     for r in results:

@@ -37,12 +37,14 @@ class CampaignRun:
     waiting: str = ""
     error: str | None = None
     fetched: str = ""
+    sent: str = ""
 
     def line(self) -> str:
         if self.error:
             return f"{self.path}: SKIPPED: {self.error}"
         parts = [self.fetched] if self.fetched else []
         parts += [f"{len(self.resolved)} phase(s) resolved", f"{self.accepted} accepted", f"{self.refused} refused", f"{self.queued} mail(s) queued"]
+        parts += [self.sent] if self.sent else []
         tail = f" — {self.waiting}" if self.waiting else ""
         return f"{self.path}: " + ", ".join(parts) + tail
 
@@ -87,8 +89,11 @@ def publish_pending(camp: Campaign) -> list[int]:
     return done
 
 
-def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, wait: float = 30.0) -> CampaignRun:
-    """One campaign's daily job. Never raises: a failure is reported in the result."""
+def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mail: bool = True,
+                 wait: float = 30.0) -> CampaignRun:
+    """One campaign's daily job: fetch, take in, resolve what is due, publish and, where the
+    campaign's mail settings name the servers, fetch before and send after. Never raises: a
+    failure is reported in the result."""
     result = CampaignRun(str(path))
     try:
         camp = Campaign(path)
@@ -108,6 +113,8 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, wait: fl
                 result.resolved.append(outcome.record["phase"])
             publish_pending(camp)
             result.queued = _outbox_count(camp) - before
+        if send_mail and (path / "mail.yaml").is_file():
+            result.sent = _send(path)  # under the outbox's own lock, not the campaign's
     except PbemError as exc:
         result.error = str(exc)
     except Exception as exc:  # noqa: BLE001 - one broken campaign must not stop the others
@@ -132,17 +139,37 @@ def _fetch(path: Path) -> str:
     return f"{len(outcome.stored)} fetched"
 
 
-def run_all(root: Path, now: datetime, *, jobs: int = 1, fetch_mail: bool = True, progress: Callable[[int], None] | None = None) -> Iterator[CampaignRun]:
+def _send(path: Path) -> str:
+    """Deliver the campaign's outbox when its settings name an SMTP server (see ``pbem send``:
+    exactly once). What cannot go now stays queued for the next run; a failure is reported,
+    not raised."""
+    from pbem.core.delivery import deliver
+    from pbem.core.mailconfig import load_mail_config
+
+    try:
+        settings = load_mail_config(path).smtp
+        if not settings.host:
+            return ""
+        # one quick retry: what stays queued goes with the next run, not by holding this one up
+        outcome = deliver(path, settings, out=lambda _line: None, err=lambda _line: None, retries=1, retry_delay=2.0)
+    except (PbemError, OSError) as exc:
+        return f"send failed: {exc}"
+    trouble = len(outcome.left) + sum(len(r) for r in outcome.refused.values())
+    return f"{len(outcome.sent)} sent" + (f", {trouble} not delivered (see pbem send)" if trouble else "")
+
+
+def run_all(root: Path, now: datetime, *, jobs: int = 1, fetch_mail: bool = True, send_mail: bool = True,
+            progress: Callable[[int], None] | None = None) -> Iterator[CampaignRun]:
     """Run every campaign under ``root``; yields results as they finish (sorted when jobs == 1)."""
     paths = find_campaigns(root)
     if jobs <= 1:
         for p in paths:
-            yield run_campaign(p, now, fetch_mail=fetch_mail)
+            yield run_campaign(p, now, fetch_mail=fetch_mail, send_mail=send_mail)
             if progress:
                 progress(1)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_campaign, p, now, fetch_mail=fetch_mail) for p in paths]
+        futures = [pool.submit(run_campaign, p, now, fetch_mail=fetch_mail, send_mail=send_mail) for p in paths]
         for fut in as_completed(futures):
             yield fut.result()
             if progress:
