@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from pbem.core.keys import _NAME, generate
+from pbem.core.keys import KEY_NAME, generate
 from pbem.data import templates_dir
 from pbem.errors import KeyFileError
 from pbem.render import keypage
@@ -68,7 +68,7 @@ def test_every_word_the_script_and_page_use_is_in_the_table() -> None:
 
 def test_name_rule_and_words_are_keys_pys() -> None:
     data = embedded(key_page("en", "fritz"))
-    assert data["name"] == "fritz" and data["name_pattern"] == _NAME.pattern
+    assert data["name"] == "fritz" and data["name_pattern"] == KEY_NAME.pattern
     for bad in ["bad name", "-x", "a" * 65, "", "Grüße"]:
         with pytest.raises(KeyFileError) as from_keys:
             generate(bad)

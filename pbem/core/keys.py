@@ -21,7 +21,8 @@ from pbem.core.safeyaml import load_yaml
 from pbem.errors import KeyFileError
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# a key name: what the key files and the key page accept
+KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def _raw_public(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
@@ -110,7 +111,7 @@ def load_public_key(ref: str) -> PublicKey:
 
 def generate(name: str) -> PrivateKey:
     """Fresh keys for ``name``."""
-    if not _NAME.fullmatch(name):
+    if not KEY_NAME.fullmatch(name):
         raise KeyFileError(
             f"'{name}' is not a usable key name (letters, digits, '.', '_', '-'; up to 64)"
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.core.keys import _NAME
+from pbem.core.keys import KEY_NAME
 from pbem.errors import KeyFileError
 from pbem.render import i18n, pagekit
 
@@ -66,7 +66,7 @@ def message_table(lang: str) -> dict[str, str]:
 
 def check_name(name: str) -> str:
     """``name`` if keys.py's rule accepts it as a key name, else keys.py's error."""
-    if not _NAME.fullmatch(name):
+    if not KEY_NAME.fullmatch(name):
         raise KeyFileError(BAD_NAME.format(name=name))
     return name
 
@@ -84,7 +84,7 @@ def key_page(lang: str = "en", name: str | None = None) -> str:
     if name is not None:
         check_name(name)
     text = message_table(lang)
-    data = {"lang": lang, "name": name or "", "name_pattern": _NAME.pattern, "text": text}
+    data = {"lang": lang, "name": name or "", "name_pattern": KEY_NAME.pattern, "text": text}
     page = _asset("page.html")
     page = page.replace("@@LANG@@", escape(lang)).replace("@@STYLE@@", _asset("keypage.css"))
     page = _WORDS.sub(lambda m: escape(text[m.group(1)], quote=False), page)
