@@ -30,7 +30,7 @@ driver = orderpage_browser.driver
 KEY_FILE = re.compile(
     r"# pbem private key of (?P<name>\S+)\. Keep it secret: whoever has it can sign your orders\.\n"
     r"# Public key: (?P<pub>ed25519:[0-9a-f]{64} x25519:[0-9a-f]{64} (?P=name))\n"
-    r"pbem-key: 1\nname: (?P=name)\ned25519: [0-9a-f]{64}\nx25519: [0-9a-f]{64}\n\Z"
+    r'pbem-key: 1\nname: "(?P=name)"\ned25519: [0-9a-f]{64}\nx25519: [0-9a-f]{64}\n\Z'
 )
 
 

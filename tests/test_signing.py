@@ -116,6 +116,15 @@ def test_key_names_are_checked_whole() -> None:
             generate(bad)
 
 
+@pytest.mark.parametrize("name", ["on", "123", "null", "true", "1e3"])
+def test_a_key_named_like_a_yaml_word_loads_back_with_its_name(tmp_path: Path, name: str) -> None:
+    from pbem.core.keys import generate, load_private_key, write_private_key
+
+    path = tmp_path / f"{name}.key"
+    write_private_key(generate(name), path)
+    assert load_private_key(path).name == name
+
+
 def test_verify_against_campaign_roster(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
     good = signed(tmp_path, keys["north"], "mini-1", "north", "round-1", {"N": {"bid": 3}})
     out = run_cli("verify", str(good), "--campaign", str(mini_campaign)).stdout

@@ -129,7 +129,7 @@ def format_private_key(key: PrivateKey) -> str:
         f"# pbem private key of {key.name}. Keep it secret: whoever has it can sign your orders.\n"
         f"# Public key: {key.public().line()}\n"
         "pbem-key: 1\n"
-        f"name: {key.name}\n"
+        f"name: \"{key.name}\"\n"  # quoted: a name such as on or 123 stays text
         f"ed25519: {raw(key.ed25519)}\n"
         f"x25519: {raw(key.x25519)}\n"
     )

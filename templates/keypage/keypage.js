@@ -51,7 +51,7 @@
     var text = "# pbem private key of " + name + ". Keep it secret: whoever has it can sign your orders.\n" +
       "# Public key: " + pub + "\n" +
       "pbem-key: 1\n" +
-      "name: " + name + "\n" +
+      "name: \"" + name + "\"\n" +  // quoted, as pbem keygen writes it
       "ed25519: " + e.secret + "\n" +
       "x25519: " + k.secret + "\n";
     return { key: text, pub: pub };
