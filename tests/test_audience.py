@@ -30,7 +30,7 @@ from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
 from pbem.data import templates_dir
 from pbem.games.base import Secret
-from pbem.render import publish
+from pbem.render import orderpage, publish
 from pbem.render.publish import Bundle, render_record
 from pbem.render.report import visible_events
 
@@ -177,6 +177,8 @@ def _audience_bytes(bundle: Bundle) -> dict[str, dict[str, str]]:
 PAGE_EXAMPLES = sorted({
     m for f in sorted((templates_dir() / "orderpage").glob("*.js"))
     for m in re.findall(r"\(e\.g\. [^)]*\)", f.read_text(encoding="utf-8"))
+} | {  # and their Chinese, which the page carries in its words
+    m for zh in orderpage.MESSAGES.values() for m in re.findall(r"（例如 [^）]*）", zh)
 })
 
 

@@ -144,6 +144,10 @@ def test_every_word_has_a_chinese_form() -> None:
         src = (templates_dir() / "orderpage" / name).read_text(encoding="utf-8")
         used |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"\)', src))  # t("...")
         used |= set(re.findall(r'\["[\w-]+", "((?:[^"\\]|\\.)*)"\]', src))  # ["element-id", "..."]
+        # pbem check's sentences: c.add(path, "...", {args}) and c.note(...), shown translated
+        for m in re.finditer(r'(?:c|this)\.(?:add|note)\([^,]+,\s*(?:\w+ \? )?"((?:[^"\\]|\\.)*)"'
+                             r'(?:\s*:\s*"((?:[^"\\]|\\.)*)")?', src):
+            used |= {s for s in m.groups() if s}
     assert used == set(orderpage.MESSAGES), (sorted(used - set(orderpage.MESSAGES)), sorted(set(orderpage.MESSAGES) - used))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
@@ -165,9 +166,11 @@ def select(driver: Any, css: str, value: str, index: int = -1) -> None:
 
 
 def problems(driver: Any) -> list[str]:
+    """The problems the page lists, as pbem check words them (a zh-TW page shows them in
+    Chinese and keeps pbem check's line in data-check)."""
     from selenium.webdriver.common.by import By
 
-    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#problems li.problem")]
+    return [li.get_attribute("data-check") for li in driver.find_elements(By.CSS_SELECTOR, "#problems li.problem")]
 
 
 def sign(driver: Any) -> str:
@@ -273,6 +276,24 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     assert urls and all(u.startswith(("file:", "data:", "blob:")) for u in urls), urls
 
 
+def fill_illegal_moves(driver: Any, legal: dict[str, Any]) -> None:
+    """Friedrich marches to Vienna through a town that does not exist, and moves a second time
+    by force march off the main roads."""
+    from selenium.webdriver.common.by import By
+
+    far = "wien"  # nowhere near Silesia: not a road neighbour, and too far
+    driver.find_element(By.ID, "add-move-PR").click()
+    select(driver, "#power-PR select[name=piece]", "friedrich")
+    path = driver.find_element(By.CSS_SELECTOR, "#power-PR input[name=path]")
+    first = legal["moves"]["friedrich"]["paths"][sorted(legal["moves"]["friedrich"]["paths"])[0]][0]
+    path.send_keys(f"{first} {far} nowhere_town {far} {far}")
+    driver.find_element(By.ID, "add-move-PR").click()
+    select(driver, "#power-PR select[name=piece]", "friedrich")
+    path2 = driver.find_elements(By.CSS_SELECTOR, "#power-PR input[name=path]")[-1]
+    path2.send_keys(first)
+    driver.find_elements(By.CSS_SELECTOR, "#power-PR input[name=force_march]")[-1].click()
+
+
 def test_illegal_move_shows_pbem_checks_words_and_is_not_signed(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -280,19 +301,7 @@ def test_illegal_move_shows_pbem_checks_words_and_is_not_signed(driver: Any, cam
     open_page(driver, page)
     load_key(driver, campaign["keys"]["frederick"])
     state, game = campaign["state"], campaign["camp"].game()
-    legal = game.legal_orders(state, "PR")
-    far = "wien"  # nowhere near Silesia: not a road neighbour, and too far
-    driver.find_element(By.ID, "add-move-PR").click()
-    select(driver, "#power-PR select[name=piece]", "friedrich")
-    path = driver.find_element(By.CSS_SELECTOR, "#power-PR input[name=path]")
-    first = legal["moves"]["friedrich"]["paths"][sorted(legal["moves"]["friedrich"]["paths"])[0]][0]
-    path.send_keys(f"{first} {far} nowhere_town {far} {far}")
-    # a second move of the same general, with a force march off the main roads
-    driver.find_element(By.ID, "add-move-PR").click()
-    select(driver, "#power-PR select[name=piece]", "friedrich")
-    path2 = driver.find_elements(By.CSS_SELECTOR, "#power-PR input[name=path]")[-1]
-    path2.send_keys(first)
-    driver.find_elements(By.CSS_SELECTOR, "#power-PR input[name=force_march]")[-1].click()
+    fill_illegal_moves(driver, game.legal_orders(state, "PR"))
     orders = page_orders(driver)
     shown = problems(driver)
     expected = [f"{p.path}: {p.message}" for p in game.validate(state, "PR", orders["PR"])]
@@ -305,6 +314,29 @@ def test_illegal_move_shows_pbem_checks_words_and_is_not_signed(driver: Any, cam
     # an edited path the engine did not offer is flagged as something only the adjudicator can judge
     notes = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#notes li")]
     assert any("orders.PR.moves[0].path" in n and "adjudicator" in n for n in notes)
+
+
+def test_a_chinese_page_says_pbem_checks_sentences_in_chinese(driver: Any, campaign: dict[str, Any],
+                                                              tmp_path: Path) -> None:
+    """A zh-TW player reads each problem in Chinese, with the city and general names of the
+    Chinese map; pbem check's own English line stays with it (data-check, and the tooltip)."""
+    from selenium.webdriver.common.by import By
+
+    open_page(driver, write_page(campaign, tmp_path, lang="zh-TW"))
+    state, game = campaign["state"], campaign["camp"].game()
+    fill_illegal_moves(driver, game.legal_orders(state, "PR"))
+    orders = page_orders(driver)
+    expected = [f"{p.path}: {p.message}" for p in game.validate(state, "PR", orders["PR"])]
+    assert problems(driver) == expected
+    items = driver.find_elements(By.CSS_SELECTOR, "#problems li.problem")
+    for li, check in zip(items, expected, strict=True):
+        text = li.text
+        assert re.search(r"[\u4e00-\u9fff]", text) and text != check, text
+        assert li.get_attribute("title") == check
+        assert text.split(": ", 1)[0] == check.split(": ", 1)[0]  # the same path into the file
+    shown = " ".join(li.text for li in items)
+    assert "維也納" in shown and "Wien" not in shown  # the city as the Chinese map names it
+    assert "「nowhere_town」" in shown  # what the player typed stays as typed
 
 
 def test_a_foreign_key_is_named_and_signing_still_verifies_against_it(driver: Any, campaign: dict[str, Any], tmp_path: Path) -> None:

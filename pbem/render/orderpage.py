@@ -225,6 +225,50 @@ MESSAGES: dict[str, str] = {
     "the Bohemia map": "波希米亞地圖",
     "the Flanders map": "法蘭德斯地圖",
     "the home country of {power}": "{power}本國",
+    # pbem check's sentences, as maria.js says them in Chinese ({names} are filled in)
+    "'{card}' is not a card id (e.g. H7.2 or H7)": "「{card}」不是牌的代號（例如 H7.2 或 H7）",
+    "'{card}' is not a card id (e.g. H7.2, H7, R.3a, R)": "「{card}」不是牌的代號（例如 H7.2、H7、R.3a、R）",
+    "'{card}' is not a full card id or pass (M11.4)": "「{card}」不是完整的牌代號，也不是 pass（M11.4）",
+    "'{card}' is not a revealed political card": "「{card}」不是已翻開的政治牌",
+    "'{city}' is not a road neighbour of '{prev}'": "「{city}」與「{prev}」之間沒有道路相連",
+    "'{entry}' is neither keep nor a revealed card ({cards})": "「{entry}」既不是 keep，也不是已翻開的牌（{cards}）",
+    "a battle is named attacker>defender, e.g. broglie>neipperg": "戰鬥以「攻方>守方」命名，例如 broglie>neipperg",
+    "a battle is named by the commanding generals as the stacks stand when the battles start (M12.4); an entry that matches no battle is ignored":
+        "戰鬥以戰鬥開始時雙方堆疊的指揮將領命名（M12.4）；對不上任何戰鬥的項目會被忽略",
+    "a commitment is the 64 hex digits of SHA-256 of maria|turn|power|bid map|salt (M11.4)":
+        "承諾雜湊是 maria|turn|power|bid map|salt 的 SHA-256，共 64 個十六進位數字（M11.4）",
+    "a force march must keep to main roads (M3.6)": "強行軍只能走主要道路（M3.6）",
+    "a reserve may not be bid (M9.4)": "預備牌不能用來出價（M9.4）",
+    "a salt is sent only in trustless mode (M11.4)": "只有在免信任模式下才寄出鹽值（M11.4）",
+    "a subsidy is {to: POWER, card: ID} (M9.9)": "資助的寫法是 {to: 勢力, card: 牌代號}（M9.9）",
+    "bids are given per suit: S, H, D, C": "出價要按花色給出：S、H、D、C",
+    "must be a whole number of at least 0": "必須是不小於 0 的整數",
+    "must be pay, refuse or {pay_up_to: N} (M12.3)": "必須是 pay、refuse 或 {pay_up_to: N}（M12.3）",
+    "must list the cities entered, in order": "必須依序列出進入的城市",
+    "only Austria accepts or refuses peace (M9.15)": "只有奧地利能接受或拒絕和約（M9.15）",
+    "supply trains may not force march (M3.6)": "補給車隊不能強行軍（M3.6）",
+    "the first {n} valid cities in this order are used; the others stand by (M7.1)":
+        "依此順序使用前 {n} 個有效城市；其餘候補（M7.1）",
+    "the path enters {n} cities; a general may move at most {cap} here (M3.1)":
+        "此路徑進入 {n} 個城市；將領在此最多只能移動 {cap} 個（M3.1）",
+    "the path enters {n} cities; a supply train may move at most {cap} here (M3.1)":
+        "此路徑進入 {n} 個城市；補給車隊在此最多只能移動 {cap} 個（M3.1）",
+    "the split adds up to {total}, but {power} has {has} troops": "分配合計 {total}，但{power}有 {has} 兵力",
+    "the trump is one of S, H, D, C": "王牌花色是 S、H、D、C 之一",
+    "there is no city '{city}' on the map": "地圖上沒有城市「{city}」",
+    "there is no piece '{piece}'": "沒有棋子「{piece}」",
+    "you do not name the trump this turn (M5.11, M9.3)": "本回合不是由你指定王牌花色（M5.11、M9.3）",
+    "{card} is not in your hand": "{card} 不在你的手牌中",
+    "{city} is not a re-entry site of {power} (M4.1)": "{city}不是{power}的重新進場地點（M4.1）",
+    "{city} is not on the Bohemia map (M7.1)": "{city}不在波希米亞地圖上（M7.1）",
+    "{general} is not a general of {power}": "{general}不是{power}的將領",
+    "{general} must get {low} to {top} troops, not {n}": "{general}必須分到 {low} 到 {top} 兵力，而不是 {n}",
+    "{general} needs a number of troops": "{general}需要一個兵力數字",
+    "{piece} has a second move this stage (M3.5)": "{piece}在本階段有第二次移動（M3.5）",
+    "{piece} is a supply train; only generals form stacks": "{piece}是補給車隊；只有將領能組成堆疊",
+    "{piece} is not on the map": "{piece}不在地圖上",
+    "{piece} is not yours to move": "{piece}不是你可以移動的",
+    "{power} cannot receive your subsidy (M9.9)": "{power}不能接受你的資助（M9.9）",
 }
 
 

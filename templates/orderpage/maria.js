@@ -140,11 +140,26 @@
     this.problems = [];
     this.notes = [];
   }
-  Checker.prototype.add = function (path, message) { this.problems.push({ path: "orders." + this.power + path, message: message }); };
-  Checker.prototype.note = function (path, message) { this.notes.push({ path: "orders." + this.power + path, message: message }); };
+  /* A problem in pbem check's English words (``message``), and as the page shows it: the same
+   * sentence in the page's language. ``args`` fill the {names} of the sentence; a value given as
+   * [english, shown] (a city's name) reads as each language has it. */
+  function sentence(template, args, shown) {
+    return String(template).replace(/\{(\w+)\}/g, function (all, k) {
+      if (!args || !(k in args)) return all;
+      var v = args[k];
+      return String(Array.isArray(v) ? v[shown ? 1 : 0] : v);
+    });
+  }
+  function said(path, template, args) {
+    return { path: path, message: sentence(template, args, false), text: sentence(t(template), args, true) };
+  }
+  Checker.prototype.add = function (path, template, args) { this.problems.push(said("orders." + this.power + path, template, args)); };
+  Checker.prototype.note = function (path, template, args) { this.notes.push(said("orders." + this.power + path, template, args)); };
+  function place(city) { return [cityName(city), shownCity(city)]; }
+  function named(pid) { return [pid, PIECES[pid] ? pieceName(pid) : pid]; } // pbem check says the id
   Checker.prototype.city = function (path, city) {
     if (typeof city !== "string" || !(city in CITIES)) {
-      this.add(path, "there is no city '" + city + "' on the map");
+      this.add(path, "there is no city '{city}' on the map", { city: city });
       return false;
     }
     return true;
@@ -158,7 +173,7 @@
         if (!isInt(value) || value < 0) c.add(p, "must be a whole number of at least 0");
       } else if (key === "prefer") {
         value.forEach(function (card, i) {
-          if (!CARD_ID.test(card)) c.add(p + "[" + i + "]", "'" + card + "' is not a card id (e.g. H7.2, H7, R.3a, R)");
+          if (!CARD_ID.test(card)) c.add(p + "[" + i + "]", "'{card}' is not a card id (e.g. H7.2, H7, R.3a, R)", { card: card });
         });
       } else if (key === "retreat") {
         value.forEach(function (city, i) { c.city(p + "[" + i + "]", city); });
@@ -175,11 +190,11 @@
       ids.forEach(function (pid, j) {
         var ppath = m.stack ? base + ".stack[" + j + "]" : base + ".piece";
         var piece = PIECES[pid];
-        if (!piece) { c.add(ppath, "there is no piece '" + pid + "'"); return; }
-        if (!mine(piece.power)) { c.add(ppath, pid + " is not yours to move"); return; }
-        if (m.stack && piece.kind !== "general") { c.add(ppath, pid + " is a supply train; only generals form stacks"); return; }
-        if (piece.city === null) { c.add(ppath, pid + " is not on the map"); return; }
-        if (seen[pid]) c.add(ppath, pid + " has a second move this stage (M3.5)");
+        if (!piece) { c.add(ppath, "there is no piece '{piece}'", { piece: named(pid) }); return; }
+        if (!mine(piece.power)) { c.add(ppath, "{piece} is not yours to move", { piece: named(pid) }); return; }
+        if (m.stack && piece.kind !== "general") { c.add(ppath, "{piece} is a supply train; only generals form stacks", { piece: named(pid) }); return; }
+        if (piece.city === null) { c.add(ppath, "{piece} is not on the map", { piece: named(pid) }); return; }
+        if (seen[pid]) c.add(ppath, "{piece} has a second move this stage (M3.5)", { piece: named(pid) });
         seen[pid] = true;
         start = start || piece.city;
       });
@@ -193,7 +208,7 @@
       path.forEach(function (city, j) {
         var p = base + ".path[" + (j + off) + "]";
         if (!c.city(p, city)) { prev = null; return; }
-        if (prev !== null && !isAdjacent(prev, city)) c.add(p, "'" + cityName(city) + "' is not a road neighbour of '" + cityName(prev) + "'");
+        if (prev !== null && !isAdjacent(prev, city)) c.add(p, "'{city}' is not a road neighbour of '{prev}'", { city: place(city), prev: place(prev) });
         else if (prev !== null && !isMain(prev, city)) allMain = false;
         prev = city;
       });
@@ -204,7 +219,8 @@
       } else if (isTrain) cap = allMain ? 3 : 2;
       else cap = allMain ? 4 : 3;
       if (path.length > cap) {
-        c.add(base + ".path", "the path enters " + path.length + " cities; a " + (isTrain ? "supply train" : "general") + " may move at most " + cap + " here (M3.1)");
+        c.add(base + ".path", isTrain ? "the path enters {n} cities; a supply train may move at most {cap} here (M3.1)"
+          : "the path enters {n} cities; a general may move at most {cap} here (M3.1)", { n: path.length, cap: cap });
       }
       // What only the adjudicator can judge: occupied cities, enemies, supply, the order of moves.
       var key = m.stack ? m.stack.join("+") : m.piece;
@@ -212,12 +228,12 @@
       if (choice && path.length) {
         var table = m.force_march ? choice.force_march || {} : choice.paths || {};
         var known = table[path[path.length - 1]];
-        if (!known || known.join(" ") !== path.join(" ")) c.note(base + ".path", t("this path is not one the engine found legal now (occupied cities, enemies, supply)"));
+        if (!known || known.join(" ") !== path.join(" ")) c.note(base + ".path", "this path is not one the engine found legal now (occupied cities, enemies, supply)");
       }
     });
     (orders.reentries || []).forEach(function (r, i) {
       if (c.city(".reentries[" + i + "].site", r.site) && D.reentry_sites[c.power].indexOf(r.site) === -1) {
-        c.add(".reentries[" + i + "].site", cityName(r.site) + " is not a re-entry site of " + D.power_names[c.power] + " (M4.1)");
+        c.add(".reentries[" + i + "].site", "{city} is not a re-entry site of {power} (M4.1)", { city: place(r.site), power: [D.power_names[c.power], D.power_titles[c.power] || D.power_names[c.power]] });
       }
     });
     checkPayments(c, orders);
@@ -244,7 +260,7 @@
 
   function checkPayments(c, orders) {
     (orders.payments || []).forEach(function (card, i) {
-      if (!CARD_ID.test(card)) c.add(".payments[" + i + "]", "'" + card + "' is not a card id (e.g. H7.2 or H7)");
+      if (!CARD_ID.test(card)) c.add(".payments[" + i + "]", "'{card}' is not a card id (e.g. H7.2 or H7)", { card: card });
     });
   }
 
@@ -252,24 +268,24 @@
     // pbem.games.maria.adjudicate.split_problem: the first problem only, as there.
     var split = orders.troops, top = null, gens = Object.keys(legal.generals);
     gens.forEach(function (g) { top = legal.generals[g].max; });
-    var name = D.power_names[c.power];
+    var name = [D.power_names[c.power], D.power_titles[c.power] || D.power_names[c.power]];
     var extra = Object.keys(split).filter(function (g) { return gens.indexOf(g) === -1; }).sort();
-    if (extra.length) { c.add(".troops", extra[0] + " is not a general of " + name); return; }
+    if (extra.length) { c.add(".troops", "{general} is not a general of {power}", { general: named(extra[0]), power: name }); return; }
     var byRank = gens.slice().sort(function (a, b) { return D.ranks[a] - D.ranks[b]; });
     for (var i = 0; i < byRank.length; i++) {
       var g = byRank[i], n = split[g], low = legal.generals[g].min;
-      if (!isInt(n)) { c.add(".troops", g + " needs a number of troops"); return; }
-      if (!(low <= n && n <= top)) { c.add(".troops", g + " must get " + low + " to " + top + " troops, not " + n); return; }
+      if (!isInt(n)) { c.add(".troops", "{general} needs a number of troops", { general: named(g) }); return; }
+      if (!(low <= n && n <= top)) { c.add(".troops", "{general} must get {low} to {top} troops, not {n}", { general: named(g), low: low, top: top, n: n }); return; }
     }
     var total = gens.reduce(function (s, g) { return s + split[g]; }, 0);
-    if (total !== legal.total) c.add(".troops", "the split adds up to " + total + ", but " + name + " has " + legal.total + " troops");
+    if (total !== legal.total) c.add(".troops", "the split adds up to {total}, but {power} has {has} troops", { total: total, power: name, has: legal.total });
   }
 
   function checkHussars(c, orders, count) {
     (orders.hussars || []).forEach(function (city, i) {
-      if (c.city(".hussars[" + i + "]", city) && CITIES[city][2] !== "bohemia") c.add(".hussars[" + i + "]", cityName(city) + " is not on the Bohemia map (M7.1)");
+      if (c.city(".hussars[" + i + "]", city) && CITIES[city][2] !== "bohemia") c.add(".hussars[" + i + "]", "{city} is not on the Bohemia map (M7.1)", { city: place(city) });
     });
-    if ((orders.hussars || []).length > count) c.note(".hussars", "the first " + count + " valid cities in this order are used; the others stand by (M7.1)");
+    if ((orders.hussars || []).length > count) c.note(".hussars", "the first {n} valid cities in this order are used; the others stand by (M7.1)", { n: count });
   }
 
   function check(orders) {
@@ -759,9 +775,9 @@
     Object.keys(bid).forEach(function (suit) {
       var card = bid[suit];
       if (SUITS.indexOf(suit) === -1) c.add(".bid." + suit, "bids are given per suit: S, H, D, C");
-      else if (card !== "pass" && !FULL_CARD.test(card)) c.add(".bid." + suit, "'" + card + "' is not a full card id or pass (M11.4)");
+      else if (card !== "pass" && !FULL_CARD.test(card)) c.add(".bid." + suit, "'{card}' is not a full card id or pass (M11.4)", { card: card });
       else if (card !== "pass" && card.charAt(0) === "R") c.add(".bid." + suit, "a reserve may not be bid (M9.4)");
-      else if (card !== "pass" && hand.indexOf(card) === -1) c.add(".bid." + suit, card + " is not in your hand");
+      else if (card !== "pass" && hand.indexOf(card) === -1) c.add(".bid." + suit, "{card} is not in your hand", { card: card });
     });
   }
 
@@ -780,16 +796,16 @@
       else if (SUITS.indexOf(orders.trump) === -1) c.add(".trump", "the trump is one of S, H, D, C");
     }
     (orders.choices || []).forEach(function (entry, i) {
-      if (entry !== "keep" && legal.revealed.indexOf(entry) === -1) c.add(".choices[" + i + "]", "'" + entry + "' is neither keep nor a revealed card (" + legal.revealed.join(", ") + ")");
+      if (entry !== "keep" && legal.revealed.indexOf(entry) === -1) c.add(".choices[" + i + "]", "'{entry}' is neither keep nor a revealed card ({cards})", { entry: entry, cards: legal.revealed.join(", ") });
     });
     Object.keys(orders.cards || {}).forEach(function (card) {
-      if (legal.revealed.indexOf(card) === -1) c.add(".cards." + card, "'" + card + "' is not a revealed political card");
+      if (legal.revealed.indexOf(card) === -1) c.add(".cards." + card, "'{card}' is not a revealed political card", { card: card });
     });
     if ("accept_peace" in orders && p !== "AU") c.add(".accept_peace", "only Austria accepts or refuses peace (M9.15)");
     (orders.subsidies || []).forEach(function (sub, i) {
       if (!(sub.to in D.power_names)) c.add(".subsidies[" + i + "]", "a subsidy is {to: POWER, card: ID} (M9.9)");
-      else if ((D.enemies[p] || []).indexOf(sub.to) !== -1 || sub.to === p) c.add(".subsidies[" + i + "].to", sub.to + " cannot receive your subsidy (M9.9)");
-      else if (legal.hand.indexOf(sub.card) === -1) c.add(".subsidies[" + i + "].card", sub.card + " is not in your hand");
+      else if ((D.enemies[p] || []).indexOf(sub.to) !== -1 || sub.to === p) c.add(".subsidies[" + i + "].to", "{power} cannot receive your subsidy (M9.9)", { power: sub.to });
+      else if (legal.hand.indexOf(sub.card) === -1) c.add(".subsidies[" + i + "].card", "{card} is not in your hand", { card: sub.card });
     });
     if (orders.hussars) checkHussars(c, orders, undefined);
   }

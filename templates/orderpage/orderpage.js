@@ -294,11 +294,18 @@ var PBEM = (function () {
     var list = $("problems");
     list.textContent = "";
     if (!cur.problems.length) list.appendChild(el("li", { class: "ok", text: t("No problems found.") }));
-    cur.problems.forEach(function (p) { list.appendChild(el("li", { class: "problem", text: p.path + ": " + p.message })); });
+    // shown in the page's language; data-check (and the tooltip) keeps pbem check's own line
+    function line(cls, p, lead) {
+      var check = p.path + ": " + p.message, shown = p.path + ": " + (p.text || p.message);
+      var attrs = { class: cls, text: (lead ? lead + " " : "") + shown, "data-check": check };
+      if (shown !== check) attrs.title = check;
+      return el("li", attrs);
+    }
+    cur.problems.forEach(function (p) { list.appendChild(line("problem", p)); });
     var notes = $("notes");
     notes.textContent = "";
     cur.notes.forEach(function (p) {
-      notes.appendChild(el("li", { class: "note", text: t("The page cannot check this; the adjudicator checks it when the phase runs:") + " " + p.path + ": " + p.message }));
+      notes.appendChild(line("note", p, t("The page cannot check this; the adjudicator checks it when the phase runs:")));
     });
     if (overlay && game && game.draw) game.draw(overlay, SVG_NS);
     $("sign").disabled = cur.problems.length > 0 || !key;
