@@ -44,8 +44,8 @@ MESSAGES: dict[str, str] = {
     "Your hand": "你的手牌",
     "Troops": "兵力",
     "Your key": "你的金鑰",
-    "Load your key file (NAME.key from pbem keygen). It stays in this page and is never sent anywhere.":
-        "載入你的金鑰檔（pbem keygen 產生的 NAME.key）。它只留在本頁，不會傳送到任何地方。",
+    "Load your key file (NAME.key, made by the key page or by pbem keygen). It stays in this page and is never sent anywhere.":
+        "載入你的金鑰檔（由金鑰頁或 pbem keygen 產生的 NAME.key）。它只留在本頁，不會傳送到任何地方。",
     "Key loaded": "已載入金鑰",
     "This key is not the roster key of this seat; the GM will refuse the file.":
         "此金鑰不是本席位在名冊上的金鑰；GM 會拒收此檔。",

@@ -459,7 +459,7 @@ var PBEM = (function () {
     [["h-situation", "The situation"], ["h-key", "Your key"], ["h-orders", "Orders"], ["h-problems", "Problems"],
      ["h-result", "Signed order file"], ["h-entropy", "Entropy"], ["sign", "Sign"], ["copy", "Copy"], ["save", "Save as file"],
      ["export", "Export"], ["import-text", "Import"], ["seq-label", "Sequence number (blank: automatic)"],
-     ["key-help", "Load your key file (NAME.key from pbem keygen). It stays in this page and is never sent anywhere."],
+     ["key-help", "Load your key file (NAME.key, made by the key page or by pbem keygen). It stays in this page and is never sent anywhere."],
      ["result-help", "Copy it into the body of a mail to the GM, or save it and attach it."],
      ["entropy-help", "Your pending entropy value is kept in this browser. Export it to move to another machine or to 'pbem sign' (KEY.state.json); import it there."]
     ].forEach(function (p) { $(p[0]).textContent = t(p[1]); });
