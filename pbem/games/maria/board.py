@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -1095,30 +1095,38 @@ def parse_forces(data: Any, board: Board, source: str = "<forces>") -> Forces:
             return False
         return True
 
-    generals: list[GeneralSpec] = []
     seen_ids: dict[str, str] = {}
-    raw_generals = data.get("generals")
-    if not isinstance(raw_generals, list):
-        p.add("generals", "must be a list of generals")
-        raw_generals = []
+
+    def entries(section: str, what: str, shape: str, known: frozenset[str]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """The entries of the list ``section`` that are mappings with a new, valid id, as
+        (where, id, entry); every other problem, and every unknown field, is reported."""
+        raw = data.get(section)
+        if not isinstance(raw, list):
+            p.add(section, f"must be a list of {what}")
+            raw = []
+        for i, entry in enumerate(raw):
+            where = f"{section}[{i}]"
+            if not isinstance(entry, dict):
+                p.add(where, f"must be a mapping {shape}")
+                continue
+            eid = entry.get("id")
+            if isinstance(eid, str):
+                where = f"{section}[{i}] ({eid})"
+            if not isinstance(eid, str) or not _ID.match(eid):
+                p.add(where, f"id {eid!r} is not a valid id (lowercase ASCII letters, digits, _)")
+                continue
+            if eid in seen_ids:
+                p.add(where, f"duplicate id: also {seen_ids[eid]}")
+                continue
+            seen_ids[eid] = f"{section}[{i}]"
+            for key in sorted(set(entry) - known):
+                p.add(where, f"unknown field '{key}'{_suggest(key, known)}")
+            yield where, eid, entry
+
+    generals: list[GeneralSpec] = []
     ranks: dict[tuple[str, int], str] = {}
-    for i, g in enumerate(raw_generals):
-        where = f"generals[{i}]"
-        if not isinstance(g, dict):
-            p.add(where, "must be a mapping {id, name, power, rank, min, start, intro}")
-            continue
-        gid = g.get("id")
-        if isinstance(gid, str):
-            where = f"generals[{i}] ({gid})"
-        if not isinstance(gid, str) or not _ID.match(gid):
-            p.add(where, f"id {gid!r} is not a valid id (lowercase ASCII letters, digits, _)")
-            continue
-        if gid in seen_ids:
-            p.add(where, f"duplicate id: also {seen_ids[gid]}")
-            continue
-        seen_ids[gid] = f"generals[{i}]"
-        for key in sorted(set(g) - _GENERAL_KEYS):
-            p.add(where, f"unknown field '{key}'{_suggest(key, _GENERAL_KEYS)}")
+    for where, gid, g in entries("generals", "generals", "{id, name, power, rank, min, start, intro}",
+                                 _GENERAL_KEYS):
         power, rank, minimum = g.get("power"), g.get("rank"), g.get("min")
         ok = check_power(where, power)
         if not _is_int(rank) or rank < 1:
@@ -1168,27 +1176,7 @@ def parse_forces(data: Any, board: Board, source: str = "<forces>") -> Forces:
                   f"{len(mine)} generals = {MAX_TROOPS * len(mine)} (M1.7)")
 
     trains: list[TrainSpec] = []
-    raw_trains = data.get("trains")
-    if not isinstance(raw_trains, list):
-        p.add("trains", "must be a list of supply trains")
-        raw_trains = []
-    for i, t in enumerate(raw_trains):
-        where = f"trains[{i}]"
-        if not isinstance(t, dict):
-            p.add(where, "must be a mapping {id, power, start, intro}")
-            continue
-        tid = t.get("id")
-        if isinstance(tid, str):
-            where = f"trains[{i}] ({tid})"
-        if not isinstance(tid, str) or not _ID.match(tid):
-            p.add(where, f"id {tid!r} is not a valid id (lowercase ASCII letters, digits, _)")
-            continue
-        if tid in seen_ids:
-            p.add(where, f"duplicate id: also {seen_ids[tid]}")
-            continue
-        seen_ids[tid] = f"trains[{i}]"
-        for key in sorted(set(t) - _TRAIN_KEYS):
-            p.add(where, f"unknown field '{key}'{_suggest(key, _TRAIN_KEYS)}")
+    for where, tid, t in entries("trains", "supply trains", "{id, power, start, intro}", _TRAIN_KEYS):
         power = t.get("power")
         intro = t.get("intro", False)
         if not isinstance(intro, bool):
