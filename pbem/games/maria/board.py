@@ -247,21 +247,27 @@ class Board:
             adjacent = self._adjacent
             if city not in adjacent:
                 raise KeyError(f"no city '{city}' on map {self.id}")
-            dist = {city: 0}
-            frontier = [city]
-            step = 0
-            while frontier:
-                step += 1
-                nxt = []
-                for here in frontier:
-                    for there in adjacent[here]:
-                        if there not in dist:
-                            dist[there] = step
-                            nxt.append(there)
-                frontier = nxt
-            found = MappingProxyType(dist)
+            found = MappingProxyType(self.distances_to_any([city]))
             self._bfs[city] = found
         return found
+
+    def distances_to_any(self, targets: Iterable[str]) -> dict[str, int]:
+        """Road steps from every city that can reach one of ``targets`` to the nearest of them
+        (one breadth-first search from all of them; not cached)."""
+        adjacent = self._adjacent
+        dist = dict.fromkeys(targets, 0)
+        frontier = sorted(dist)
+        step = 0
+        while frontier:
+            step += 1
+            nxt = []
+            for here in frontier:
+                for there in adjacent[here]:
+                    if there not in dist:
+                        dist[there] = step
+                        nxt.append(there)
+            frontier = nxt
+        return dist
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest road steps from ``a`` to ``b``, or None if none joins them."""

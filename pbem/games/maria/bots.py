@@ -195,24 +195,6 @@ def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
     return out
 
 
-def _distance_to(board: Any, targets: set[str]) -> dict[str, int]:
-    """Road distance from every city to the nearest of ``targets`` (one multi-source BFS)."""
-    adj = model.adjacency(board)
-    dist = dict.fromkeys(targets, 0)
-    frontier = sorted(targets)
-    d = 0
-    while frontier:
-        d += 1
-        nxt = []
-        for here in frontier:
-            for n in adj[here]:
-                if n not in dist:
-                    dist[n] = d
-                    nxt.append(n)
-        frontier = nxt
-    return dist
-
-
 def _pick(rng: Rng, paths: dict[str, list[str]], near: dict[str, int]) -> str:
     """A destination: seven times in eight the one nearest a target, otherwise any."""
     dests = sorted(paths)
@@ -226,7 +208,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     ctx = _ctx(state)
     board = ctx.board
     gens = state["generals"]
-    near = _distance_to(board, _targets(state, board, power))
+    near = board.distances_to_any(_targets(state, board, power))
     moves: list[dict[str, Any]] = []
     mine = [g for g in model.on_map(state) if gens[g]["power"] == power
             and not gens[g].get("blocked")]
@@ -263,7 +245,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
             paths = destinations(ctx, power, [pid], "train")
             if paths:
                 if own_near is None:  # the start position's generals, computed once
-                    own_near = _distance_to(board, {g["city"] for g in gens.values()
+                    own_near = board.distances_to_any({g["city"] for g in gens.values()
                                                     if g["power"] == power and g["city"]})
                 moves.append({"piece": pid, "path": paths[_pick(rng, paths, own_near)]})
             done.add(pid)
