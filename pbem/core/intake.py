@@ -148,7 +148,7 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
             f"this looks like a replay. To replace your orders, send them with seq {existing.seq + 1} or more",
             source=cand.source, line=doc.line_of("seq"), field="seq")))
     problems = _validate(game, state, phase, doc)
-    verdict = {
+    verdict: dict[str, Any] = {
         "seat": doc.player,
         "seq": doc.seq,
         "file": _doc_name(doc.player, doc.seq),
@@ -172,6 +172,7 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
     """Store a signed request (pause, resume, resend) and act on it once enough seats agree."""
     from pbem.core import gm
 
+    assert cand.raw is not None and doc.request is not None  # a parsed request has its bytes
     rdir = folder / "requests"
     kind = doc.request["kind"]
     name = f"{doc.player}.{kind}.{doc.seq:06d}.yaml"
@@ -287,6 +288,7 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
     create = camp.create_record()
     gm = create.get("gm_email", "pbem@localhost")
     if verdict.accepted:
+        assert verdict.seat is not None and verdict.seq is not None  # an accepted file names both
         seat = roster[verdict.seat]
         if verdict.request:
             key = sha256_hex(f"{cand.key}|{verdict.request}".encode())[:24]

@@ -177,6 +177,12 @@ def _extract_bytes(raw: bytes, name: str, max_bytes: int, received: datetime | N
         return [Candidate(name, problem=f"the mail is malformed and cannot be read ({type(exc).__name__}); send it again as a plain mail")]
 
 
+def _decoded(part: EmailMessage) -> bytes:
+    """A leaf part's payload with its transfer encoding undone (b"" if there is none)."""
+    data = part.get_payload(decode=True)
+    return data if isinstance(data, bytes) else b""
+
+
 def _header(msg: EmailMessage, name: str) -> str:
     """A header's text, or '' when it cannot be parsed."""
     try:
@@ -237,7 +243,7 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
             if isinstance(encoded, str) and len(encoded) > 2 * max_bytes:
                 yield cand(label, problem=f"the attachment is far over the limit of {max_bytes:,} bytes")
                 continue
-            data = part.get_payload(decode=True) or b""
+            data = _decoded(part)
             if not data:
                 yield cand(label, problem="the attachment is empty (0 bytes); attach the signed order file")
             elif len(data) > max_bytes:
@@ -245,7 +251,7 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
             else:
                 yield cand(label, data)
         elif ctype == "text/plain" and not filename:
-            data = part.get_payload(decode=True) or b""
+            data = _decoded(part)
             m = _BODY_START.search(data)
             if m:
                 found += 1

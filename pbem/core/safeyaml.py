@@ -47,6 +47,11 @@ _SCALAR_BUILDERS = {
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+def _line(event: ev.Event) -> int:
+    """The 1-based line an event starts on (the C parser always marks it)."""
+    return event.start_mark.line + 1 if event.start_mark is not None else 0
+
+
 @dataclass
 class Document:
     """A parsed document with the line (1-based) of every field path it holds."""
@@ -162,7 +167,7 @@ class _Builder:
 
     def fail(self, message: str, event: ev.Event, path: str | None = None) -> OrderFileError:
         return OrderFileError(
-            message, source=self.source, line=event.start_mark.line + 1, field=path or None
+            message, source=self.source, line=_line(event), field=path or None
         )
 
     def current_path(self) -> str:
@@ -249,12 +254,12 @@ class _Builder:
         if not self.stack:
             self.root = value
             self.has_root = True
-            self.lines[""] = event.start_mark.line + 1
+            self.lines[""] = _line(event)
             return
         frame = self.stack[-1]
         container, path, key, _ = frame
         if isinstance(container, list):
-            self.lines[_join(path, len(container))] = event.start_mark.line + 1
+            self.lines[_join(path, len(container))] = _line(event)
             container.append(value)
             return
         if key is None:
@@ -273,7 +278,7 @@ class _Builder:
                     f"the key '{value}' appears twice; keep only one", event, _join(path, value)
                 )
             frame[2] = value
-            frame[3] = event.start_mark.line + 1
+            frame[3] = _line(event)
             return
         self.lines[_join(path, key)] = frame[3]
         container[key] = value
