@@ -343,7 +343,8 @@ def test_card_instructions_have_the_shapes_the_rules_read(driver: Any, tmp_path:
     # a made-up card for the effects the default deck's revealed pair lacks (as rules cases do)
     pol["cards"]["PC99"] = {"group": "A", "name": "Test Card", "effects": [
         {"effect": "restore_train", "args": ["taker"]},
-        {"effect": "withdraw_general", "args": ["AU", 2, "taker"]}]}
+        {"effect": "withdraw_general", "args": ["AU", 2, "taker"]},
+        {"effect": "restore_train", "args": ["PR"]}]}
     pol["revealed"] = ["PC23", "PC05", "PC99"]
     hand = sorted(c for c in state["cards"]["hands"]["FR"] if not c.startswith("R"))
     pol["trump"], pol["namer"] = hand[0][0], None  # FR bids the only card of the trump suit
@@ -372,6 +373,8 @@ def test_card_instructions_have_the_shapes_the_rules_read(driver: Any, tmp_path:
     sites = [o.get_attribute("value") for o in options][1:]  # after the default
     assert sites and sites == list(model.reentry_sites(state, model.board_of(state), "FR"))
     select(driver, card("PC99") + "select[name='site-PC99-1']", sites[-1])
+    # Prussia's train comes back where Prussia's standing orders say (E14): France is not asked
+    assert not driver.find_elements(By.CSS_SELECTOR, card("PC99") + "[name='site-PC99-3']")
     au = next(g for g, v in sorted(state["generals"].items()) if v["power"] == "AU" and v["city"])
     driver.find_element(By.CSS_SELECTOR, card("PC99") + f"input[name='pieces-PC99-2'][value={au}]").click()
     fill_bid(driver, "FR", {hand[0][0]: hand[0]})

@@ -374,9 +374,6 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         if t not in pieces and state["trains"][t]["power"] in powers:
             pieces[t] = {"kind": "train", "power": state["trains"][t]["power"], "city": None, "name": t}
     pol = view.get("politics", {})
-    # E14 restore_train brings a train back for its target: the form offers that power's sites
-    targets = set(powers) | {e["args"][0] for c in pol.get("revealed", []) for e in c["effects"]
-                             if e["effect"] == "restore_train" and e["args"][0] != "taker"}
     return {
         "map": static,
         "pieces": pieces,
@@ -388,7 +385,8 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         # the English names are pbem check's; the page shows the catalog's (power_titles)
         "power_names": dict(model.POWER_NAMES),
         "power_titles": {p: i18n.gettext_for(lang, n) for p, n in model.POWER_NAMES.items()},
-        "reentry_sites": {p: list(model.reentry_sites(dict(state), board, p)) for p in sorted(targets)
+        # re-entry sites (M4.1), also where an E14 card of the seat's own brings a train back
+        "reentry_sites": {p: list(model.reentry_sites(dict(state), board, p)) for p in sorted(powers)
                           if p in model.POWERS},
         "seat_powers": list(view.get("seats", {}).get(view.get("audience", ""), powers)),
         "enemies": {p: [q for q in model.POWERS if q in state["powers"] and model.are_enemies(dict(state), p, q)] for p in powers},

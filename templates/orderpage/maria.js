@@ -935,9 +935,11 @@
           } }), pieceName(id) + " (" + shownCity(PIECES[id].city) + ")"]);
         })));
       }
-      if (eff.effect === "restore_train") {
+      if (eff.effect === "restore_train" && target(a[0], p) === p) {
+        // the site is the owner's choice (E14): asked only when this power takes its own train back;
+        // another power's train comes back where its standing train_site_preference says
         controls.push(select("site-" + name, [["", "\u2014 " + t("default: the lowest city id") + " \u2014"]].concat(
-          (D.reentry_sites[target(a[0], p)] || []).map(function (c) { return [c, shownCity(c)]; })), e.site || "", set("site")));
+          (D.reentry_sites[p] || []).map(function (c) { return [c, shownCity(c)]; })), e.site || "", set("site")));
       }
       return el("li", {}, [el("span", { text: describe(eff) })].concat(controls.length ? [el("div", { class: "effect-controls" }, controls)] : []));
     });
