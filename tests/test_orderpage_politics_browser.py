@@ -427,3 +427,40 @@ def test_merged_hussars_and_subsidies_ride_with_austrias_political_orders(driver
                    "hussars": wanted}
     assert problems(driver) == [] and GAME.validate(state, "AU", got) == []
     assert not driver.find_elements(By.CSS_SELECTOR, "#power-PA select[name=accept_peace]")  # Austria's alone
+
+
+def test_standing_answers_to_card_choices_in_the_order_ticked(driver: Any, tmp_path: Path) -> None:
+    """M9.19, M12.3: in the advanced game the standing orders take the owner's answers to the
+    choices cards leave to it, in the order ticked; pbem check finds nothing to object to, and
+    the round stores them as the power's standing orders."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.fair import PhaseRng, Rng
+    from pbem.games.maria import GAME, model
+
+    state = GAME.new_game("advanced", {}, PhaseRng(Rng(b"st-public"), Rng(b"st-secret")))
+    phase = GAME.current_phase(state)
+    orders = {p: GAME.bot_orders(state, p, Rng(f"setup-{p}".encode())) for p in phase.powers}  # type: ignore[union-attr]
+    state = GAME.resolve(state, orders, PhaseRng(Rng(b"p0"), Rng(b"s0"))).state
+    html = orderpage.order_page("maria", GAME, state, "frederick", campaign="maria-st")
+    assert html is not None
+    page = tmp_path / "standing.html"
+    page.write_text(html, encoding="utf-8")
+    open_page(driver, page)
+    driver.find_element(By.CSS_SELECTOR, "#power-PR details.standing summary").click()
+    own = sorted((g for g, v in state["generals"].items() if v["power"] == "PR"), key=lambda g: state["generals"][g]["rank"])
+    gain = own[::-1][:2]  # the most junior first
+    for g in gain:
+        driver.find_element(By.CSS_SELECTOR, f"input[name=troop_gain_preference-PR][value={g}]").click()
+    sites = list(model.reentry_sites(state, model.board_of(state), "PR"))
+    driver.find_element(By.CSS_SELECTOR, f"input[name=train_site_preference-PR][value={sites[-1]}]").click()
+    card = state["cards"]["hands"]["PR"][0]
+    driver.find_element(By.CSS_SELECTOR, f"input[name=discard_preference-PR][value='{card}']").click()
+    sent = page_orders(driver)["PR"]
+    assert sent["standing"] == {"troop_gain_preference": gain, "train_site_preference": [sites[-1]],
+                                "discard_preference": [card]}
+    assert GAME.validate(state, "PR", sent) == []
+    assert problems(driver) == []
+    after = GAME.resolve(state, {"PR": sent}, PhaseRng(Rng(b"p1"), Rng(b"s1"))).state
+    assert after["standing"]["PR"]["troop_gain_preference"] == gain
+    assert after["standing"]["PR"]["train_site_preference"] == [sites[-1]]

@@ -225,6 +225,14 @@ MESSAGES: dict[str, str] = {
     "the Bohemia map": "波希米亞地圖",
     "the Flanders map": "法蘭德斯地圖",
     "the home country of {power}": "{power}本國",
+    "Answers to the choices political cards leave to you": "政治牌交由你決定的選擇",
+    "Tick in order of preference; whatever you leave out follows the rule's default.":
+        "依偏好順序勾選；沒有勾選的部分依規則的預設處理。",
+    "Generals to receive troops first (E5)": "優先增加兵力的將領（E5）",
+    "Generals to lose troops first (E6)": "優先減少兵力的將領（E6）",
+    "Generals to withdraw first (M9.11, E9)": "優先撤離的將領（M9.11、E9）",
+    "Cards to discard first (E4)": "優先棄掉的牌（E4）",
+    "Sites for a supply train placed free (E14, M9.15)": "免費放置補給車隊的地點（E14、M9.15）",
     # pbem check's sentences, as maria.js says them in Chinese ({names} are filled in)
     "'{card}' is not a card id (e.g. H7.2 or H7)": "「{card}」不是牌的代號（例如 H7.2 或 H7）",
     "'{card}' is not a card id (e.g. H7.2, H7, R.3a, R)": "「{card}」不是牌的代號（例如 H7.2、H7、R.3a、R）",
@@ -393,6 +401,7 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         "ranks": {g: v["rank"] for g, v in sorted(state["generals"].items()) if v["power"] in powers},
         "own": {p: view.get("own", {}).get(p, {}) for p in powers},
         "title": view["map"].get("title", ""),
+        "advanced": bool(pol),  # political cards, and the owner's answers to their choices
     }
 
 

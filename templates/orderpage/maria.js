@@ -39,7 +39,7 @@
   var model = {};
   D.powers.forEach(function (p) {
     model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussars: {}, hussarOrder: [], recruits: {}, returns: {},
-                 standing: { plan: {}, policy: "", payUpTo: "" },
+                 standing: { plan: {}, policy: "", payUpTo: "", prefs: {} },
                  pol: { bid: { S: "", H: "", D: "", C: "" }, salt: "", trump: "", choices: [], cards: {}, peace: "", subsidies: [] } };
     var legal = D.legal[p];
     if (legal.kind === "setup" && legal.generals) {
@@ -62,9 +62,17 @@
     return out;
   }
 
+  // The owner's answers to choices political cards leave to it (M9.19, M12.3), advanced game.
+  var PREFS = [["troop_gain_preference", "Generals to receive troops first (E5)"],
+               ["troop_loss_preference", "Generals to lose troops first (E6)"],
+               ["withdraw_preference", "Generals to withdraw first (M9.11, E9)"],
+               ["discard_preference", "Cards to discard first (E4)"],
+               ["train_site_preference", "Sites for a supply train placed free (E14, M9.15)"]];
+
   function collectStanding(m) {
     var st = {}, plan = planOut(m.standing.plan);
     if (Object.keys(plan).length) st.default_plan = plan;
+    PREFS.forEach(function (pr) { var v = m.standing.prefs[pr[0]]; if (v && v.length) st[pr[0]] = v.slice(); });
     if (m.standing.policy === "pay_up_to") st.hussar_policy = { pay_up_to: m.standing.payUpTo === "" ? "" : Number(m.standing.payUpTo) };
     else if (m.standing.policy) st.hussar_policy = m.standing.policy;
     return st;
@@ -550,11 +558,12 @@
   function drawStanding(box, p) {
     // Standing orders stay until replaced (M12.3); blank fields leave the current ones alone.
     var st = model[p].standing;
-    var details = el("details", { class: "standing", open: !!(st.policy || Object.keys(planOut(st.plan)).length) }, [
+    var details = el("details", { class: "standing", open: Object.keys(collectStanding(model[p])).length > 0 || !!st.policy }, [
       el("summary", { text: t("Standing orders") }),
       el("p", { class: "help", text: t("They stay until you replace them (M12.3); fields left blank change nothing.") }),
       el("h3", { text: t("Default battle plan") }),
       planEditor(st.plan, (D.own[p] || {}).hand || [], null)]);
+    if (D.advanced) drawPreferences(details, p, st);
     if (p !== "AU") {
       var amount = numberInput(st.payUpTo, { name: "pay_up_to", min: 0, disabled: st.policy !== "pay_up_to" }, function (v) { st.payUpTo = v; onChange(); });
       var policy = el("select", { name: "hussar_policy", onchange: function (ev) {
@@ -567,6 +576,42 @@
       details.appendChild(el("div", { class: "row policy" }, [policy, amount]));
     }
     box.appendChild(details);
+  }
+
+  /* Tick boxes whose ticking order is kept in ``chosen`` (an array changed in place); the order
+   * shows below them. */
+  function orderedPicks(name, items, chosen) {
+    var labels = {}, shown = el("p", { class: "tag" });
+    items.forEach(function (it) { labels[it[0]] = it[1]; });
+    function show() { shown.textContent = chosen.map(function (v, i) { return (i + 1) + ". " + labels[v]; }).join("  "); }
+    var picks = el("div", { class: "picks" }, items.map(function (it) {
+      return el("label", { class: "inline" }, [el("input", { type: "checkbox", name: name, value: it[0], checked: chosen.indexOf(it[0]) !== -1, onchange: function (ev) {
+        var at = chosen.indexOf(it[0]);
+        if (at !== -1) chosen.splice(at, 1);
+        if (ev.target.checked) chosen.push(it[0]);
+        show();
+        onChange();
+      } }), it[1]]);
+    }));
+    show();
+    return [picks, shown];
+  }
+
+  function drawPreferences(details, p, st) {
+    var generals = Object.keys(PIECES).filter(function (g) { return PIECES[g].kind === "general" && PIECES[g].power === p; })
+      .sort(function (a, b) { return (D.ranks[a] || 0) - (D.ranks[b] || 0); })
+      .map(function (g) { return [g, pieceName(g)]; });
+    details.appendChild(el("h3", { text: t("Answers to the choices political cards leave to you") + " (M9.19)" }));
+    details.appendChild(el("p", { class: "help", text: t("Tick in order of preference; whatever you leave out follows the rule's default.") }));
+    PREFS.forEach(function (pr) {
+      var items = pr[0] === "train_site_preference" ? (D.reentry_sites[p] || []).map(function (c) { return [c, shownCity(c)]; })
+        : pr[0] === "discard_preference" ? ((D.own[p] || {}).hand || []).map(function (c) { return [c, cardLabel(c)]; })
+        : generals;
+      if (!items.length) return;
+      st.prefs[pr[0]] = st.prefs[pr[0]] || [];
+      details.appendChild(el("h4", { text: t(pr[1]) }));
+      orderedPicks(pr[0] + "-" + p, items, st.prefs[pr[0]]).forEach(function (n) { details.appendChild(n); });
+    });
   }
 
   function drawOwn(box) {
