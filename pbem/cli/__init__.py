@@ -35,7 +35,8 @@ def main(ctx: click.Context, debug: bool) -> None:
     \b
     Start with:  pbem demo
     Players:     pbem keygen NAME; pbem sign orders.yaml --key NAME.key
-    GMs:         pbem new DIR ...; pbem run ROOT (daily)
+                 (or only a browser: the key page and the order page the GM mails)
+    GMs:         pbem keygen --page keys.html; pbem new DIR ...; pbem run ROOT (daily)
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
