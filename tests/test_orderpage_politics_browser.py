@@ -228,9 +228,14 @@ def test_trustless_commit_then_reveal_matches_the_commitment(driver: Any, tmp_pa
     load_key(driver, campaign["keys"][seat])
     fill_bid(driver, power, bid)
     assert problems(driver) == []
+    # a bid kept from an earlier turn, and another campaign's: only the first is spent
+    driver.execute_script(
+        "var s = PBEM.loadStore(); s[arguments[0]] = {bid: {}, salt: 'old'}; s[arguments[1]] = {bid: {}, salt: 'other'};"
+        " PBEM.saveStore(s);", f"bid:maria-p/{seat}/{turn - 1}/{power}", f"bid:another/{seat}/{turn - 1}/{power}")
     text = sign(driver)
     doc = parse_order_document(text.encode("utf-8"), "page")
     store = driver.execute_script("return PBEM.loadStore();")
+    assert f"bid:maria-p/{seat}/{turn - 1}/{power}" not in store and f"bid:another/{seat}/{turn - 1}/{power}" in store
     kept = store[f"bid:maria-p/{seat}/{turn}/{power}"]
     full = {s: bid.get(s, "pass") for s in ("C", "D", "H", "S")}
     assert kept["bid"] == full and len(kept["salt"]) == 32 and int(kept["salt"], 16) >= 0

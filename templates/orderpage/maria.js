@@ -773,6 +773,11 @@
   }
 
   function keep(store, doc) {
+    // a new turn's commitment: the bids and salts of this seat's earlier turns are spent
+    var mine = "bid:" + D.campaign + "/" + D.seat + "/";
+    Object.keys(store).forEach(function (k) {
+      if (k.indexOf(mine) === 0 && Number(k.slice(mine.length).split("/")[0]) < D.turn) delete store[k];
+    });
     D.powers.forEach(function (p) {
       var o = (doc.orders || {})[p] || {};
       if (D.legal[p].kind === "commit" && o.commitment) {
