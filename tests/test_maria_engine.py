@@ -380,6 +380,14 @@ def test_standing_answers_to_owner_choices_are_checked_before_sending() -> None:
         "orders.PR.standing.marker_return_preference[0]: there is no city 'atlantis' on the map",
         "orders.PR.standing.train_site_preference[0]: there is no city '7' on the map",
     ]
+    # null clears a standing order (M12.3): pbem check, the schema and the round all agree
+    cleared = {"standing": {"troop_gain_preference": None, "hussar_policy": None, "default_plan": None}}
+    assert orders.validate(state, "PR", cleared) == []
+    for kind in ("politics", "stage"):
+        jsonschema.validate({"PR": cleared}, json.loads((orders_dir() / "maria" / f"{kind}.schema.json").read_text("utf-8")))
+    state["standing"]["PR"] = {"troop_gain_preference": own[:1], "hussar_policy": "refuse"}
+    after = adjudicate.resolve(state, {"PR": cleared}, _rng("c")).state
+    assert "troop_gain_preference" not in after["standing"]["PR"] and "hussar_policy" not in after["standing"]["PR"]
 
 
 def test_legal_and_bot_orders_of_the_politics_round() -> None:

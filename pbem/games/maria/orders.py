@@ -214,6 +214,8 @@ def _standing(c: _Check, st: Any) -> None:
         path = f".standing.{key}"
         if key not in STANDING_KEYS:
             c.add(path, f"'{key}' is not a standing order; known: {', '.join(STANDING_KEYS)}")
+        elif value is None:
+            continue  # null clears the standing order (M12.3)
         elif key == "hussar_policy":
             ok = value in ("pay", "refuse") or (
                 isinstance(value, dict) and set(value) == {"pay_up_to"}
