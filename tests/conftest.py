@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -30,14 +31,25 @@ def run_cli(*args: str, ok: bool = True) -> Result:
     return result
 
 
+def make_keys(folder: Path, seats: Iterable[str]) -> dict[str, Path]:
+    """``pbem keygen`` for each seat into ``folder``: seat -> its private key file (the public
+    one is beside it, ``.pub``)."""
+    out = {}
+    for seat in seats:
+        run_cli("keygen", seat, "-o", str(folder))
+        out[seat] = folder / f"{seat}.key"
+    return out
+
+
+def player_args(keys: dict[str, Path]) -> list[str]:
+    """``--player SEAT=SEAT@example.org:SEAT.pub`` for every seat of ``keys``, for ``pbem new``."""
+    return [a for seat, key in keys.items() for a in ("--player", f"{seat}={seat}@example.org:{key.with_suffix('.pub')}")]
+
+
 @pytest.fixture
 def keys(tmp_path: Path) -> dict[str, Path]:
     """Keys for the mini game's seats and an outsider."""
-    out = {}
-    for name in ("north", "south", "mallory"):
-        run_cli("keygen", name, "-o", str(tmp_path / "keys"))
-        out[name] = tmp_path / "keys" / f"{name}.key"
-    return out
+    return make_keys(tmp_path / "keys", ("north", "south", "mallory"))
 
 
 @pytest.fixture

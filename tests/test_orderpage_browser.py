@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from conftest import make_keys, player_args, run_cli
 
 from pbem.core.campaign import Campaign
 from pbem.core.canonical import canonical
@@ -102,16 +102,10 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def campaign(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A Maria intro campaign resolved by default orders up to Prussia's first stage."""
     root = tmp_path_factory.mktemp("orderpage")
-    keys = {}
-    for seat in SEATS:
-        run_cli("keygen", seat, "-o", str(root / "keys"))
-        keys[seat] = root / "keys" / f"{seat}.key"
+    keys = make_keys(root / "keys", SEATS)
     camp = root / "camp"
-    args = ["new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "maria-t", "--now", NOW,
-            "--lang", "louis=zh-TW"]
-    for seat in SEATS:
-        args += ["--player", f"{seat}={seat}@example.org:{keys[seat].with_suffix('.pub')}"]
-    run_cli(*args)
+    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "maria-t", "--now", NOW,
+            "--lang", "louis=zh-TW", *player_args(keys))
     for _ in range(3):  # set-up, hussars, France's stage: default orders
         run_cli("resolve", str(camp), "--force", "--now", LATER)
     c = Campaign(camp)

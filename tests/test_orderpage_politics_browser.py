@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import test_orderpage_browser as browser
-from conftest import run_cli
+from conftest import make_keys, player_args, run_cli
 from test_orderpage_browser import (
     LATER,
     MAX_BYTES,
@@ -55,18 +55,11 @@ def words(seat: str) -> dict[str, str]:
 
 def make_campaign(root: Path, *options: str) -> dict[str, Any]:
     """An advanced Maria campaign resolved through its set-up: the political phase opens next."""
-    keys = {}
-    for seat in SEATS:
-        run_cli("keygen", seat, "-o", str(root / "keys"))
-        keys[seat] = root / "keys" / f"{seat}.key"
+    keys = make_keys(root / "keys", SEATS)
     camp = root / "camp"
-    args = ["new", str(camp), "--game", "maria", "--scenario", "advanced", "--id", "maria-p", "--now", NOW,
-            "--outage-share", "0", "--lang", "louis=zh-TW"]
-    for opt in options:
-        args += ["--option", opt]
-    for seat in SEATS:
-        args += ["--player", f"{seat}={seat}@example.org:{keys[seat].with_suffix('.pub')}"]
-    run_cli(*args)
+    run_cli("new", str(camp), "--game", "maria", "--scenario", "advanced", "--id", "maria-p", "--now", NOW,
+            "--outage-share", "0", "--lang", "louis=zh-TW", *[a for opt in options for a in ("--option", opt)],
+            *player_args(keys))
     run_cli("resolve", str(camp), "--force", "--now", LATER)
     return {"dir": camp, "keys": keys}
 

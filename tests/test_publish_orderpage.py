@@ -10,19 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOW, run_cli
+from conftest import NOW, make_keys, player_args, run_cli
 
 from pbem.core.campaign import Campaign
 
 
 def _campaign(tmp_path: Path, *extra: str) -> Path:
-    keys = {}
-    for seat in ("maria_theresa", "louis", "frederick"):
-        run_cli("keygen", seat, "-o", str(tmp_path / "keys"))
-        keys[seat] = tmp_path / "keys" / f"{seat}.pub"
+    keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
     run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
-            *[a for s in keys for a in ("--player", f"{s}={s}@example.org:{keys[s]}")], *extra, "--now", NOW)
+            *player_args(keys), *extra, "--now", NOW)
     run_cli("resolve", str(camp), "--force", "--now", NOW)  # set-up with default splits; AU's hussars next
     return camp
 
@@ -65,14 +62,10 @@ def _page_data(page: Path) -> dict[str, Any]:
 def test_political_rounds_get_pages_with_only_the_seats_own_choices(tmp_path: Path, mode: str, kinds: list[str]) -> None:
     """The advanced game's political rounds (M9, M11.4) have order pages for every seat that
     bids; each embeds the legal choices, hand and commitment of the seat's own powers only."""
-    keys = {}
-    for seat in ("maria_theresa", "louis", "frederick"):
-        run_cli("keygen", seat, "-o", str(tmp_path / "keys"))
-        keys[seat] = tmp_path / "keys" / f"{seat}.pub"
+    keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
     run_cli("new", str(camp), "--game", "maria", "--scenario", "advanced", "--id", "m-2", "--outage-share", "0",
-            "--option", f"pbem.commitments={mode}", "--lang", "louis=zh-TW",
-            *[a for s in keys for a in ("--player", f"{s}={s}@example.org:{keys[s]}")], "--now", NOW)
+            "--option", f"pbem.commitments={mode}", "--lang", "louis=zh-TW", *player_args(keys), "--now", NOW)
     for kind in kinds:
         run_cli("resolve", str(camp), "--force", "--now", NOW)  # the set-up (trustless: then the commit round)
         folder = sorted(camp.glob("reports/0*"))[-1]

@@ -6,19 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import NOW, run_cli
+from conftest import NOW, make_keys, player_args, run_cli
 from orders_util import signed
 
 
 def test_standing_orders_of_a_power_that_does_not_act_reach_the_game(tmp_path: Path) -> None:
-    keys = {}
-    for seat in ("maria_theresa", "louis", "frederick"):
-        run_cli("keygen", seat, "-o", str(tmp_path / "keys"))
-        keys[seat] = tmp_path / "keys" / f"{seat}.key"
+    keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
     run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
-            *[a for s in keys for a in ("--player", f"{s}={s}@example.org:{keys[s].with_suffix('.pub')}")],
-            "--now", NOW)
+            *player_args(keys), "--now", NOW)
     assert "resolved setup" in run_cli("resolve", str(camp), "--force", "--now", NOW).output
     status = run_cli("status", str(camp), "--now", NOW).output
     assert "phase 1741-1/hussars" in status and "AU" in status and "FR " not in status
