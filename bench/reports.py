@@ -28,6 +28,7 @@ from pbem.core.fair import Rng
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
 from pbem.core.signer import prepare
+from pbem.demo import bot_orders_by_seat
 from pbem.games import get_game
 from pbem.render import publish
 
@@ -52,12 +53,8 @@ def play(root: Path, game_name: str, scenario: str, seed: int, max_phases: int) 
         if phase is None:
             break
         now += timedelta(hours=1)
-        docs: dict[str, dict[str, Any]] = {}
-        for power in phase.powers:
-            seat = game.seat_of(state, power)
-            if seat is not None:
-                doc = docs.setdefault(seat, {"pbem": 1, "campaign": camp.id, "player": seat, "phase": phase.id, "seq": 1, "orders": {}})
-                doc["orders"][power] = game.bot_orders(state, power, rng)
+        docs = {seat: {"pbem": 1, "campaign": camp.id, "player": seat, "phase": phase.id, "seq": 1, "orders": orders}
+                for seat, orders in bot_orders_by_seat(game, state, phase, rng).items()}
         paths = []
         for seat, doc in sorted(docs.items()):
             prepared, stores[seat] = prepare(doc, stores[seat], hashlib.sha256(f"{seed}-{number}-{seat}".encode()).digest())

@@ -26,6 +26,19 @@ from pbem.core.pipeline import run_campaign
 from pbem.core.signer import sign_file_data
 from pbem.errors import PbemError
 from pbem.games import get_game
+from pbem.games.base import Phase
+
+
+def bot_orders_by_seat(game: Any, state: dict[str, Any], phase: Phase, rng: Rng) -> dict[str, dict[str, Any]]:
+    """Each seat's bot orders for the powers it plays in ``phase``, drawn in the phase's power
+    order (so one ``rng`` gives the same orders every time); a power with no seat sends none."""
+    by_seat: dict[str, dict[str, Any]] = {}
+    for power in phase.powers:
+        seat = game.seat_of(state, power)
+        if seat is not None:
+            by_seat.setdefault(seat, {})[power] = game.bot_orders(state, power, rng)
+    return by_seat
+
 
 START = "2027-01-04T08:00:00Z"  # the wall clock of the simulated mail rounds
 DEFAULT_SCENARIO = {"maria": "advanced", "ror": "early"}
@@ -73,12 +86,7 @@ def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None
         if phase is None:
             break
         now += timedelta(hours=1)
-        by_seat: dict[str, dict[str, Any]] = {}
-        for power in phase.powers:
-            seat = game.seat_of(state, power)
-            if seat is not None:
-                by_seat.setdefault(seat, {})[power] = game.bot_orders(state, power, bot)
-        for seat, orders in sorted(by_seat.items()):
+        for seat, orders in sorted(bot_orders_by_seat(game, state, phase, bot).items()):
             data = {"pbem": 1, "campaign": camp.id, "player": seat, "phase": phase.id, "orders": orders}
             fresh = H(f"demo entropy {seed} {seat} {phase.id}".encode())  # reproducible demo players
             signed = sign_file_data(data, private[seat], keys_dir / f"{seat}.key", fresh)

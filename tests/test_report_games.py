@@ -20,6 +20,7 @@ from pbem.core.fair import Rng
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
 from pbem.core.signer import prepare
+from pbem.demo import bot_orders_by_seat
 from pbem.games import get_game
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -52,13 +53,8 @@ def play_bot_game(root: Path, game_name: str, scenario: str, seed: int, *, langs
             break
         now += timedelta(hours=1)
         number = camp.phase_number()
-        docs: dict[str, dict[str, Any]] = {}
-        for power in phase.powers:
-            seat = game.seat_of(state, power)
-            if seat is None:
-                continue
-            doc = docs.setdefault(seat, {"pbem": 1, "campaign": camp.id, "player": seat, "phase": phase.id, "seq": 1, "orders": {}})
-            doc["orders"][power] = game.bot_orders(state, power, rng)
+        docs = {seat: {"pbem": 1, "campaign": camp.id, "player": seat, "phase": phase.id, "seq": 1, "orders": orders}
+                for seat, orders in bot_orders_by_seat(game, state, phase, rng).items()}
         paths = []
         for seat, doc in sorted(docs.items()):
             p = root.parent / f"{root.name}-orders" / f"{number:04d}-{seat}.yaml"
