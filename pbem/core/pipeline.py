@@ -19,6 +19,7 @@ from pathlib import Path
 from pbem.core import atomic
 from pbem.core.campaign import Campaign
 from pbem.core.intake import intake
+from pbem.core.mailconfig import ServerSettings, load_mail_config
 from pbem.core.phase import due, resolve, settle
 from pbem.errors import PbemError
 
@@ -122,40 +123,40 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mai
     return result
 
 
-def _fetch(path: Path) -> str:
-    """Fetch the campaign's mail when its settings name an IMAP server (see ``pbem fetch``).
-    A failure is reported, not raised: the run goes on with the mail already stored, and the
-    next run fetches what this one missed."""
-    from pbem.core.fetch import fetch_mail
-    from pbem.core.mailconfig import load_mail_config
-
+def _by_mail(path: Path, server: str, act: Callable[[ServerSettings], str]) -> str:
+    """``act(settings)`` with the campaign's ``server`` settings (``imap`` or ``smtp``) when they
+    name a host, else nothing. A failure is reported, not raised: the run goes on, and the next
+    run does what this one could not."""
     try:
-        settings = load_mail_config(path).imap
-        if not settings.host:
-            return ""
-        outcome = fetch_mail(path, settings, out=lambda _line: None, err=lambda _line: None)
+        settings = getattr(load_mail_config(path), server)
+        return act(settings) if settings.host else ""
     except (PbemError, OSError) as exc:
-        return f"fetch failed: {exc}"
-    return f"{len(outcome.stored)} fetched"
+        return f"{'fetch' if server == 'imap' else 'send'} failed: {exc}"
+
+
+def _fetch(path: Path) -> str:
+    """Fetch the campaign's mail (see ``pbem fetch``)."""
+    from pbem.core.fetch import fetch_mail
+
+    def fetch(settings: ServerSettings) -> str:
+        outcome = fetch_mail(path, settings, out=lambda _line: None, err=lambda _line: None)
+        return f"{len(outcome.stored)} fetched"
+
+    return _by_mail(path, "imap", fetch)
 
 
 def _send(path: Path) -> str:
-    """Deliver the campaign's outbox when its settings name an SMTP server (see ``pbem send``:
-    exactly once). What cannot go now stays queued for the next run; a failure is reported,
-    not raised."""
+    """Deliver the campaign's outbox (see ``pbem send``: exactly once); what cannot go now stays
+    queued for the next run."""
     from pbem.core.delivery import deliver
-    from pbem.core.mailconfig import load_mail_config
 
-    try:
-        settings = load_mail_config(path).smtp
-        if not settings.host:
-            return ""
+    def send(settings: ServerSettings) -> str:
         # one quick retry: what stays queued goes with the next run, not by holding this one up
         outcome = deliver(path, settings, out=lambda _line: None, err=lambda _line: None, retries=1, retry_delay=2.0)
-    except (PbemError, OSError) as exc:
-        return f"send failed: {exc}"
-    trouble = len(outcome.left) + sum(len(r) for r in outcome.refused.values())
-    return f"{len(outcome.sent)} sent" + (f", {trouble} not delivered (see pbem send)" if trouble else "")
+        trouble = len(outcome.left) + sum(len(r) for r in outcome.refused.values())
+        return f"{len(outcome.sent)} sent" + (f", {trouble} not delivered (see pbem send)" if trouble else "")
+
+    return _by_mail(path, "smtp", send)
 
 
 def run_all(root: Path, now: datetime, *, jobs: int = 1, fetch_mail: bool = True, send_mail: bool = True,
