@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pbem.games.maria import model
@@ -600,16 +601,8 @@ def add_troops(ctx: Ctx, power: str, n: int, where: str, cause: str) -> None:
         elig = [g for g in elig if model.home_of(state, board, gens[g]["city"]) == power]
     elif where == "in_supply":
         elig = [g for g in elig if in_supply(state, board, g)]
-    pref = model.preference(state, power, "troop_gain_preference")
-    added = 0
-    for _ in range(n):
-        cands = [g for g in elig if gens[g]["troops"] < top]
-        if not cands:
-            break
-        g = next((g for g in pref if g in cands), None) or \
-            min(cands, key=lambda g: (gens[g]["troops"], gens[g]["rank"], g))
-        gens[g]["troops"] += 1
-        added += 1
+    added = _troop_by_troop(state, power, n, elig, "troop_gain_preference", +1,
+                            lambda g: gens[g]["troops"] < top, lambda g: (gens[g]["troops"], gens[g]["rank"], g))
     ctx.event("troops_added", power=power, troops=added, lost=n - added, cause=cause)
 
 
@@ -618,17 +611,28 @@ def lose_troops(ctx: Ctx, power: str, n: int, cause: str) -> None:
     ``troop_loss_preference`` that has more than 1, else from the general with the most troops
     (ties: lower rank number); no general drops below 1."""
     gens = ctx.state["generals"]
-    pref = model.preference(ctx.state, power, "troop_loss_preference")
-    lost = 0
+    own = [g for g in model.on_map(ctx.state) if gens[g]["power"] == power]
+    lost = _troop_by_troop(ctx.state, power, n, own, "troop_loss_preference", -1,
+                           lambda g: gens[g]["troops"] > 1, lambda g: (-gens[g]["troops"], gens[g]["rank"], g))
+    ctx.event("troops_lost", power=power, troops=lost, cause=cause)
+
+
+def _troop_by_troop(state: dict[str, Any], power: str, n: int, generals: list[str], key: str, delta: int,
+                    can: Callable[[str], bool], default: Callable[[str], Any]) -> int:
+    """Up to ``n`` troops, one at a time, each ``delta`` to one of ``generals`` that ``can`` take
+    it: the first the owner's standing ``key`` names (M9.19), else the least by ``default``.
+    Returns how many moved."""
+    gens = state["generals"]
+    pref = model.preference(state, power, key)
+    moved = 0
     for _ in range(n):
-        cands = [g for g in model.on_map(ctx.state) if gens[g]["power"] == power and gens[g]["troops"] > 1]
+        cands = [g for g in generals if can(g)]
         if not cands:
             break
-        g = next((g for g in pref if g in cands), None) or \
-            min(cands, key=lambda g: (-gens[g]["troops"], gens[g]["rank"], g))
-        gens[g]["troops"] -= 1
-        lost += 1
-    ctx.event("troops_lost", power=power, troops=lost, cause=cause)
+        g = next((g for g in pref if g in cands), None) or min(cands, key=default)
+        gens[g]["troops"] += delta
+        moved += 1
+    return moved
 
 
 def restore_train(ctx: Ctx, power: str, site: Any, cause: str) -> None:
