@@ -353,10 +353,14 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
         return None
     highlights = report.map_highlights(public_events)
     if lang != "en" and "step" in view:  # the title in the reader's language, as the report says it
-        title = i18n.environment(lang).from_string(
-            '{% import "maria/names.txt" as n with context %}{{ n.title(v) }}').render(v=view, glossary={})
-        map_view = dict(map_view, title=title.strip())
+        map_view = dict(map_view, title=_title_template(lang).render(v=view, glossary={}).strip())
     return _render_map(game, canonical({"view": map_view, "highlights": highlights}).decode("utf-8"), lang)
+
+
+@cache
+def _title_template(lang: str) -> Any:
+    """The names template's phase title (``n.title``), compiled once per language."""
+    return i18n.environment(lang).from_string('{% import "maria/names.txt" as n with context %}{{ n.title(v) }}')
 
 
 @lru_cache(maxsize=16)
