@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from pbem.core.keys import KEY_NAME, generate
+from pbem.core.keys import KEY_NAME, check_key_name, generate
 from pbem.data import templates_dir
 from pbem.errors import KeyFileError
 from pbem.render import keypage
-from pbem.render.keypage import BAD_NAME, MESSAGES, check_name, key_page, message_table
+from pbem.render.keypage import BAD_NAME, MESSAGES, key_page, message_table
 
 MAX_BYTES = 40 * 1024
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
@@ -73,11 +73,11 @@ def test_name_rule_and_words_are_keys_pys() -> None:
         with pytest.raises(KeyFileError) as from_keys:
             generate(bad)
         with pytest.raises(KeyFileError) as from_page:
-            check_name(bad)
+            key_page("en", bad)
         assert str(from_page.value) == str(from_keys.value) == BAD_NAME.format(name=bad)
-    assert check_name("a" * 64) == "a" * 64 and check_name("Louis_XV.fr-1") == "Louis_XV.fr-1"
+    assert check_key_name("a" * 64) == "a" * 64 and check_key_name("Louis_XV.fr-1") == "Louis_XV.fr-1"
     with pytest.raises(KeyFileError):
-        check_name("fritz\n")  # keys.py's `$` lets a trailing newline through; the page's rule does not
+        key_page("en", "fritz\n")  # a trailing newline is no part of a name
 
 
 def test_keygen_page_writes_the_page(tmp_path: Path) -> None:

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import re
 
-from pbem.core.keys import KEY_NAME
+from pbem.core.keys import BAD_KEY_NAME as BAD_NAME
+from pbem.core.keys import KEY_NAME, check_key_name
 from pbem.errors import KeyFileError
 from pbem.render import i18n, pagekit
 
 TEMPLATE_DIR = "keypage"
 LANGS = tuple(i18n.LOCALES)
-
-# keys.py's message for a name it refuses; the page shows the same words.
-BAD_NAME = "'{name}' is not a usable key name (letters, digits, '.', '_', '-'; up to 64)"
 
 # The page's words: English message ids, translated with the project's gettext catalog; the
 # Traditional Chinese here serves until the catalog carries the same ids. ``{name}`` is filled in.
@@ -64,13 +62,6 @@ def message_table(lang: str) -> dict[str, str]:
     return pagekit.message_table(lang, MESSAGES)
 
 
-def check_name(name: str) -> str:
-    """``name`` if keys.py's rule accepts it as a key name, else keys.py's error."""
-    if not KEY_NAME.fullmatch(name):
-        raise KeyFileError(BAD_NAME.format(name=name))
-    return name
-
-
 def _asset(name: str) -> str:
     return pagekit.asset(TEMPLATE_DIR, name)
 
@@ -82,7 +73,7 @@ def key_page(lang: str = "en", name: str | None = None) -> str:
     if lang not in LANGS:
         raise KeyFileError(f"no key page in language '{lang}' (choose from {', '.join(LANGS)})")
     if name is not None:
-        check_name(name)
+        check_key_name(name)
     text = message_table(lang)
     data = {"lang": lang, "name": name or "", "name_pattern": KEY_NAME.pattern, "text": text}
     page = _asset("page.html")
