@@ -38,7 +38,7 @@
   // --- the form's model, one entry per power ------------------------------------------------
   var model = {};
   D.powers.forEach(function (p) {
-    model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussars: {}, hussarOrder: [], recruits: {}, returns: {},
+    model[p] = { moves: [], reentries: [], payments: {}, battles: [], plan: {}, troops: {}, hussarOrder: [], recruits: {}, returns: {},
                  standing: { plan: {}, policy: "", payUpTo: "", prefs: {} },
                  pol: { bid: { S: "", H: "", D: "", C: "" }, salt: "", trump: "", choices: [], cards: {}, peace: "", subsidies: [] } };
     var legal = D.legal[p];
@@ -514,22 +514,11 @@
   }
 
   function drawHussars(box, p, cities, count) {
-    var m = model[p], picks = el("div", { class: "picks" }), chosen = el("p", { class: "tag" });
-    function showChosen() { chosen.textContent = m.hussarOrder.map(function (c, i) { return (i + 1) + ". " + shownCity(c); }).join("  "); }
     box.appendChild(el("h3", { text: t("Hussar cities") + (count === undefined ? "" : " (" + count + ")") }));
     box.appendChild(el("p", { class: "help", text: t("Tick cities in order of preference; the first valid ones are used.") }));
-    cities.slice().sort(function (a, b) { return shownCity(a).localeCompare(shownCity(b)); }).forEach(function (c) {
-      picks.appendChild(el("label", { class: "inline" }, [el("input", { type: "checkbox", name: "hussar", value: c, checked: !!m.hussars[c], onchange: function (ev) {
-        m.hussars[c] = ev.target.checked;
-        m.hussarOrder = m.hussarOrder.filter(function (x) { return x !== c; });
-        if (ev.target.checked) m.hussarOrder.push(c);
-        showChosen();
-        onChange();
-      } }), shownCity(c)]));
-    });
-    box.appendChild(picks);
-    showChosen();
-    box.appendChild(chosen);
+    var items = cities.slice().sort(function (a, b) { return shownCity(a).localeCompare(shownCity(b)); })
+      .map(function (c) { return [c, shownCity(c)]; });
+    orderedPicks("hussar", items, model[p].hussarOrder).forEach(function (n) { box.appendChild(n); });
   }
 
   function drawWinter(box, p, legal) {
@@ -578,12 +567,12 @@
     box.appendChild(details);
   }
 
-  /* Tick boxes whose ticking order is kept in ``chosen`` (an array changed in place); the order
-   * shows below them. */
-  function orderedPicks(name, items, chosen) {
+  /* Tick boxes ([value, label] items) whose ticking order is kept in ``chosen`` (an array changed
+   * in place); the order shows below them, each value as ``short`` names it (else its label). */
+  function orderedPicks(name, items, chosen, short) {
     var labels = {}, shown = el("p", { class: "tag" });
     items.forEach(function (it) { labels[it[0]] = it[1]; });
-    function show() { shown.textContent = chosen.map(function (v, i) { return (i + 1) + ". " + labels[v]; }).join("  "); }
+    function show() { shown.textContent = chosen.map(function (v, i) { return (i + 1) + ". " + (short ? short(v) : labels[v]); }).join("  "); }
     var picks = el("div", { class: "picks" }, items.map(function (it) {
       return el("label", { class: "inline" }, [el("input", { type: "checkbox", name: name, value: it[0], checked: chosen.indexOf(it[0]) !== -1, onchange: function (ev) {
         var at = chosen.indexOf(it[0]);
@@ -909,20 +898,11 @@
         pol.trump, function (v) { pol.trump = v; }));
     }
     if (legal.revealed.length) {
-      var order = el("p", { class: "tag" });
-      var showOrder = function () { order.textContent = pol.choices.map(function (c, i) { return (i + 1) + ". " + (c === "keep" ? t("keep") : c); }).join("  "); };
       box.appendChild(el("h3", { text: t("Choice list") + " (M9.7)" }));
       box.appendChild(el("p", { class: "help", text: t("Tick in order of preference: the first card still there when your turn to choose comes is taken; keep keeps your bid on the display.") }));
-      box.appendChild(el("div", { class: "picks" }, legal.revealed.concat(["keep"]).map(function (c) {
-        return el("label", { class: "inline" }, [el("input", { type: "checkbox", name: "choice", value: c, checked: pol.choices.indexOf(c) !== -1, onchange: function (ev) {
-          pol.choices = pol.choices.filter(function (x) { return x !== c; });
-          if (ev.target.checked) pol.choices.push(c);
-          showOrder();
-          onChange();
-        } }), c === "keep" ? t("keep") : cardTitle(legal, c)]);
-      })));
-      showOrder();
-      box.appendChild(order);
+      var choiceName = function (c) { return c === "keep" ? t("keep") : c; };
+      orderedPicks("choice", legal.revealed.concat(["keep"]).map(function (c) { return [c, c === "keep" ? t("keep") : cardTitle(legal, c)]; }),
+        pol.choices, choiceName).forEach(function (n) { box.appendChild(n); });
       box.appendChild(el("h3", { text: t("If you take a card") + " (M9.8, M9.19)" }));
       legal.revealed.forEach(function (card) { box.appendChild(cardEditor(p, legal, card)); });
     }
