@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ LANGS = {"en": "public", "zh-TW": "public.zh-TW"}
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     """A ror demo campaign and the state its first resolved phase produced."""
     root = tmp_path_factory.mktemp("ror_table") / "demo"
-    subprocess.run(["pbem", "demo", str(root), "--game", "ror", "-q"], check=True, capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "pbem", "demo", str(root), "--game", "ror", "-q"], check=True, capture_output=True, timeout=300)
     camp = Campaign(root / "campaign")
     report = sorted((root / "campaign" / "reports").glob("0001*"))[0]
     return report, camp.read_state(1)

@@ -1,0 +1,24 @@
+"""The house rules a new machine relies on: tests run the CLI through the interpreter that runs them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+
+# A bare ``pbem`` as a program name: ["pbem", ...] or "pbem ..." handed to a shell.
+BARE = re.compile(r"""\[\s*["']pbem["']|(?:shell=True|["']sh["'],\s*["']-c["']).*["']pbem\s""")
+
+
+def test_no_test_runs_a_bare_pbem_from_path() -> None:
+    """A fresh clone's venv is not on PATH: every test runs ``sys.executable -m pbem`` (or click's runner)."""
+    offenders = [f"{p.name}:{n}" for p in sorted(TESTS.rglob("*.py")) if p.name != Path(__file__).name
+                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if BARE.search(line)]
+    assert offenders == []
+
+
+def test_the_bare_pbem_pattern_finds_what_it_is_meant_to() -> None:
+    """The check above would see the forms that broke a fresh clone."""
+    assert BARE.search('subprocess.run(["pbem", "demo", str(root)])')
+    assert not BARE.search('subprocess.run([sys.executable, "-m", "pbem", "demo"])')
