@@ -1,8 +1,13 @@
 """The ``pbem`` command. Each command group lives in its own module; this one wires them up and
-turns a :class:`~pbem.errors.PbemError` into one line on stderr and exit status 1."""
+turns a :class:`~pbem.errors.PbemError` into one line on stderr and exit status 1.
+
+A command's module is imported only when that command runs (or its own ``--help`` is asked
+for): ``pbem --help`` lists the commands from :data:`COMMANDS` alone, so a cron line or a
+player's ``pbem sign`` does not pay for the code of every other command."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -12,8 +17,50 @@ from pbem import __version__
 from pbem.errors import PbemError
 
 
+# Every top-level command: its module under pbem.cli and the line ``pbem --help`` shows for it
+# (the command's own short help; tests/test_cli_lazy.py keeps the two the same).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("campaign", "Create a campaign folder."),
+    "intake": ("campaign", "Accept or refuse order files from .yaml files, .eml mails, mbox files or Maildir folders."),
+    "status": ("campaign", "Show the phase, its deadline, and who has sent valid orders."),
+    "resolve": ("campaign", "Resolve the phase now waiting, if it is due."),
+    "audit": ("campaign", "Re-verify signatures, the hash chain and commitments, and replay the whole game."),
+    "check": ("campaign", "Validate an order file against the campaign's current phase before sending it."),
+    "demo": ("demo", "Play a complete sample campaign: keys, signed mails, intake, resolution, reports, audit."),
+    "fetch": ("fetch", "Store every new message of the campaign's mailbox in CAMPAIGN_DIR/inbox (a Maildir)."),
+    "extend": ("gm", "Move the waiting phase's deadline later (recorded in the archive)."),
+    "replace-player": ("gm", "Give a seat to a new player (recorded in the archive)."),
+    "rollback": ("gm", "Reopen a resolved phase."),
+    "keygen": ("keys", "Make a signing key: NAME.key (secret, mode 0600) and NAME.pub (give it to your GM)."),
+    "sign": ("keys", "Sign an order file; fills seq, entropy_reveal and entropy_commit."),
+    "verify": ("keys", "Check an order file's signature (and, with --campaign, that it is for that campaign)."),
+    "decrypt": ("keys", "Open an encrypted private report (a .eml or the armoured text)."),
+    "report": ("report", "Render the reports of every phase (or one) into DIR/reports/ and queue their mails."),
+    "run": ("run", "Fetch, take in, resolve what is due, publish and send the mail, for every campaign under ROOT."),
+    "send": ("send", "Deliver every message in CAMPAIGN_DIR/outbox, exactly once, and move it to sent/."),
+    "case": ("case", "Adjudication cases (the tests/cases format)."),
+    "map": ("map", "Maria map files: check them, draw them."),
+}
+
+
 class PbemGroup(click.Group):
-    """A click group that reports pbem's errors as one line (no traceback unless --debug)."""
+    """A click group that loads each command's module on first use and reports pbem's errors as
+    one line (no traceback unless --debug)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            # The module adds its commands to ``main`` as it is imported.
+            importlib.import_module(f"pbem.cli.{COMMANDS[cmd_name][0]}")
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx) if name in COMMANDS]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -40,10 +87,3 @@ def main(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
-
-
-def _register() -> None:
-    from pbem.cli import commands  # noqa: F401  (each module adds its commands to ``main``)
-
-
-_register()
