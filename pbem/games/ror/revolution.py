@@ -264,9 +264,10 @@ def family_appears(ctx: Ctx, fam: str) -> None:
     )
     if hosts:
         host = st["senators"][hosts[0]]
-        # stacked as in R2.5, comparing the family card's printed values (Popularity 0) with
-        # the Statesman's current ones (R2.7)
-        host["influence"] = max(int(host["influence"]), int(card_data().family[fam]["influence"]))
+        # stacked as in R2.5, comparing the family card's values (printed, Popularity 0) with
+        # the Statesman's current Influence and Popularity (R2.7)
+        host["influence"] = max(int(host["influence"]), int(rec["influence"]))
+        host["popularity"] = max(int(host["popularity"]), int(rec["popularity"]))
         st["senators"].pop(fam)
         host["family_under"] = fam
         ctx.emit("family_card", family=fam, to=hosts[0], rule="R2.7")
@@ -328,9 +329,11 @@ def step_hand_limit(ctx: Ctx) -> None:
             elif ctx.opt("ror.default_discard") == "newest":
                 card, how = hand[-1], "default"
             else:
-                # a pick among hidden cards: the secret stream, shown to the owner only
+                # a pick over the hand in id order (R8.1) from the secret stream, shown to
+                # the owner only and checkable once the hands are revealed (R8.4, R8.7)
                 assert ctx.secret is not None
-                card = hand[ctx.secret.below(len(hand))]
+                in_order = sorted(hand, key=str)
+                card = in_order[ctx.secret.below(len(in_order))]
                 how = "default"
                 ctx.emit("secret_draw", purpose=f"R2.11 discard {fid}", value=card,
                          audience=ctx.seat(fid))

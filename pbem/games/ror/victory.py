@@ -17,6 +17,7 @@ from pbem.games.ror.model import (
     primary_alive,
     sen,
     senators_sorted,
+    sid_key,
     votes,
 )
 
@@ -167,7 +168,7 @@ def run_endgame(ctx: Ctx, attack: list[str]) -> None:
                 break
             res = endgame_battle(ctx, w, naval)
             if res != "victory":
-                all_lose(ctx, "R7.6")
+                all_lose(ctx, "L4")
                 return
             if cw.get("primary_dead"):
                 break
@@ -179,7 +180,7 @@ def run_endgame(ctx: Ctx, attack: list[str]) -> None:
             return
         _d3(ctx)
         return
-    all_lose(ctx, "R7.6")
+    all_lose(ctx, "L4")
 
 
 def _d3(ctx: Ctx) -> None:
@@ -222,7 +223,11 @@ def check_consul_for_life(ctx: Ctx) -> None:
     if len(cands) > 1:
         best = max(faction_inf(s) for s in cands)
         cands = [s for s in cands if faction_inf(s) == best]
-    while len(cands) > 1:  # roll-off (R8.1), rerolled on ties
+    # roll-off (R8.1): 2d6 per tied faction clockwise from the HRAO's (then by senator), rerolled
+    # on ties
+    order = clockwise_from(st, hrao(st)[1])
+    cands.sort(key=lambda s: (order.index(sen(st, s)["faction"]), sid_key(s)))
+    while len(cands) > 1:
         rolls = {s: sum(ctx.dice.dice(2, f"R7.2 roll-off {s}")) for s in cands}
         hi = max(rolls.values())
         cands = [s for s in cands if rolls[s] == hi]
