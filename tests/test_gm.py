@@ -162,3 +162,52 @@ def test_resend_request_mails_the_latest_report_again_once(tmp_path: Path, mini_
     assert "Subject: [resent]" in text and "To: north@example.org" in text
     assert text.split("Message-ID:")[1].splitlines()[0] != original.split("Message-ID:")[1].splitlines()[0]
     assert text.split("\n\n", 1)[1] == original.split("\n\n", 1)[1], "the same report body"
+
+
+def test_a_pause_past_the_deadline_can_be_resumed_and_moves_the_deadline(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    """Security H4: lateness during a pause is measured against the deadline plus the time paused."""
+    for seat in ("north", "south"):
+        run_cli("intake", str(mini_campaign), str(_request(tmp_path, keys, seat, "pause", 1)), "--now", NOW)
+    assert _records(mini_campaign)[-1]["kind"] == "pause"
+    # four days on, two past the deadline: orders sent while paused are on time
+    late = "2026-12-05T12:00:00Z"
+    out = run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, "north")), "--now", late).output
+    assert "accepted:" in out and "after the deadline" not in out
+    for seat in ("north", "south"):
+        out = run_cli("intake", str(mini_campaign), str(_request(tmp_path, keys, seat, "resume", 2)), "--now", late).output
+        assert out.startswith("accepted:"), out
+    resume = _records(mini_campaign)[-1]
+    assert resume["kind"] == "resume" and resume["seconds"] == 4 * 86400
+    # the two days left at the pause are left after it: 2026-12-03T12:00Z + 4 days
+    assert "deadline 2026-12-07T12:00:00Z" in run_cli("status", str(mini_campaign), "--now", late).output
+    assert "not due" in run_cli("resolve", str(mini_campaign), "--now", "2026-12-07T11:59:00Z").output
+    after = run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, "south")), "--now", "2026-12-07T12:00:01Z").output
+    assert "after the deadline 2026-12-07T12:00:00Z" in after
+    assert "resolved round-1" in run_cli("resolve", str(mini_campaign), "--now", "2026-12-07T12:00:00Z").output
+    assert "audit passed" in run_cli("audit", str(mini_campaign)).output
+
+
+def test_after_replace_player_seq_counts_only_the_new_key(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    """Security L5: the new player's first file (seq 1) is accepted after the old player's seq 3."""
+    for n in range(3):  # pbem sign counts seq per key: 1, 2, 3
+        doc = _bid(tmp_path, mini_campaign, keys, "south", name=f"old{n}")
+        assert f"south seq {n + 1}" in run_cli("intake", str(mini_campaign), str(doc), "--now", NOW).output
+    folder = next((mini_campaign / "orders").iterdir())
+    old_files = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    run_cli("replace-player", str(mini_campaign), f"south=m@example.org:{keys['mallory'].with_suffix('.pub')}", "--now", NOW)
+    state = _state(mini_campaign)
+    src = write_orders(tmp_path / "m-src.yaml", "mini-1", "south", "round-1", {"S": {"bid": state["hands"]["S"][0]}})
+    run_cli("sign", str(src), "--key", str(keys["mallory"]), "-o", str(tmp_path / "m.yaml"))
+    out = run_cli("intake", str(mini_campaign), str(tmp_path / "m.yaml"), "--now", NOW).output
+    assert "accepted: m.yaml: south seq 1" in out, out
+    again = run_cli("intake", str(mini_campaign), str(tmp_path / "m.yaml"), "--now", NOW).output
+    assert "already accepted: m.yaml: south seq 1" in again, again
+    # the old player's accepted files are kept as they were
+    assert all((folder / name).read_bytes() == data for name, data in old_files.items())
+    receipts = [p.read_text() for p in (mini_campaign / "outbox").glob("receipt-*.eml") if "To: m@example.org" in p.read_text()]
+    assert len(receipts) == 1 and "seq 1" in receipts[0]
+    run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, "north")), "--now", NOW)
+    assert "resolved round-1" in run_cli("resolve", str(mini_campaign), "--now", NOW).output
+    rec = [r for r in _records(mini_campaign) if r["kind"] == "phase"][0]
+    assert rec["orders"]["south"]["seq"] == 1
+    assert "audit passed" in run_cli("audit", str(mini_campaign)).output

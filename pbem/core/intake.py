@@ -21,8 +21,8 @@ from typing import Any
 
 import yaml
 
-from pbem.core import atomic, outbox
-from pbem.core.campaign import Campaign, format_time, phase_key
+from pbem.core import atomic, gm, outbox
+from pbem.core.campaign import Campaign, format_time, parse_time, phase_key
 from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
 from pbem.core.mailin import Candidate, read_sources
@@ -100,6 +100,20 @@ def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: boo
     return {seat: docs[0] for seat, docs in by_seat.items()}
 
 
+def chosen_documents(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
+    """Each seat's highest-seq accepted document signed by the key the roster holds now (after
+    a replace-player, the old player's orders no longer count, and their seqs do not either)."""
+    roster = camp.roster()
+    chosen: dict[str, Accepted] = {}
+    for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True).items():
+        for candidate in acc:
+            doc = parse_order_document(candidate.path.read_bytes(), candidate.path.name)
+            if seat in roster and doc.key_id == roster[seat].key.sign_id:
+                chosen[seat] = candidate
+                break
+    return chosen
+
+
 def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
     """Read every source and accept or refuse what it holds. Hold the campaign lock around this."""
     report = IntakeReport()
@@ -111,9 +125,9 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
     number = camp.phase_number()
     max_bytes = int(create.get("limits", {}).get("max_bytes", 64 * 1024))
     resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
-    # the highest accepted seq of each seat, read once and kept up to date as files are accepted
-    # (this process holds the lock, so nothing else changes the folder)
-    best = accepted_documents(camp, number, phase.id) if phase is not None else {}
+    # the highest accepted seq of each seat under its current key, read once and kept up to date
+    # as files are accepted (this process holds the lock, so nothing else changes the folder)
+    best = chosen_documents(camp, number, phase.id) if phase is not None else {}
     for source in read_sources(sources, max_bytes):
         for cand in source.candidates:
             verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
@@ -139,10 +153,11 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     if doc.request is not None:
         return _accept_request(camp, folder, doc, cand, now, phase)
     existing = best.get(doc.player)
+    name = _doc_name(doc.player, doc.seq, _key_tag(camp, doc.player, doc.key_id))
     if existing is not None and doc.seq <= existing.seq:
-        same = folder / _doc_name(doc.player, doc.seq)
+        same = folder / name
         if same.is_file() and same.read_bytes() == cand.raw:
-            return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc), orders=doc.orders)
+            return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc, name), orders=doc.orders)
         return _refuse(camp, cand, str(OrderError(
             f"seq {doc.seq} is not above seq {existing.seq}, which was already accepted for {doc.phase}; "
             f"this looks like a replay. To replace your orders, send them with seq {existing.seq + 1} or more",
@@ -151,7 +166,7 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     verdict: dict[str, Any] = {
         "seat": doc.player,
         "seq": doc.seq,
-        "file": _doc_name(doc.player, doc.seq),
+        "file": name,
         "source": cand.source,
         "sender": cand.sender,
         "received_at": format_time(cand.received or now),
@@ -170,13 +185,13 @@ REQUEST_KINDS = ("pause", "resume", "resend")
 
 def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Candidate, now: datetime, phase) -> Verdict:  # type: ignore[no-untyped-def]
     """Store a signed request (pause, resume, resend) and act on it once enough seats agree."""
-    from pbem.core import gm
-
     assert cand.raw is not None and doc.request is not None  # a parsed request has its bytes
     rdir = folder / "requests"
     kind = doc.request["kind"]
-    name = f"{doc.player}.{kind}.{doc.seq:06d}.yaml"
-    earlier = [int(p.name.split(".")[2]) for p in rdir.glob(f"{doc.player}.*.yaml")] if rdir.is_dir() else []
+    tag = _key_tag(camp, doc.player, doc.key_id)
+    name = f"{doc.player}.{kind}.{doc.seq:06d}{tag}.yaml"
+    # seqs compare among the requests signed by the seat's current key only (see _key_tag)
+    earlier = [int(p.name.split(".")[2]) for p in rdir.glob(f"{doc.player}.*.yaml") if _tag_of(p.name) == tag] if rdir.is_dir() else []
     if (rdir / name).is_file() and (rdir / name).read_bytes() == cand.raw:
         return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, request=kind)
     if earlier and doc.seq <= max(earlier):
@@ -187,14 +202,15 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
 
         resend(camp, doc.player, sha256_hex(cand.raw)[:24])
     if kind in ("pause", "resume"):
+        roster = camp.roster()
         latest: dict[str, tuple[str, Path]] = {}
         for p in sorted(rdir.glob("*.yaml"), key=lambda p: (p.name.split(".")[0], int(p.name.split(".")[2]))):
             seat, rkind = p.name.split(".")[:2]
-            if rkind in ("pause", "resume"):
+            if rkind in ("pause", "resume") and seat in roster and _tag_of(p.name) == _key_tag(camp, seat, roster[seat].key.sign_id):
                 latest[seat] = (rkind, p)
         agreeing = {seat: p for seat, (rkind, p) in latest.items() if rkind == kind}
         paused = gm.pause_in_force(camp) is not None
-        if gm.majority(len(agreeing), len(camp.roster())) and paused == (kind == "resume"):
+        if gm.majority(len(agreeing), len(roster)) and paused == (kind == "resume"):
             body: dict[str, Any] = {
                 "kind": kind, "phase": phase.id, "phase_number": camp.phase_number(),
                 "requests": {seat: {"file": str(p.relative_to(camp.root)), "sha256": sha256_hex(p.read_bytes())} for seat, p in sorted(agreeing.items())},
@@ -203,20 +219,34 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
             if kind == "resume":
                 since = gm.pause_in_force(camp)
                 assert since is not None
-                from pbem.core.campaign import parse_time
-
                 body["seconds"] = max(0, int((now - parse_time(since.since)).total_seconds()))
             camp.append_record(body)
     return Verdict(cand.source, True, f"{kind} request accepted", doc.player, doc.seq, request=kind)
 
 
-def _doc_name(seat: str, seq: int) -> str:
-    return f"{seat}.{seq:06d}.yaml"
+def _doc_name(seat: str, seq: int, tag: str = "") -> str:
+    return f"{seat}.{seq:06d}{tag}.yaml"
 
 
-def _stored_problems(folder: Path, doc: OrderDocument) -> list[str]:
+def _key_tag(camp: Campaign, seat: str, key_id: str | None) -> str:
+    """What the names of a seat's files carry besides seq: nothing for the key the seat had at
+    creation, ``.`` and 12 hex digits of the key for a key given by replace-player. So a new
+    player's seq 1 never takes the name of the old player's seq 1, and seqs compare per key."""
+    original = str(camp.create_record()["roster"].get(seat, {}).get("key", "")).split(" ")[0]
+    if key_id is None or key_id == original:
+        return ""
+    return "." + key_id.rpartition(":")[2][:12]
+
+
+def _tag_of(name: str) -> str:
+    """The key tag in a stored file name (``SEAT.KIND.SEQ[.TAG].yaml``)."""
+    parts = name.split(".")
+    return "." + parts[3] if len(parts) == 5 else ""
+
+
+def _stored_problems(folder: Path, doc: OrderDocument, name: str) -> list[str]:
     try:
-        return list(json.loads((folder / (_doc_name(doc.player, doc.seq) + ".verdict.json")).read_bytes())["problems"])
+        return list(json.loads((folder / (name + ".verdict.json")).read_bytes())["problems"])
     except (FileNotFoundError, KeyError, ValueError):
         return []
 
@@ -240,6 +270,9 @@ def _check(camp: Campaign, phase, roster, resolved_ids, doc: OrderDocument, cand
         raise OrderError(f"phase '{doc.phase}' is not open; the current phase is '{phase.id}'", line=doc.line_of("phase"), field="phase")
     deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
     arrived = cand.received or now
+    pause = gm.pause_in_force(camp)
+    if pause is not None:  # the time paused so far does not count (a resume record adds it for good)
+        deadline += max(timedelta(0), arrived - parse_time(pause.since))
     if arrived > deadline:
         raise OrderError(f"the orders arrived at {format_time(arrived)}, after the deadline {format_time(deadline)} of phase '{phase.id}'", field="phase")
     if doc.entropy_commit is None:
@@ -301,7 +334,8 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
             return
         # A duplicate queues its receipt again: the same bytes under the same name, so a plain
         # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
-        path = phase_orders_dir(camp, camp.phase_number(), phase_id) / _doc_name(verdict.seat, verdict.seq)
+        name = _doc_name(verdict.seat, verdict.seq, _key_tag(camp, verdict.seat, seat.key.sign_id))
+        path = phase_orders_dir(camp, camp.phase_number(), phase_id) / name
         if verdict.duplicate and (not path.is_file() or path.read_bytes() != cand.raw):
             return
         acc = Accepted(verdict.seat, verdict.seq, path, json.loads(path.with_name(path.name + ".verdict.json").read_bytes()))

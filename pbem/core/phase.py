@@ -21,7 +21,7 @@ from pbem.core.campaign import Campaign, derive_keys, format_time
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document
 from pbem.core.fair import H, Rng, entropy_mix, hash_chain, phase_rng
-from pbem.core.intake import Accepted, accepted_documents
+from pbem.core.intake import Accepted, chosen_documents
 from pbem.core.seal import commit, derive_salt
 from pbem.errors import CampaignError
 from pbem.games.base import Phase, Resolution
@@ -167,20 +167,6 @@ def _chain_length(number: int) -> int:
     if number > CHAIN_LENGTH:
         raise CampaignError(f"phase {number} is past the end of the campaign's hash chain ({CHAIN_LENGTH} phases)")
     return CHAIN_LENGTH
-
-
-def chosen_documents(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
-    """The documents a phase is resolved from: each seat's highest seq signed by the key the
-    roster holds now (after a replace-player, the old player's orders no longer count)."""
-    roster = camp.roster()
-    chosen: dict[str, Accepted] = {}
-    for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True).items():
-        for candidate in acc:
-            doc = parse_order_document(candidate.path.read_bytes(), candidate.path.name)
-            if seat in roster and doc.key_id == roster[seat].key.sign_id:
-                chosen[seat] = candidate
-                break
-    return chosen
 
 
 @dataclass
