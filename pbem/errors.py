@@ -7,6 +7,8 @@ void result with a reason inside the game's events (see ``pbem.games.base.OrderP
 
 from __future__ import annotations
 
+import os
+
 
 class PbemError(Exception):
     """Root of every error pbem reports to a user.
@@ -81,3 +83,12 @@ class AuditError(PbemError):
 
 class KeyFileError(PbemError):
     """A key file that is missing, unreadable, world-readable or of the wrong kind."""
+
+
+def describe_os_error(exc: OSError) -> str:
+    """An operating-system error (disk full, read-only, permission) as one line: the file or
+    files it concerns and what the system said (``/camp/archive/000007.json: No space left on
+    device``)."""
+    what = exc.strerror or str(exc) or type(exc).__name__
+    names = [os.fsdecode(n) for n in (exc.filename, exc.filename2) if n is not None]
+    return f"{' -> '.join(names)}: {what}" if names else what

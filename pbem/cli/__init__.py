@@ -7,6 +7,7 @@ player's ``pbem sign`` does not pay for the code of every other command."""
 
 from __future__ import annotations
 
+import errno
 import importlib
 import sys
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import click
 
 from pbem import __version__
-from pbem.errors import PbemError
+from pbem.errors import PbemError, describe_os_error
 
 
 # Every top-level command: its module under pbem.cli and the line ``pbem --help`` shows for it
@@ -44,8 +45,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class PbemGroup(click.Group):
-    """A click group that loads each command's module on first use and reports pbem's errors as
-    one line (no traceback unless --debug)."""
+    """A click group that loads each command's module on first use and reports pbem's errors,
+    and the operating system's (disk full, read-only, permission), as one line (no traceback
+    unless --debug)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMANDS) | set(self.commands))
@@ -69,6 +71,11 @@ class PbemGroup(click.Group):
             if ctx.obj and ctx.obj.get("debug"):
                 raise
             click.echo(f"pbem: {exc}", err=True)
+            sys.exit(1)
+        except OSError as exc:
+            if (ctx.obj and ctx.obj.get("debug")) or exc.errno == errno.EPIPE:  # click handles EPIPE
+                raise
+            click.echo(f"pbem: {describe_os_error(exc)}", err=True)
             sys.exit(1)
 
 

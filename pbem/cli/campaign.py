@@ -93,6 +93,9 @@ def intake(campaign_dir: Path, sources: tuple[Path, ...], now: datetime, wait: f
     \b
     Example:  pbem intake maria-1741 maria-1741/inbox
     """
+    for source in sources:
+        if not source.exists():
+            raise CampaignError(f"{source}: no such file or folder")
     with Campaign(campaign_dir).locked(wait) as camp:
         report = run_intake(camp, list(sources), now)
     echo_lines(v.line() for v in report.verdicts)

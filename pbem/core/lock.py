@@ -36,8 +36,11 @@ def exclusive(path: Path, wait: float = 30.0) -> Iterator[None]:
                         "finished (or pass --wait SECONDS)"
                     ) from None
                 time.sleep(0.05)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} ({' '.join(sys.argv[:3])})".encode(), 0)
+        try:  # the note is a courtesy: a full disk must not stop the command here, nameless
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()} ({' '.join(sys.argv[:3])})".encode(), 0)
+        except OSError:
+            pass
         try:
             yield
         finally:

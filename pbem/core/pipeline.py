@@ -21,7 +21,7 @@ from pbem.core.campaign import Campaign
 from pbem.core.intake import intake
 from pbem.core.mailconfig import ServerSettings, load_mail_config
 from pbem.core.phase import due, resolve, settle
-from pbem.errors import PbemError
+from pbem.errors import PbemError, describe_os_error
 
 MAX_PHASES_PER_RUN = 64
 
@@ -118,6 +118,8 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mai
             result.sent = _send(path)  # under the outbox's own lock, not the campaign's
     except PbemError as exc:
         result.error = str(exc)
+    except OSError as exc:  # disk full, read-only, permission: the campaign is left as it was
+        result.error = describe_os_error(exc)
     except Exception as exc:  # noqa: BLE001 - one broken campaign must not stop the others
         result.error = f"internal error {type(exc).__name__}: {exc} ({traceback.extract_tb(exc.__traceback__)[-1].filename.rsplit('/', 1)[-1]})"
     return result
@@ -131,7 +133,8 @@ def _by_mail(path: Path, server: str, act: Callable[[ServerSettings], str]) -> s
         settings = getattr(load_mail_config(path), server)
         return act(settings) if settings.host else ""
     except (PbemError, OSError) as exc:
-        return f"{'fetch' if server == 'imap' else 'send'} failed: {exc}"
+        text = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+        return f"{'fetch' if server == 'imap' else 'send'} failed: {text}"
 
 
 def _fetch(path: Path) -> str:
