@@ -1,7 +1,7 @@
 """Every rule id of R2-R7 and R9 and every worked example of the rules is cited by a case.
 
-The ids are those of ``rules/ror-revolution.md``; when the shared rules file is reachable the
-test also checks that this list still matches it.
+The ids are those of the rules text, shipped with the tests as ``tests/rules/ror-revolution.ids``
+(a missing file fails the test that reads it).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 from pbem.cases import iter_case_files, load_cases
 
 CASES = Path(__file__).parent / "cases" / "ror"
-RULES_FILE = Path(__file__).resolve().parents[2] / "shared" / "rules" / "ror-revolution.md"
+IDS = Path(__file__).parent / "rules" / "ror-revolution.ids"
 
 SECTIONS = {"R2": 11, "R3": 7, "R4": 9, "R5": 5, "R6": 13, "R7": 8, "R9": 11}
 REQUIRED = [f"{s}.{i}" for s, n in SECTIONS.items() for i in range(1, n + 1)]
@@ -53,11 +53,15 @@ def test_cited_ids_exist_in_the_rules() -> None:
     assert not unknown, f"cases cite ids the rules do not have: {unknown}"
 
 
-def test_rule_list_matches_the_rules_file() -> None:
-    if not RULES_FILE.is_file():  # the shared rules sit beside the repository in development
-        return
-    text = RULES_FILE.read_text(encoding="utf-8")
-    ids = set(re.findall(r"\*\*(R[2-79]\.\d+)\b", text))
-    assert ids == set(REQUIRED)
-    examples = set(re.findall(r"\*\*(E\d+) —", text))
-    assert examples == set(EXAMPLES)
+def _shipped(kind: str) -> set[str]:
+    lines = IDS.read_text(encoding="utf-8").splitlines()
+    return {line.split()[1] for line in lines if line.split()[:1] == [kind]}
+
+
+def test_rule_list_matches_the_shipped_ids() -> None:
+    rules = _shipped("rule")
+    assert {r for r in rules if re.match(r"R[2-79]\.", r)} == set(REQUIRED)
+    assert {r for r in rules if r.startswith(("R1.", "R8."))} == (
+        {f"R1.{i}" for i in range(1, 11)} | {f"R8.{i}" for i in range(1, 8)})
+    assert _shipped("example") == set(EXAMPLES)
+    assert _shipped("difference") == {f"D{i}" for i in range(1, 8)}
