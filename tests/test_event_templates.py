@@ -20,6 +20,7 @@ from pbem.render.publish import glossary
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = {"ror": ("pbem/games/ror", ("emit",)), "maria": ("pbem/games/maria", ("event", "private"))}
 MISSING = re.compile(r"^'dict object' has no attribute '(\w+)'$")
+STAND_IN = re.compile(r"^'str object' has no attribute '\w+'$")
 
 
 def call_sites(game: str) -> list[tuple[str, dict[str, Any], str]]:
@@ -60,8 +61,11 @@ def test_every_emitted_event_renders_with_the_fields_it_is_given(game: str) -> N
                     tpl.render(e={"type": etype, **fields}, glossary=glossary(game, lang), game=game, view={})
                 except jinja2.UndefinedError as exc:
                     m = MISSING.match(str(exc))
-                    if m and m.group(1) not in fields:  # not a stand-in value of the wrong shape
+                    if m and m.group(1) not in fields:
                         problems.append(f"{where}: {etype}.{ext} ({lang}) reads '{m.group(1)}', which it is not given")
-                except Exception:  # noqa: BLE001, S112 - a stand-in value of the wrong type
-                    continue
+                    elif not (m or STAND_IN.match(str(exc))):
+                        problems.append(f"{where}: {etype}.{ext} ({lang}): {exc}")
+                except (TypeError, ValueError, AttributeError):
+                    continue  # the stand-in string "x1" where the engine gives a number, list or mapping
+                # any other error (a syntax error, an unknown filter or test, a missing template) fails
     assert not problems, "\n".join(sorted(set(problems)))
