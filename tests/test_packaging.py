@@ -12,15 +12,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_wheel_ships_its_data(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
-    isolation = ["--no-build-isolation"] if _has_hatchling() else []
+    # Offline: the build backend of the test extra, no build isolation, no package index.
+    assert _has_hatchling(), "hatchling is missing: pip install -e '.[test]'"
+    offline = {**os.environ, "PIP_NO_INDEX": "1"}
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q", "-w", str(wheels), str(ROOT)],
-        check=True, capture_output=True, timeout=300,
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
+         "-w", str(wheels), str(ROOT)],
+        check=True, capture_output=True, timeout=300, env=offline,
     )
     wheel = next(wheels.glob("pbem-*.whl"))
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target", str(target),
+                    str(wheel)], check=True, capture_output=True, timeout=300, env=offline)
     probe = (
         "import pbem, pbem.data as d; from pathlib import Path;"
         "print(Path(pbem.__file__).parent);"
