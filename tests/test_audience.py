@@ -244,12 +244,15 @@ def test_owner_does_receive_its_secrets(campaigns: list[Campaign]) -> None:
     state = camp.read_state(rec["index"])
     received = _audience_bytes(_bundle(camp, rec["index"]))
     secret_key = derive_keys(camp.seed())["secret"]
+    owned = 0
     for secret in game.secrets(state):
         if secret.owner is None:
             continue
         salt = derive_salt(secret_key, f"{rec['phase_number']}|{secret.label}")
         own = "\n".join(received[secret.owner].values())
         assert salt in own and canonical(secret.value).decode() in own
+        owned += 1
+    assert owned > 0, "no secret with an owner: the loop checked nothing"
 
 
 def _differences(a: Bundle, b: Bundle, audience: str) -> list[str]:

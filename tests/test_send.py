@@ -594,5 +594,5 @@ def test_pbem_run_sends_what_it_queued_when_the_campaign_names_an_smtp_server(
     assert f"{a}: " in down and "send failed: " not in down  # nothing to send: no connection tried
     (a / "outbox" / "9998-note.eml").write_bytes(message(8))
     down = run_cli("run", str(root), "--now", NOW, "-q").output
-    assert "send failed: " in down or "not delivered" in down, down
+    assert "send failed: " in down, down
     assert (a / "outbox" / "9998-note.eml").is_file()
