@@ -10,7 +10,7 @@ import click
 
 from pbem.cli import main
 from pbem.cli.options import now_option
-from pbem.core.pipeline import find_campaigns, run_all
+from pbem.core.pipeline import parse_shard, run_all, sharded_campaigns
 
 
 @main.command()
@@ -19,8 +19,10 @@ from pbem.core.pipeline import find_campaigns, run_all
 @click.option("--no-fetch", is_flag=True, help="Do not fetch mail by IMAP, even where configured.")
 @click.option("--no-send", is_flag=True, help="Only queue the mail; do not send it by SMTP, even where configured.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--shard", metavar="K/N", default="0/1", show_default=True,
+              help="Run only shard K (0 to N-1) of N: for N hosts sharing ROOT, each campaign runs on exactly one.")
 @now_option
-def run(root: Path, jobs: int, no_fetch: bool, no_send: bool, quiet: bool, now: datetime) -> None:
+def run(root: Path, jobs: int, no_fetch: bool, no_send: bool, quiet: bool, shard: str, now: datetime) -> None:
     """Fetch, take in, resolve what is due, publish and send the mail, for every campaign under ROOT.
 
     A campaign whose mail.yaml names an IMAP server is fetched first; one that names an SMTP
@@ -30,12 +32,14 @@ def run(root: Path, jobs: int, no_fetch: bool, no_send: bool, quiet: bool, now: 
     \b
     Example (cron, every hour):
       0 * * * *  pbem run /srv/pbem --quiet   (mail settings: docs/mail.md)
+    On N hosts sharing /srv/pbem: pbem run /srv/pbem --shard K/N on host K (docs/shards.md).
     """
-    total = len(find_campaigns(root))
+    part = parse_shard(shard)
+    total = len(sharded_campaigns(root, part))
     results = []
     with click.progressbar(length=total, label="campaigns", file=sys.stderr, hidden=quiet or total == 0) as bar:
         for result in run_all(root, now, jobs=jobs, fetch_mail=not no_fetch, send_mail=not no_send,
-                              progress=bar.update):
+                              progress=bar.update, shard=part):
             results.append(result)
     results.sort(key=lambda r: r.path)
     for r in results:

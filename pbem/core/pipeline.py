@@ -9,6 +9,8 @@ and never stops the others.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -57,6 +59,31 @@ def find_campaigns(root: Path) -> list[Path]:
     found = {p.parent.parent for p in root.glob("*/archive/000000.json")}
     found |= {p.parent.parent for p in root.glob("*/*/archive/000000.json")}
     return sorted(found)
+
+
+def sharded_campaigns(root: Path, shard: tuple[int, int] = (0, 1)) -> list[Path]:
+    """The campaigns under ``root`` that shard ``K`` of ``N`` runs."""
+    k, n = shard
+    return [p for p in find_campaigns(root) if n == 1 or shard_of(p, n) == k]
+
+
+def shard_of(path: Path, shards: int) -> int:
+    """The shard (0 .. shards-1) that runs the campaign at ``path``: a stable hash of its id, so
+    every host computes the same split, and the split survives moving or renaming the folders.
+    A campaign whose id cannot be read goes by its folder name (one shard still reports it)."""
+    try:
+        key = str(json.loads((path / "archive" / "000000.json").read_bytes())["campaign"])
+    except (OSError, ValueError, KeyError, TypeError):
+        key = path.name
+    return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") % shards
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``K/N`` with 0 <= K < N (K as a Kubernetes Indexed Job's JOB_COMPLETION_INDEX counts)."""
+    k, sep, n = text.partition("/")
+    if not (sep and k.isdigit() and n.isdigit() and 0 <= int(k) < int(n)):
+        raise PbemError(f"--shard takes K/N with 0 <= K < N, such as 0/3, 1/3 or 2/3, not {text[:40]!r}")
+    return int(k), int(n)
 
 
 def _outbox_count(camp: Campaign) -> int:
@@ -163,9 +190,10 @@ def _send(path: Path) -> str:
 
 
 def run_all(root: Path, now: datetime, *, jobs: int = 1, fetch_mail: bool = True, send_mail: bool = True,
-            progress: Callable[[int], None] | None = None) -> Iterator[CampaignRun]:
-    """Run every campaign under ``root``; yields results as they finish (sorted when jobs == 1)."""
-    paths = find_campaigns(root)
+            progress: Callable[[int], None] | None = None, shard: tuple[int, int] = (0, 1)) -> Iterator[CampaignRun]:
+    """Run every campaign under ``root`` (with ``shard=(K, N)``, only those of shard K of N);
+    yields results as they finish (sorted when jobs == 1)."""
+    paths = sharded_campaigns(root, shard)
     if jobs <= 1:
         for p in paths:
             yield run_campaign(p, now, fetch_mail=fetch_mail, send_mail=send_mail)
