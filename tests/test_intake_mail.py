@@ -204,9 +204,12 @@ def test_bare_yaml_and_folder_sources(tmp_path: Path, mini_campaign: Path, docs:
     folder.mkdir()
     shutil.copy(docs["south1"], folder / "s.yml")
     _write(folder / "n.eml", attached(docs["north1"], "north@example.org"))
-    lines = _intake(mini_campaign, folder, tmp_path / "missing.yaml")
-    assert [line.split(":")[0] for line in lines] == ["accepted", "accepted", "refused"], lines
-    assert "no such file or folder" in lines[2]
+    # a path that is not there is a mistake on the command line: one line, exit 1, nothing read
+    missing = run_cli("intake", str(mini_campaign), str(folder), str(tmp_path / "missing.yaml"), "--now", NOW, ok=False)
+    assert missing.exit_code == 1 and "missing.yaml: no such file or folder" in missing.stderr
+    assert not (mini_campaign / "orders").exists() or not list((mini_campaign / "orders").rglob("*.yaml"))
+    lines = _intake(mini_campaign, folder)
+    assert [line.split(":")[0] for line in lines] == ["accepted", "accepted"], lines
 
 
 @pytest.mark.parametrize("disposition", [

@@ -10,12 +10,17 @@ intake turns into a refusal a player understands.
 from __future__ import annotations
 
 import email
+import email.feedparser
 import email.header
+import email.message
 import email.policy
 import email.utils
+import errno
 import mailbox
+import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -25,6 +30,9 @@ from pbem.core.canonical import sha256_hex
 from pbem.core.safeyaml import DEFAULT_MAX_BYTES
 
 MAX_MAIL_BYTES = 25 * 1024 * 1024
+# A mail of more parts is refused before it is parsed further: millions of empty parts in 25 MB
+# would otherwise cost a minute and gigabytes of memory.
+MAX_PARTS = 1000
 # Written by ``pbem fetch`` into the header it stores in place of a message over the size limit.
 NOT_FETCHED = "X-Pbem-Not-Fetched"
 
@@ -62,16 +70,65 @@ class Source:
     name: str
     candidates: list[Candidate] = field(default_factory=list)
     maildir_file: Path | None = None
+    taken: set[str] | None = None  # the names in cur/ without their info part (":2,...")
 
     def done(self) -> None:
-        """Mark a Maildir message processed: move it from new/ to cur/ with the Seen flag."""
+        """Mark a Maildir message processed: move it from new/ to cur/ with the Seen flag.
+
+        A name already in cur/ (whatever its flags) is never overwritten: the message gets the
+        first free name ``NAME.1``, ``NAME.2``... instead."""
         if self.maildir_file is None or self.maildir_file.parent.name != "new":
             return
-        target = self.maildir_file.parent.parent / "cur" / (self.maildir_file.name.split(":")[0] + ":2,S")
+        cur = self.maildir_file.parent.parent / "cur"
+        taken = self.taken if self.taken is not None else _bare_names(cur)
+        base = unique = self.maildir_file.name.split(":")[0]
+        n = 0
+        while unique in taken:
+            n += 1
+            unique = f"{base}.{n}"
         try:
-            self.maildir_file.rename(target)
+            self.maildir_file.rename(cur / (unique + ":2,S"))
         except FileNotFoundError:  # already moved by an earlier, interrupted run
-            pass
+            return
+        taken.add(unique)
+
+
+def _bare_names(cur: Path) -> set[str]:
+    """The names in a Maildir's cur/ without their info part (what a collision is about)."""
+    return {name.split(":")[0] for name in os.listdir(cur)}
+
+
+_KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def _not_regular(mode: int) -> str:
+    kind = next((what for test, what in _KINDS if test(mode)), "something else")
+    return f"it is {kind}, not a regular file; only regular files are read"
+
+
+def read_regular(p: Path, limit: int, too_big: Callable[[int], str]) -> tuple[bytes | None, str | None]:
+    """The bytes of ``p`` if it is a regular file of at most ``limit`` bytes, else why not
+    (``too_big(size)`` for a file over the limit).
+
+    Opened without following a symbolic link and without blocking (a FIFO never stalls intake),
+    and checked on the open file, so nothing can be swapped in between the check and the read."""
+    try:
+        if not stat.S_ISREG(os.lstat(p).st_mode):  # no open at all of a device or FIFO
+            return None, _not_regular(os.lstat(p).st_mode)
+        fd = os.open(p, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, _not_regular(stat.S_IFLNK)
+        return None, f"it cannot be read ({exc.strerror})"
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, _not_regular(info.st_mode)
+        data = handle.read(limit + 1) if info.st_size <= limit else b""
+        if info.st_size > limit or len(data) > limit:  # (a file that grew while being read)
+            return None, too_big(max(info.st_size, len(data)))
+        return data, None
 
 
 def read_sources(paths: list[str | Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Source]:
@@ -86,7 +143,8 @@ def read_sources(paths: list[str | Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
                     if child.is_file() and not child.name.startswith("."):
                         yield from read_sources([child], max_bytes)
         elif not p.is_file():
-            yield Source(str(p), [Candidate(str(p), problem="no such file or folder")])
+            problem = _not_regular(p.lstat().st_mode) if p.exists() else "no such file or folder"
+            yield Source(str(p), [Candidate(str(p), problem=problem)])
         elif p.suffix.lower() in (".yaml", ".yml"):
             yield _bare_file(p, max_bytes)
         elif _looks_like_mbox(p):
@@ -108,10 +166,10 @@ def _looks_like_mbox(p: Path) -> bool:
 
 
 def _mail_file(p: Path, name: str, max_bytes: int, received: datetime | None = None) -> Source:
-    size = p.stat().st_size
-    if size > MAX_MAIL_BYTES:
-        return Source(name, [Candidate(name, problem=too_large(size))])
-    return Source(name, _extract_bytes(p.read_bytes(), name, max_bytes, received))
+    raw, problem = read_regular(p, MAX_MAIL_BYTES, too_large)
+    if raw is None:
+        return Source(name, [Candidate(name, problem=problem)])
+    return Source(name, _extract_bytes(raw, name, max_bytes, received))
 
 
 _DIGITS = re.compile(r"(\d+)")
@@ -133,11 +191,13 @@ def delivery_order(name: str) -> list[tuple[int, str]]:
 
 
 def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
+    taken = _bare_names(p / "cur")
     for f in sorted((p / "new").iterdir(), key=lambda f: delivery_order(f.name)):
         if f.name.startswith("."):
             continue
         source = _mail_file(f, f"{p.name}/new/{f.name}", max_bytes, _maildir_time(f.name))
         source.maildir_file = f
+        source.taken = taken
         yield source
 
 
@@ -171,10 +231,40 @@ def _extract_bytes(raw: bytes, name: str, max_bytes: int, received: datetime | N
     try:
         # compat32 parses headers lazily and plainly: the default policy's header objects cost
         # far more than the rest of intake, and extraction needs only types, names and payloads
-        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+        msg = _parse_capped(raw)
         return list(extract(msg, name, max_bytes, received))  # type: ignore[arg-type]
+    except _TooManyParts:
+        return [Candidate(name, problem=f"the mail has more than {MAX_PARTS:,} parts; pbem reads mails of up to {MAX_PARTS:,}")]
     except Exception as exc:  # noqa: BLE001 - a hostile mail must not stop intake
         return [Candidate(name, problem=f"the mail is malformed and cannot be read ({type(exc).__name__}); send it again as a plain mail")]
+
+
+class _TooManyParts(Exception):
+    pass
+
+
+class _PartCounter:
+    """The parser's factory of parts: counts them and stops the parse past :data:`MAX_PARTS`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, policy: email.policy.Policy = email.policy.compat32) -> email.message.Message:
+        self.count += 1
+        if self.count > MAX_PARTS:
+            raise _TooManyParts
+        return email.message.Message(policy)
+
+
+def _parse_capped(raw: bytes) -> email.message.Message:
+    """Parse a mail with compat32, chunk by chunk, giving up as soon as it has too many parts
+    (before the rest is read: the cost stays that of MAX_PARTS parts)."""
+    counter = _PartCounter()
+    parser = email.feedparser.BytesFeedParser(counter, policy=email.policy.compat32)
+    counter.count = 0  # the parser calls the factory once to learn its signature
+    for start in range(0, len(raw), 64 * 1024):
+        parser.feed(raw[start:start + 64 * 1024])
+    return parser.close()
 
 
 def _decoded(part: EmailMessage) -> bytes:
