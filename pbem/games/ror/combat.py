@@ -165,7 +165,15 @@ def civil_war_battles(ctx: Ctx) -> None:
     run_desertions(ctx, None)
     order = [a["id"] for a in attackers(st)]
     if not order:
-        ctx.emit("no_attack", primary_rebel=cw["primary_rebel"])
+        from pbem.games.ror.turn import dispatcher
+
+        # why no army attacks, in public words (R6.1, R8.6: a void DISPATCH stays private)
+        facing = [{"army": a["id"], "commander": a["commander"],
+                   "why": ("no_commander" if a["commander"] is None else
+                           "no_legion" if not army_legions(st, a) else "not_reinforced")}
+                  for a in cw_armies(st)]
+        ctx.emit("no_attack", primary_rebel=cw["primary_rebel"], dispatcher=dispatcher(st),
+                 armies=facing)
         rebel_meets(ctx, 1, "R6.1 the Senate did not attack")
         return
     for aid in order:
@@ -208,14 +216,19 @@ def civil_war_battle(ctx: Ctx, a: dict[str, Any]) -> str:
     else:
         n_r = losses or 0
     n_r = halve(n_r, primary)
+    # the battle is told first, with what the CRT takes from each side (R6.5, R6.6)
+    ev = ctx.emit("battle", army=a["id"], commander=cmd, primary_rebel=primary, dice=dice,
+                  senate_mil=s_mil, rebel_mil=r_mil,
+                  rolled_mil=[x for x in (cmd, primary) if ability(x, "battle_mil")],
+                  senate_strength=s_str, rebel_strength=r_str, omens=int(st["evil_omens_level"]),
+                  total=total, result=result, crt_losses=losses,
+                  senate_to_lose=min(n_s, len(s_lids)), rebel_to_lose=min(n_r, len(r_lids)))
     s_lost = lose_units(ctx, s_lids, n_s, "R6.6 senate loss")
     r_lost = lose_units(ctx, r_lids, n_r, "R6.6 rebel loss")
+    ev.update(senate_losses=s_lost, rebel_losses=r_lost)
     change_popularity(ctx, cmd, -(len(s_lost) // 2), "R6.6 losses")
     if ctx.opt("ror.cw_rebel_pop_loss"):
         change_popularity(ctx, primary, -(len(r_lost) // 2), "R6.6 losses")
-    ctx.emit("battle", army=a["id"], commander=cmd, primary_rebel=primary, dice=dice,
-             senate_strength=s_str, rebel_strength=r_str, total=total, result=result,
-             senate_losses=s_lost, rebel_losses=r_lost)
     # (4) mortality chits (R6.7)
     n_chits = len(s_lost) + (len(r_lost) if ctx.opt("ror.cw_chit_basis") == "both_sides" else 0)
     in_battle = {x for x in (cmd, moh, primary, ex_moh) if x}
@@ -331,8 +344,12 @@ def endgame_battle(ctx: Ctx, w: dict[str, Any], naval: bool) -> str:
         result, losses = "standoff", None
     else:
         result, losses = crt(total)
-    ctx.emit("endgame_battle", war=w["id"], naval=naval, dice=dice, rebel_strength=roman,
-             war_strength=enemy, total=total, result=result)
+    ctx.emit("endgame_battle", war=w["id"], naval=naval, dice=dice, natural=natural,
+             rebel_mil=mil, rolled_mil=[primary] if ability(primary, "battle_mil") else [],
+             rebel_strength=roman, war_strength=enemy, omens=int(st["evil_omens_level"]),
+             total=total, result=result, disaster=sorted(set(disaster)),
+             standoff=sorted(set(standoff)), cancelled=cancels(primary, w),
+             crt_losses=losses if result == "victory" else None)
     if result != "victory":
         return result
     n = halve(losses or 0, primary)

@@ -85,6 +85,8 @@ def loyalty_rolls(ctx: Ctx, commander: str, army_id: str, decl: dict[str, Any]
     omens = st["evil_omens_level"] if ctx.opt("ror.evil_omens_loyalty") == "apply" else 0
     followers: list[str] = list(auto)
     failures: list[str] = []
+    if auto:  # R4.1: veterans owing the commander follow him without a roll
+        ctx.emit("loyalty_auto", commander=commander, legions=auto)
     for lid in rolling:
         if no_roll:
             followers.append(lid)

@@ -196,6 +196,9 @@ def fleet_key(fid: str) -> int:
 # --------------------------------------------------------------------------- dice
 
 
+D6 = [1, 2, 3, 4, 5, 6]
+
+
 class OutOfDice(RorError):
     """A case scripted fewer draws than the rules needed."""
 
@@ -214,8 +217,13 @@ class Dice:
         self.used = 0
         self.ctx: Ctx | None = None
 
-    def draw(self, candidates: list[Any], purpose: str, *, log: bool = True) -> Any:
-        """One uniform pick among ``candidates`` (R8.1)."""
+    def draw(self, candidates: list[Any], purpose: str, *, log: bool = True,
+             shown: dict[str, Any] | None = None) -> Any:
+        """One uniform pick among ``candidates`` (R8.1).
+
+        The ``die`` event publishes what anyone needs to recompute the pick from the stream
+        (R8.1): the candidates in canonical order, or ``shown`` when a shorter description fixes
+        them (the mortality cup); a plain die needs neither."""
         if not candidates:
             raise RorError(f"nothing to draw from for {purpose}")
         if len(candidates) == 1:
@@ -239,12 +247,14 @@ class Dice:
             value = candidates[self.rng.below(len(candidates))]
             self.used += 1
         if log and self.ctx is not None:
-            self.ctx.log_die(purpose, value)
+            if shown is None and list(candidates) != D6:
+                shown = {"candidates": list(candidates)}
+            self.ctx.log_die(purpose, value, **(shown or {}))
         return value
 
     def d6(self, purpose: str) -> int:
         """One six-sided die."""
-        return int(self.draw([1, 2, 3, 4, 5, 6], purpose))
+        return int(self.draw(list(D6), purpose))
 
     def dice(self, n: int, purpose: str) -> list[int]:
         """``n`` dice, each its own draw (2d6, 3d6)."""
@@ -283,11 +293,13 @@ class Ctx:
         self.events.append(ev)
         return ev
 
-    def log_die(self, purpose: str, value: Any) -> None:
-        """Record one public draw in ``dice_log`` and as a ``die`` event (R1.7, R8.1)."""
+    def log_die(self, purpose: str, value: Any, **shown: Any) -> None:
+        """Record one public draw in ``dice_log`` and as a ``die`` event (R1.7, R8.1); the
+        event also carries what the pick was made among (``candidates`` or ``cup``)."""
         rec = {"round": self.round, "index": self.die_index, "purpose": purpose, "result": value}
         self.state["dice_log"].append(rec)
-        self.emit("die", purpose=purpose, value=value, index=self.die_index, round=self.round)
+        self.emit("die", purpose=purpose, value=value, index=self.die_index, round=self.round,
+                  **shown)
         self.die_index += 1
 
     def seat(self, faction: str) -> str:

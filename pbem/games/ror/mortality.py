@@ -47,16 +47,21 @@ def draw_chits(
     a pick names one (R8.1). Returns the ids killed, in order.
     """
     pool = cup(ctx)
+    full = ctx.opt("ror.mortality_cup")
+    out: list[str] = []  # chits of this event that stay out, in canonical order
     killed: list[str] = []
     left = count
     while left > 0 and any(c != "draw2" for c in pool):  # a cup of Draw-2s alone ends it
-        chit = ctx.dice.draw(pool, f"{purpose} chit")
+        shown = {"cup": {"draw2": int(full["draw2"]), "blank": int(full["blank"]),
+                         "out": list(out), "size": len(pool)}}
+        chit = ctx.dice.draw(pool, f"{purpose} chit", shown=shown)
         left -= 1
         if chit == "draw2":
             left += 2
             ctx.emit("chit", chit=chit, purpose=purpose, senator=None)
             continue
         pool.remove(chit)
+        out = _out_in_order(cup(ctx), pool)
         if chit == "blank":
             ctx.emit("chit", chit=chit, purpose=purpose, senator=None)
             continue
@@ -70,6 +75,18 @@ def draw_chits(
             kill(ctx, target, f"{purpose} chit {chit}")
             killed.append(target)
     return killed
+
+
+def _out_in_order(full: list[str], pool: list[str]) -> list[str]:
+    """The chits missing from ``pool``, in canonical order (a blank may be out more than once)."""
+    left = list(pool)
+    out = []
+    for c in full:
+        if c in left:
+            left.remove(c)
+        else:
+            out.append(c)
+    return out
 
 
 def kill(ctx: Ctx, sid: str, cause: str) -> None:

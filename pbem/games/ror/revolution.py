@@ -254,7 +254,7 @@ def family_appears(ctx: Ctx, fam: str) -> None:
     st = ctx.state
     rec = st["senators"].get(fam)
     if rec is not None and is_in_play(rec):
-        ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"family {fam} is already in play")
+        ctx.emit("script_void", effect="family_appears", senator=fam, why="family_in_play")
         return
     if rec is None:
         return  # under a Statesman already

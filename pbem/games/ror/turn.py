@@ -102,7 +102,7 @@ def _effect(ctx: Ctx, effect: str, args: dict[str, Any]) -> None:
         rec = st["senators"].get(cmd)
         if rec is None or not is_aligned(rec) or is_rebel(rec) or any(
                 a["commander"] == cmd for a in st["armies"]):
-            ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"{cmd} cannot take an army")
+            ctx.emit("script_void", effect="army", senator=cmd, why="cannot_take_army")
             return
         aid = new_army_id(st, cmd)
         st["armies"].append({"id": aid, "commander": cmd,
@@ -123,7 +123,7 @@ def _effect(ctx: Ctx, effect: str, args: dict[str, Any]) -> None:
         cmd = str(args["commander"])
         a = next((x for x in st["armies"] if x["commander"] == cmd), None)
         if a is None:
-            ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"{cmd} commands no army")
+            ctx.emit("script_void", effect="land_victory", senator=cmd, why="commands_no_army")
             return
         sen(st, cmd)["land_victory_this_turn"] = True
         if a["target"] in st["wars"]:
@@ -181,7 +181,7 @@ def _effect(ctx: Ctx, effect: str, args: dict[str, Any]) -> None:
         st["era_ends_revealed"] = True
         st["era_ends_turn"] = st["turn"]
     else:
-        ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"unknown effect '{effect}'")
+        ctx.emit("script_void", effect=effect, senator=None, why="unknown_effect")
 
 
 # --------------------------------------------------------------------------- phases

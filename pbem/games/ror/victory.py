@@ -246,7 +246,7 @@ def elect_consul_for_life(ctx: Ctx, sid: str) -> None:
     rec = st["senators"].get(sid)
     if (rec is None or not is_aligned(rec) or is_rebel(rec) or rec["influence"] < 21
             or st.get("consul_for_life") or st["laws"].get("military_reforms")):
-        ctx.emit("void", faction=None, power=None, path="script", order="script", reason=f"{sid} cannot be elected")
+        ctx.emit("script_void", effect="consul_for_life", senator=sid, why="cannot_be_elected")
         return
     st["consul_for_life"] = {"senator": sid, "how": "elected", "turn": st["turn"]}
     ctx.emit("consul_for_life", senator=sid, how="elected")
@@ -274,9 +274,16 @@ def bankruptcy(ctx: Ctx) -> None:
 
 def four_wars(ctx: Ctx) -> bool:
     """L1 (R7.3): four or more Active Wars; True if everyone lost."""
-    n = active_war_count(ctx.state)
+    st = ctx.state
+    n = active_war_count(st)
     if n >= 4:
-        ctx.emit("four_wars", count=n)
+        wars = [f"{w['id']}" for w in sorted(st["wars"].values(), key=lambda w: str(w["id"]))
+                if w["status"] in ("active", "unprosecuted")]
+        if n > len(wars):
+            wars.append("civil_war")
+        ctx.emit("four_wars", count=n, wars=wars,
+                 unprosecuted=sorted(str(w["id"]) for w in st["wars"].values()
+                                     if w["status"] == "unprosecuted"))
         all_lose(ctx, "L1")
         return True
     return False

@@ -11,6 +11,7 @@ from pbem.games.ror.model import (
     active_war_count,
     army_fleets,
     army_legions,
+    card_data,
     hrao,
     legion_strength,
     legions_at,
@@ -32,6 +33,16 @@ PUBLIC_SENATOR_KEYS = (
     "talents", "offices", "markers", "concessions", "faction", "zone", "location", "alive",
     "land_victory_this_turn",
 )
+
+
+def names(st: State) -> dict[str, str]:
+    """The name of every senator the state has a record of, the dead included, so a report
+    names a senator who died later in the round it tells (a Statesman still in a hand has no
+    record, R1.8, and stays unnamed)."""
+    data = card_data()
+    printed = {**data.family, **data.statesmen}
+    return {sid: str(r.get("name") or (printed.get(sid) or {}).get("name") or sid)
+            for sid, r in sorted(st["senators"].items(), key=lambda kv: sid_key(kv[0]))}
 
 
 def view(st: State, audience: str) -> dict[str, Any]:
@@ -94,7 +105,7 @@ def view(st: State, audience: str) -> dict[str, Any]:
         "unrest": st["unrest"], "evil_omens_level": st["evil_omens_level"],
         "laws": dict(st["laws"]), "era_ends_turn": st.get("era_ends_turn"),
         "era_ends_revealed": st["era_ends_revealed"], "options": dict(st["options"]),
-        "senators": senators, "factions": factions,
+        "senators": senators, "factions": factions, "names": names(st),
         "offices": {o: sid for sid, r in senators.items() if r["zone"] == "faction"
                     for o in sorted(r["offices"])},
         "curia": sorted((s for s, r in st["senators"].items() if r["zone"] == "curia"),

@@ -1,0 +1,120 @@
+"""Every draw of a Republic of Rome campaign is recomputed from its public reports alone (R8.1:
+each round's report publishes what anyone needs to recompute a draw).
+
+Whole bot games are played with ``pbem demo``; then, for every round, the public report's own
+text gives the seed of the public stream and, in "What happened", each draw with what it was
+made among: a die (1-6), a pick among listed candidates in canonical order, or a chit from the
+cup (chits 1-30, the Draw-2 and blank chits, less those already out). No state or event file is
+read: a draw the text does not let a reader recompute fails the test.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.core.fair import Rng
+
+GAMES = [("late", 2), ("middle", 2)]
+
+_DIE = re.compile(r"^Die roll \((?P<purpose>.+)\): (?P<value>\S+)$")
+_AMONG = re.compile(r"^Draw \((?P<purpose>.+)\) among (?P<cands>.+): (?P<value>\S+)$")
+_CUP = re.compile(r"^Draw \((?P<purpose>.+)\) from a cup of (?P<size>\d+) chits \(1-30, (?P<draw2>\d+) draw2, "
+                  r"(?P<blank>\d+) blank; out: (?P<out>.+)\): (?P<value>\S+)$")
+
+
+@pytest.fixture(scope="module")
+def campaigns(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    out = []
+    for scenario, seed in GAMES:
+        root = tmp_path_factory.mktemp("draws") / f"{scenario}{seed}"
+        res = CliRunner().invoke(main, ["demo", str(root), "--game", "ror", "--scenario", scenario,
+                                        "--seed", str(seed), "-q"])
+        assert res.exit_code == 0, res.output
+        out.append(root / "campaign")
+    return out
+
+
+def _cup(draw2: int, blank: int, out: list[str]) -> list[str]:
+    cup = [str(i) for i in range(1, 31)] + ["draw2"] * draw2 + ["blank"] * blank
+    for chit in out:
+        cup.remove(chit)
+    return cup
+
+
+def recompute(text: str) -> tuple[int, list[str]]:
+    """Recompute every draw a public report lists; (draws checked, problems)."""
+    if "The dice of this phase" not in text:
+        return 0, []
+    happened = text.split("What happened\n", 1)[1].split("\nThe situation\n", 1)[0]
+    dice = text.split("The dice of this phase\n", 1)[1].split("Commitments and reveals", 1)[0]
+    seed = re.search(r"^Seed of the public stream: ([0-9a-f]{64})$", dice, flags=re.M)
+    if seed is None:
+        return 0, ["no seed printed"]
+    listed = re.findall(r"^\s*\d+\. .+: (\S+)$", dice.split("Seed of the public stream", 1)[0], flags=re.M)
+    rng = Rng(bytes.fromhex(seed.group(1)))
+    problems: list[str] = []
+    draws: list[str] = []
+    for line in happened.splitlines():
+        line = re.sub(r"^\s*\d+\. ", "", line).strip()
+        if not (line.startswith("Die roll (") or line.startswith("Draw (")):
+            continue
+        m = _DIE.match(line)
+        if m:
+            cands = [str(i) for i in range(1, 7)]
+        elif (m := _AMONG.match(line)) is not None:
+            cands = m["cands"].split(", ")
+        elif (m := _CUP.match(line)) is not None:
+            out = [] if m["out"] == "-" else m["out"].split(", ")
+            cands = _cup(int(m["draw2"]), int(m["blank"]), out)
+            if len(cands) != int(m["size"]):
+                problems.append(f"cup size {m['size']} does not match its chits: {line}")
+        else:
+            problems.append(f"a draw the report does not let anyone recompute: {line}")
+            continue
+        value = m["value"]
+        draws.append(value)
+        if len(cands) < 2:
+            problems.append(f"a pick among {len(cands)} candidate(s) uses no draw: {line}")
+            continue
+        got = cands[rng.below(len(cands))]
+        if got != value:
+            problems.append(f"recomputed {got}, the report says {value}: {line}")
+    if draws != listed:
+        problems.append(f"the draws told ({len(draws)}) are not the dice listed ({len(listed)})")
+    return len(draws), problems
+
+
+def _public_reports(camp: Path) -> list[tuple[str, str]]:
+    return [(p.parent.name, p.read_text()) for p in sorted((camp / "reports").glob("*/public.txt"))]
+
+
+def test_every_draw_of_every_round_is_recomputed_from_the_public_reports(campaigns: list[Path]) -> None:
+    kinds: set[str] = set()
+    total = 0
+    for camp in campaigns:
+        for name, text in _public_reports(camp):
+            n, problems = recompute(text)
+            assert not problems, (camp.parent.name, name, problems)
+            total += n
+            kinds |= {k for k in ("Die roll (", "among", "from a cup of") if k in text}
+    assert total >= 50, total
+    assert kinds == {"Die roll (", "among", "from a cup of"}, kinds  # dice, unit picks and chits
+
+
+def test_a_report_without_the_candidates_cannot_be_recomputed(campaigns: list[Path]) -> None:
+    """The check fails when a pick's candidates are missing or changed."""
+    text = next(t for camp in campaigns for _, t in _public_reports(camp) if " among " in t)
+    assert recompute(text)[1] == []
+    line = next(x for x in text.splitlines() if " among " in x)
+    stripped = text.replace(line, re.sub(r" among .+:", ":", line).replace("Draw (", "Die roll ("), 1)
+    assert recompute(stripped)[1]
+    m = _AMONG.match(re.sub(r"^\s*\d+\. ", "", line))
+    assert m is not None
+    other = next(c for c in m["cands"].split(", ") if c != m["value"])
+    wrong = text.replace(line, line[: line.rindex(": ") + 2] + other, 1)
+    assert any("recomputed" in p for p in recompute(wrong)[1])
