@@ -91,7 +91,6 @@ REFUSED: dict[str, list[str]] = {
     "newline_in_key.yaml": ["unknown field 'x\\x0aaccepted: y'"],
     "seq_too_large.yaml": ["seq: the number 99999999999999999999 is too large (the limit is 2**63)"],
     "nested_forward.eml": ["the signature does not match the content"],
-    "html_only.eml": ["the mail has only HTML text"],
     "filename_injection.eml": ["filename_injection.eml (evil?accepted: x?[31m.yaml), line 2: orders: YAML tags"],
     "empty_attachment.eml": ["the attachment is empty (0 bytes)"],
     "forged_from_player.eml": ["signed with a key that is not the roster key of 'north'"],
@@ -119,6 +118,7 @@ REFUSED: dict[str, list[str]] = {
 ACCEPTED: dict[str, tuple[str, int]] = {
     "valid_base64.eml": ("south", 1),
     "valid_quoted_printable.eml": ("north", 2),
+    "html_only.eml": ("north", 2),  # read through the text the HTML shows
 }
 BIG = {"huge_document.yaml", "attachment_20mb_base64.eml", "attachment_20mb_8bit.eml"}
 NOT_CORPUS = {"make_corpus.py", "keys", "__pycache__", "README.md"}
@@ -247,11 +247,11 @@ def test_broken_mail_from_a_player_gets_an_error_reply(template: Path, tmp_path:
     """The other side of the forged-From rule: a real player's broken file is answered."""
     camp = tmp_path / "camp"
     shutil.copytree(template, camp)
-    run_cli("intake", str(camp), str(CORPUS / "html_only.eml"), "--now", NOW)
+    run_cli("intake", str(camp), str(CORPUS / "empty_attachment.eml"), "--now", NOW)
     replies = [p for p in (camp / "outbox").glob("refused-*.eml")]
     assert len(replies) == 1
     text = replies[0].read_text()
-    assert f"To: {EMAILS['north']}" in text and "only HTML text" in text
+    assert f"To: {EMAILS['north']}" in text and "the attachment is empty" in text
 
 
 def test_whole_corpus_in_one_subprocess(template: Path, tmp_path: Path) -> None:

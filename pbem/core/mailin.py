@@ -26,8 +26,11 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
+from pbem.core import mailbody
 from pbem.core.canonical import sha256_hex
+from pbem.core.envelope import parse_order_document
 from pbem.core.safeyaml import DEFAULT_MAX_BYTES
+from pbem.errors import PbemError
 
 MAX_MAIL_BYTES = 25 * 1024 * 1024
 # A mail of more parts is refused before it is parsed further: millions of empty parts in 25 MB
@@ -41,8 +44,6 @@ def too_large(size: int) -> str:
     """The refusal of a mail of ``size`` bytes, over :data:`MAX_MAIL_BYTES`."""
     return f"the mail is {size:,} bytes; pbem reads mails up to {MAX_MAIL_BYTES:,} bytes"
 YAML_TYPES = {"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"}
-_BODY_START = re.compile(rb"^pbem:", re.MULTILINE)
-_SIG_DELIM = re.compile(rb"^-- ?\r?$", re.MULTILINE)
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -319,7 +320,7 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
         yield cand(name, problem=too_large(int(not_fetched)))
         return
     found = 0
-    saw_html = False
+    bodies: dict[str, list[bytes]] = {"text/plain": [], "text/html": []}
     for index, part in enumerate(msg.walk()):
         if part.is_multipart():
             continue
@@ -340,23 +341,55 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
                 yield cand(label, problem=f"the attachment is {len(data):,} bytes; the limit is {max_bytes:,} bytes")
             else:
                 yield cand(label, data)
-        elif ctype == "text/plain" and not filename:
-            data = _decoded(part)
-            m = _BODY_START.search(data)
-            if m:
-                found += 1
-                body = data[m.start():]
-                sig = _SIG_DELIM.search(body)
-                if sig:
-                    body = body[: sig.start()]
-                if len(body) > max_bytes:
-                    yield cand(f"{name} (mail body)", problem=f"the order text is {len(body):,} bytes; the limit is {max_bytes:,} bytes")
-                else:
-                    yield cand(f"{name} (mail body)", body)
-        elif ctype == "text/html":
-            saw_html = True
-    if not found:
-        if saw_html:
-            yield cand(name, problem="the mail has only HTML text; send the signed order file as an attachment or as plain text")
+        elif ctype in ("text/plain", "text/html") and not filename:
+            body = _body_document(part, ctype)
+            if body is not None:
+                bodies[ctype].append(body)
+    chosen = _best_bodies(bodies, name)
+    found += len(chosen)
+    for body in chosen:
+        if len(body) > max_bytes:
+            yield cand(f"{name} (mail body)", problem=f"the order text is {len(body):,} bytes; the limit is {max_bytes:,} bytes")
         else:
-            yield cand(name, problem="no order file found in the mail; attach the signed .yaml file made by 'pbem sign'")
+            yield cand(f"{name} (mail body)", body)
+    if not found:
+        yield cand(name, problem="no order file found in the mail; attach the signed .yaml file made by 'pbem sign'")
+
+
+def _body_document(part: EmailMessage, ctype: str) -> bytes | None:
+    """The order document in a text/plain or text/html body, as UTF-8 (see :mod:`mailbody`)."""
+    data = _decoded(part)
+    if b"pbem" not in data:
+        return None
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        text = data.decode(charset)
+    except (LookupError, UnicodeDecodeError):  # an unknown or wrong charset: read it as UTF-8
+        text = data.decode("utf-8", "surrogateescape")
+    if ctype == "text/html":
+        text = mailbody.html_text(text)
+    elif part.get_param("format", "", header="content-type").lower() == "flowed":
+        text = mailbody.unflow(text, delsp=part.get_param("delsp", "", header="content-type").lower() == "yes")
+    doc = mailbody.order_text(text)
+    return None if doc is None else doc.encode("utf-8", "surrogateescape")
+
+
+def _best_bodies(bodies: dict[str, list[bytes]], name: str) -> list[bytes]:
+    """The documents of the text/plain bodies, unless none of them reads and an HTML body (the
+    other side of a multipart/alternative) does: a client may have wrapped the plain text
+    beyond repair while its HTML kept every line."""
+    plain, html = bodies["text/plain"], bodies["text/html"]
+    if not plain:
+        return html[:1]
+    if html and not any(_reads(b, name) for b in plain):
+        return [b for b in html if _reads(b, name)][:1] or plain
+    return plain
+
+
+def _reads(doc: bytes, name: str) -> bool:
+    """Whether ``doc`` parses as an order file (its signature is checked later, by intake)."""
+    try:
+        parse_order_document(doc, name)
+    except PbemError:
+        return False
+    return True
