@@ -349,12 +349,18 @@ def test_canonical_json_and_yaml_match_python(driver: Any, campaign: dict[str, A
         {"q": 'say "hi"\\ \n\t\r\b\f \x01 \x1f \x7f \x85 \u2028 \u2029 \ufeff \U0001F600', "\ue000": 1, "\U0001F600": 2, "z": {}},
         {"plans": {"friedrich>neipperg": {"prefer": ["H7.2", "R.3a"], "retreat": []}}, "yes": "no", "on": "null"},
         [{"stack": ["a", "b"], "path": ["c"]}, [], [[1, 2], {"x": [{"y": "z"}]}]],
+        # long values: no line over 72 characters, so a mail client has nothing to wrap
+        {"entropy_commit": "9b" * 32, "signature": {"key": "ed25519:" + "ab" * 32, "value": "Qk+/" * 22},
+         "orders": {"N": {"note": "Für Maria Theresia — " + "lange  Zeile " * 12 + "\"x\" \u2028 \\ end",
+                          "zh": "維也納" * 40, "path": ["neumarkt_in_schlesien"] * 9, "bids": list(range(10**6, 10**6 + 30)),
+                          "mixed": ["a, b", "c,  d", 1, None, "x" * 80]}}},
     ]
     for value in values:
         got = driver.execute_script("return PBEM.canonical(arguments[0]);", value)
         assert got.encode("utf-8") == canonical(value), value
         yaml_text = driver.execute_script("return PBEM.toYaml(arguments[0]);", value if isinstance(value, dict) else {"v": value})
         back = load_document(yaml_text.encode("utf-8"), "page").data
+        assert max(len(line) for line in yaml_text.splitlines()) <= 72, yaml_text
         assert back == (value if isinstance(value, dict) else {"v": value}), yaml_text
 
 

@@ -203,6 +203,30 @@ def sign_data(data: dict[str, Any], key: PrivateKey) -> dict[str, Any]:
     return ordered
 
 
+LINE_WIDTH = 72  # what mail clients leave alone (RFC 3676 §4.2 wraps at 78; Thunderbird at 72)
+_LONG_WORD = re.compile(r"^( *)([A-Za-z_][A-Za-z0-9_-]*): ([^\s\"'\\\[\]{}&*!|>%@`#,][^\s\"\\]*)$")
+
+
 def format_document(data: dict[str, Any]) -> str:
-    """YAML text of an order document, readable and stable."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    """YAML text of an order document, readable and stable, with no line over 72 characters:
+    text is folded at spaces, and a long word (a hash, the signature) is written as a
+    double-quoted scalar continued over lines with escaped line breaks (``"abc\\`` then
+    ``def"``), which YAML reads as the same string. A mail client then has nothing to wrap."""
+    # PyYAML breaks at the first space past its width: leave room for the word that crosses it
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=LINE_WIDTH - 12)
+    return "".join(_fold(line) + "\n" for line in text.splitlines())
+
+
+def _fold(line: str) -> str:
+    m = _LONG_WORD.match(line)
+    if len(line) <= LINE_WIDTH or not m or not isinstance(yaml.safe_load(m.group(3)), str):
+        return line
+    indent, key, word = m.groups()
+    lines, first = [], f"{indent}{key}: \""
+    cont = indent + "  "
+    while word:
+        lead = cont if lines else first
+        room = LINE_WIDTH - len(lead) - 1  # the escaped line break, or the closing quote
+        piece, word = word[:room], word[room:]
+        lines.append(lead + piece + ("\\" if word else "\""))
+    return "\n".join(lines)

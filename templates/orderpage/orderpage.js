@@ -174,7 +174,65 @@ var PBEM = (function () {
     return FIELD_ORDER.filter(function (k) { return k in obj; }).concat(keys.filter(function (k) { return FIELD_ORDER.indexOf(k) === -1; }));
   }
 
-  function toYaml(doc) { return yamlLines(doc, 0).join("\n") + "\n"; }
+  // No line over 72 characters, as `pbem sign` writes them, so a mail client has nothing to wrap:
+  // a long string continues over lines with escaped line breaks ("abc\ then def"), a long flow
+  // list over lines after its commas. YAML reads both as the same value.
+  var WIDTH = 72;
+
+  function foldLine(line) {
+    if (line.length <= WIDTH) return [line];
+    var m = /^( *)(- |(?:[A-Za-z_][A-Za-z0-9_]*|"(?:[^"\\]|\\.)*"): )(.*)$/.exec(line);
+    if (!m) return [line];
+    var head = m[1] + m[2], value = m[3], cont = m[1] + "  ";
+    if (/^"(?:[^"\\]|\\.)*"$/.test(value)) return foldString(head, value.slice(1, -1), cont);
+    if (value.charAt(0) === "[") return foldList(head, value, cont);
+    return [line];
+  }
+
+  function foldString(head, body, cont, tail) {
+    var units = body.match(/\\u[0-9a-fA-F]{4}|\\.|[\s\S]/g) || [];  // never split an escape
+    var lines = [], lead = head + '"', piece = "", room = WIDTH - 1 - (tail || 0);
+    units.forEach(function (u) {
+      if (lead.length + piece.length + u.length > room && piece) {
+        lines.push(lead + piece + "\\");
+        lead = cont;
+        piece = "";
+      }
+      // white space that starts a continued line is not content in YAML: escape it
+      piece += (!piece && lines.length && u === " ") ? "\\x20" : u;
+    });
+    lines.push(lead + piece + '"');
+    return lines;
+  }
+
+  function foldList(head, value, cont) {
+    var items = value.slice(1, -1).match(/"(?:[^"\\]|\\.)*"|[^,\s]+/g) || [];
+    var lines = [], line = head + "[", fresh = true;
+    items.forEach(function (item, i) {
+      var tail = i < items.length - 1 ? "," : "]", next = item + tail;
+      if (!fresh && line.length + next.length + 1 > WIDTH) {
+        lines.push(line);
+        line = cont;
+        fresh = true;
+      }
+      if (line.length + next.length > WIDTH && item.charAt(0) === '"') {  // a long string item
+        var parts = foldString(line + (fresh ? "" : " "), item.slice(1, -1), cont, 1);
+        lines = lines.concat(parts.slice(0, -1));
+        line = parts[parts.length - 1] + tail;
+      } else {
+        line += (fresh ? "" : " ") + next;
+      }
+      fresh = false;
+    });
+    lines.push(line);
+    return lines;
+  }
+
+  function toYaml(doc) {
+    var out = [];
+    yamlLines(doc, 0).forEach(function (line) { out = out.concat(foldLine(line)); });
+    return out.join("\n") + "\n";
+  }
 
   // --- the key --------------------------------------------------------------------------------
 

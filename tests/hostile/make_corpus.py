@@ -88,10 +88,14 @@ def yaml_files() -> dict[str, bytes]:
     laughs = ["lol0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     laughs += [f"lol{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
     deep_block = "pbem: 1\norders:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(40)) + "  " * 41 + "x: 1\n"
-    sig_line = next(line for line in valid.splitlines() if line.strip().startswith("value:"))
-    b64 = sig_line.split(":", 1)[1].strip()
+    signed = sign_data(order_data("north", seq=2), corpus_key("north"))
+    b64 = signed["signature"]["value"]
+
+    def with_signature(value: str) -> str:  # the value is folded over lines: replace it in the data
+        return format_document({**signed, "signature": {**signed["signature"], "value": value}})
+
     flipped = ("B" if b64[10] != "B" else "C")
-    corrupted = valid.replace(b64, b64[:10] + flipped + b64[11:])
+    corrupted = with_signature(b64[:10] + flipped + b64[11:])
     changed_orders = valid.replace("bid: 3", "bid: 9")
     unsigned = format_document(order_data("north", seq=2))
     return {
@@ -131,8 +135,8 @@ def yaml_files() -> dict[str, bytes]:
         "only_comment.yaml": b"# nothing here\n",
         "unsigned.yaml": unsigned.encode(),
         "signature_corrupted.yaml": corrupted.encode(),
-        "signature_not_base64.yaml": valid.replace(b64, b64[:10] + "$$$" + b64[13:]).encode(),
-        "signature_short.yaml": valid.replace(b64, base64.b64encode(b"x" * 32).decode()).encode(),
+        "signature_not_base64.yaml": with_signature(b64[:10] + "$$$" + b64[13:]).encode(),
+        "signature_short.yaml": with_signature(base64.b64encode(b"x" * 32).decode()).encode(),
         "signature_extra_field.yaml": valid.replace("  value:", "  by: me\n  value:").encode(),
         "orders_changed_after_signing.yaml": changed_orders.encode(),
         "signed_by_mallory.yaml": signed_text(order_data("north", seq=2), signer="mallory").encode(),
