@@ -222,7 +222,8 @@ def _fold(line: str) -> str:
     if len(line) <= LINE_WIDTH or not m or not isinstance(yaml.safe_load(m.group(3)), str):
         return line
     indent, key, word = m.groups()
-    lines, first = [], f"{indent}{key}: \""
+    lines: list[str] = []
+    first = f"{indent}{key}: \""
     cont = indent + "  "
     while word:
         lead = cont if lines else first

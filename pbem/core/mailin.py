@@ -368,10 +368,16 @@ def _body_document(part: EmailMessage, ctype: str) -> bytes | None:
         text = data.decode("utf-8", "surrogateescape")
     if ctype == "text/html":
         text = mailbody.html_text(text)
-    elif part.get_param("format", "", header="content-type").lower() == "flowed":
-        text = mailbody.unflow(text, delsp=part.get_param("delsp", "", header="content-type").lower() == "yes")
+    elif _param(part, "format") == "flowed":
+        text = mailbody.unflow(text, delsp=_param(part, "delsp") == "yes")
     doc = mailbody.order_text(text)
     return None if doc is None else doc.encode("utf-8", "surrogateescape")
+
+
+def _param(part: EmailMessage, name: str) -> str:
+    """A Content-Type parameter, lowercased ('' when absent)."""
+    value = part.get_param(name, "", header="content-type")
+    return (email.utils.collapse_rfc2231_value(value) if isinstance(value, tuple) else str(value)).lower()
 
 
 def _best_bodies(bodies: dict[str, list[bytes]], name: str) -> list[bytes]:
