@@ -5,7 +5,7 @@ For every message on the server that pbem has not stored yet, in UID order:
 1. fetch it with ``BODY.PEEK[]`` (peeking leaves ``\\Seen`` alone), or, for a message over
    the size limit of intake, only its header, marked with the size;
 2. store it: write ``inbox/tmp/NAME``, fsync, rename to ``inbox/new/NAME``, fsync the folder;
-3. record its UID (and Message-ID) in ``inbox/.fetched.json`` (atomic write);
+3. record its UID in ``inbox/.fetched.json`` (atomic write);
 4. set ``\\Seen`` on the server.
 
 ``NAME`` is ``ARRIVED.KEY.pbem``: the time the server received the message (intake takes it as
@@ -15,8 +15,12 @@ stored again); a crash after step 3 leaves a recorded but unflagged UID (flagged
 again). ``\\Seen`` is a courtesy to a human reading the same mailbox, never the record: pbem
 fetches every message it has not stored, read or not.
 
-If the server's UIDVALIDITY changes (the mailbox was rebuilt), every UID is new again; messages
-whose Message-ID pbem has already stored are then recognised and not stored a second time.
+If the server's UIDVALIDITY changes (the mailbox was rebuilt), every UID is new again: the
+messages that were on the server then are compared by content (SHA-256 of their bytes) with the
+files in the inbox, and those already stored are not stored a second time. So are the messages
+of a mailbox pbem has no record of yet (the first fetch, or the GM changed the port or host). A Message-ID alone
+never decides: anyone can send a mail under the Message-ID a player will use. The record holds
+only the UIDs still on the server, so it does not grow with the campaign.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ class Account:
 
     uidvalidity: int
     uids: list[int] = field(default_factory=list)
+    # after a UIDVALIDITY change: the UIDs below this were on the server at the change and are
+    # compared by content with the stored files (0: no such check pending)
+    recheck_below: int = 0
 
 
 @dataclass
@@ -63,7 +70,6 @@ class FetchState:
     """The content of ``inbox/.fetched.json``."""
 
     accounts: dict[str, Account] = field(default_factory=dict)
-    message_ids: list[str] = field(default_factory=list)
 
     @classmethod
     def load(cls, path: Path) -> FetchState:
@@ -73,15 +79,17 @@ class FetchState:
             return cls()
         except ValueError as exc:
             raise MailError(f"the fetch record is damaged: {exc}", source=str(path)) from None
-        accounts = {k: Account(int(v["uidvalidity"]), [int(u) for u in v["uids"]])
+        # (a record of an earlier version also lists Message-IDs: no longer used, and dropped)
+        accounts = {k: Account(int(v["uidvalidity"]), [int(u) for u in v["uids"]],
+                               int(v.get("recheck_below", 0)))
                     for k, v in data.get("accounts", {}).items()}
-        return cls(accounts, list(data.get("message_ids", [])))
+        return cls(accounts)
 
     def save(self, path: Path) -> None:
         data = {
-            "accounts": {k: {"uidvalidity": a.uidvalidity, "uids": sorted(set(a.uids))}
+            "accounts": {k: {"uidvalidity": a.uidvalidity, "uids": sorted(set(a.uids)),
+                             **({"recheck_below": a.recheck_below} if a.recheck_below else {})}
                          for k, a in sorted(self.accounts.items())},
-            "message_ids": self.message_ids,
         }
         atomic.write_bytes(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
@@ -119,6 +127,19 @@ def stored_keys(inbox: Path) -> dict[str, Path]:
                 if len(parts) == 3 and parts[1].startswith("imap-"):
                     keys[parts[1]] = Path(entry.path)
     return keys
+
+
+def stored_contents(inbox: Path) -> set[str]:
+    """SHA-256 of every file in ``new/`` and ``cur/``: what a rebuilt mailbox is compared with."""
+    out: set[str] = set()
+    for sub in ("new", "cur"):
+        folder = inbox / sub
+        if folder.is_dir():
+            for entry in os.scandir(folder):
+                if entry.is_file(follow_symlinks=False):
+                    with open(entry.path, "rb") as handle:
+                        out.add(hashlib.file_digest(handle, "sha256").hexdigest())
+    return out
 
 
 # -- plan ---------------------------------------------------------------------------------------
@@ -354,22 +375,19 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
     plan = plan_fetch(server_uids, unseen, state.accounts.get(key), uidvalidity, stored, key)
     if plan.reset:
         err(f"{settings.mailbox}: UIDVALIDITY changed; messages already stored are recognised "
-            "by Message-ID")
+            "by their content")
     account = state.accounts.get(key)
     if account is None or plan.reset:
-        account = state.accounts[key] = Account(uidvalidity)
+        # the messages on the server now may be ones already stored: under the old UIDVALIDITY,
+        # or from this mailbox under another account key (the GM changed the port or security)
+        recheck = max(server_uids) + 1 if server_uids else 0
+        account = state.accounts[key] = Account(uidvalidity, recheck_below=recheck)
     # UIDs are never reused under one UIDVALIDITY: an expunged one can be forgotten
     on_server = set(server_uids)
     account.uids = [u for u in account.uids if u in on_server]
-    known_ids = set(state.message_ids)
+    contents: set[str] | None = None  # hashes of the stored files, read when first needed
     if plan.record:
         account.uids.extend(plan.record)
-        for uid in plan.record:
-            with open(stored[message_key(key, uidvalidity, uid)], "rb") as handle:
-                mid = _message_id(handle.read(256 * 1024))
-            if mid and mid not in known_ids:
-                state.message_ids.append(mid)
-                known_ids.add(mid)
         outcome.recovered.extend(plan.record)
         err(f"{len(plan.record)} message(s) stored by an interrupted run; recorded, not stored "
             "again")
@@ -388,15 +406,18 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
                                      f"to send UID {uid}"))
         mid = _message_id(raw)
         name = maildir_name(key, uidvalidity, uid, arrived)
-        if mid and mid in known_ids:
+        if uid < account.recheck_below and contents is None:
+            contents = stored_contents(inbox)
+        digest = hashlib.sha256(raw).hexdigest()
+        if uid < account.recheck_below and contents is not None and digest in contents:
             outcome.duplicates.append(name)
-            err(f"UID {uid}: {mid} is already in the inbox; not stored again")
+            err(f"UID {uid}: {mid or '(no Message-ID)'} is in the inbox already, byte for byte; "
+                "not stored again")
         else:
             store_message(inbox, name, raw)
             outcome.stored.append(name)
-            if mid:
-                state.message_ids.append(mid)
-                known_ids.add(mid)
+            if contents is not None:
+                contents.add(digest)
         account.uids.append(uid)
         state.save(state_path)
         if name in outcome.stored:
@@ -405,4 +426,5 @@ def _run(conn: imaplib.IMAP4, inbox: Path, settings: ServerSettings, outcome: Fe
     for uid in to_flag:
         _ok(conn.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), "to flag a message")
         outcome.flagged.append(uid)
+    account.recheck_below = 0  # every message of before the change is stored or recognised now
     state.save(state_path)  # also records UIDs forgotten because they were expunged
