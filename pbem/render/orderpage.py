@@ -439,6 +439,11 @@ def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, p
     }
     if game_name == "maria":
         data.update(_maria_data(state, view, powers, lang))
+    elif game_name == "ror":
+        from pbem.render import orderpage_ror
+
+        data["text"].update(orderpage_ror.message_table(lang))
+        data.update(orderpage_ror.ror_data(state, view, powers, data["legal"], lang))
     return data
 
 
