@@ -55,8 +55,12 @@ class DemoResult:
 
 
 def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None, seed: int = 1741,
-             log: Callable[[str], None] = lambda _: None) -> DemoResult:
-    """Play a whole demo campaign in ``folder``; returns where it is and how it ended."""
+             log: Callable[[str], None] = lambda _: None, options: dict[str, Any] | None = None,
+             stop_at: Callable[[Phase], bool] | None = None) -> DemoResult:
+    """Play a whole demo campaign in ``folder``; returns where it is and how it ended.
+
+    ``options`` are the campaign's rule options; with ``stop_at`` the play stops, before any
+    orders are sent, at the first phase it accepts (a campaign left waiting for that phase)."""
     game = get_game(game_name)
     scenario = scenario or DEFAULT_SCENARIO.get(game_name, game.scenarios()[0])
     if (folder / "campaign").exists():
@@ -72,7 +76,7 @@ def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None
         private[name] = key
     now = parse_time(START)
     camp = Campaign.create(
-        folder / "campaign", campaign_id=f"demo-{game_name}", game=game, scenario=scenario, options={}, seats=seats,
+        folder / "campaign", campaign_id=f"demo-{game_name}", game=game, scenario=scenario, options=dict(options or {}), seats=seats,
         deadlines={"default": 86400}, grace=0, start=now, seed=H(f"pbem demo {seed}".encode()),
         settings={"gm_email": "gm@demo.invalid", "outage_share": 0},
     )
@@ -83,7 +87,7 @@ def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None
         camp = Campaign(camp.root)  # the daily job appended records: read them afresh
         _, state = camp.current()
         phase = game.current_phase(state)
-        if phase is None:
+        if phase is None or (stop_at is not None and stop_at(phase)):
             break
         now += timedelta(hours=1)
         for seat, orders in sorted(bot_orders_by_seat(game, state, phase, bot).items()):

@@ -1,0 +1,104 @@
+"""The Republic of Rome's order page as text and as mail: every report mail of ``pbem demo --game
+ror`` that asks for orders carries the page; a page holds only its seat's secrets; every sentence
+the form says exists in Chinese. Its behaviour in a browser is in test_orderpage_ror_browser.py."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from pbem.core.fair import PhaseRng, Rng
+from pbem.data import templates_dir
+from pbem.games.ror import GAME
+from pbem.render import orderpage, orderpage_ror
+
+MAX_BYTES = 300 * 1024
+
+
+def _parts(mail: Path) -> dict[str, bytes]:
+    msg = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
+    return {str(part.get_filename()): part.get_payload(decode=True) for part in msg.walk() if part.get_filename()}
+
+
+def _data(html: str) -> dict[str, Any]:
+    m = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', html, re.S)
+    assert m
+    return json.loads(m.group(1))  # type: ignore[no-any-return]
+
+
+def test_every_demo_mail_that_asks_for_orders_carries_the_order_page(tmp_path: Path) -> None:
+    run_cli("demo", str(tmp_path / "d"), "--game", "ror", "--quiet")
+    camp = tmp_path / "d" / "campaign"
+    asking = 0
+    for mail in sorted(camp.glob("outbox/report-*.eml")):
+        key, seat = re.fullmatch(r"report-(.+)-([a-z_]+)\.eml", mail.name).groups()  # type: ignore[union-attr]
+        files = _parts(mail)
+        form, page = f"orders-{key}-{seat}.yaml", f"orders-{key}-{seat}.html"
+        if form not in files:  # this mail asks for no orders
+            assert page not in files, mail.name
+            continue
+        asking += 1
+        assert page in files, f"{mail.name} asks for orders without the order page"
+        html = files[page].decode("utf-8")
+        assert len(files[page]) < MAX_BYTES
+        data = _data(html)
+        assert data["game"] == "ror" and data["seat"] == seat
+        assert f"phase: {data['phase']}" in files[form].decode("utf-8")
+        assert "connect-src 'none'" in html
+    assert asking >= 4  # T4/revolution: every seat; T5/senate: the dispatcher
+
+
+@pytest.fixture(scope="module")
+def revolution() -> dict[str, Any]:
+    return GAME.new_game("early", {}, PhaseRng(Rng(b"ror-page-public"), Rng(b"ror-page-secret")))
+
+
+def test_a_page_holds_only_its_seats_secrets(revolution: dict[str, Any]) -> None:
+    st = revolution
+    phase = GAME.current_phase(st)
+    assert phase is not None and phase.kind == "revolution"
+    for power in phase.powers:
+        seat = GAME.seat_of(st, power)
+        assert seat is not None
+        html = orderpage.order_page("ror", GAME, st, seat, campaign="ror-p")
+        assert html is not None and len(html.encode("utf-8")) < MAX_BYTES
+        data = _data(html)
+        assert data["powers"] == [power] and list(data["legal"]) == [power] and list(data["own"]) == [power]
+        assert data["own"][power]["hand"] == st["factions"][power]["hand"]
+        assert data["own"][power]["treasury"] == st["factions"][power]["faction_treasury"]
+        text = json.dumps({k: v for k, v in data.items() if k != "own"})
+        for other in st["factions"]:  # no other faction's treasury or standing orders
+            if other != power:
+                assert "faction_treasury" not in text and "standing\": {" not in json.dumps(data["own"].get(other))
+        assert orderpage.order_page("ror", GAME, st, seat, campaign="ror-p") == html  # deterministic
+
+
+def test_every_sentence_of_the_form_reads_in_chinese() -> None:
+    """Each sentence ror.js says (its problems and its words) has a Traditional Chinese text."""
+    script = (templates_dir() / "orderpage" / "ror.js").read_text(encoding="utf-8")
+    said = set(re.findall(r'c\.bad\([^,]+,\s*"((?:[^"\\]|\\.)+)"', script)) | set(re.findall(r'\bt\("((?:[^"\\]|\\.)+)"\)', script))
+    said |= set(re.findall(r'heading\("h\d", "((?:[^"\\]|\\.)+)"', script))
+    assert len(said) > 60
+    zh = orderpage_ror.message_table("zh-TW") | orderpage.message_table("zh-TW")
+    missing = sorted(s for s in said if s not in zh or not re.search(r"[\u4e00-\u9fff]", zh[s]))
+    assert missing == []
+
+
+@pytest.mark.parametrize("why", [
+    "faction B controls family card 1 (R2.4)", "Statesman 1A of the same number is in play (R2.4)",
+    "family senator 4 is a rebel (R2.9)", "senator 99 is not in your faction", "senator 5 is a rebel (R2.9)",
+    "the Manilian Law is not in play", "there is no war 'W9'", "war W3 is defeated", "war W3 needs 2 fleets",
+])
+def test_the_rules_reasons_read_in_chinese_with_their_names(why: str) -> None:
+    english, shown = orderpage_ror.say(why, "zh-TW")
+    assert english == why and re.search(r"[\u4e00-\u9fff]", shown)
+    for name in re.findall(r"\b(?:[A-Z]?\d+[A-Z]?|W\d+)\b", why):
+        assert name in shown
+    assert orderpage_ror.say(why, "en") == [why, why]
