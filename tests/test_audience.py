@@ -30,7 +30,7 @@ from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
 from pbem.data import templates_dir
 from pbem.games.base import Secret
-from pbem.render import orderpage, publish
+from pbem.render import orderpage, orderpage_ror, pagekit, publish
 from pbem.render.publish import Bundle, render_record
 from pbem.render.report import visible_events
 
@@ -182,8 +182,13 @@ PAGE_EXAMPLES = sorted({
 })
 
 
+# The Rome order page carries the printed Faction cards (every Statesman and Concession id, to
+# check a card named in a trade): shipped data, the same in every page, cut out too.
+PAGE_TABLES = [pagekit.script_json(orderpage_ror.card_table())]
+
+
 def _without_examples(text: str) -> str:
-    for phrase in PAGE_EXAMPLES:
+    for phrase in PAGE_EXAMPLES + PAGE_TABLES:
         text = text.replace(phrase, "")
     return text
 

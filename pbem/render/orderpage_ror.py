@@ -190,6 +190,19 @@ def say(why: str, lang: str) -> list[str]:
     return [why, why]
 
 
+def card_table() -> dict[str, Any]:
+    """The printed Faction cards (shipped data, the same in every page): Statesman and Concession
+    ids, which the form needs to check a card named in a trade, and their names."""
+    from pbem.games.ror.model import card_data
+
+    cards = card_data()
+    return {
+        "statesmen": sorted(cards.statesmen),
+        "concessions": sorted(cards.concessions),
+        "names": {c: str(v.get("name", c)) for c, v in sorted({**cards.statesmen, **cards.concessions}.items())},
+    }
+
+
 def ror_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str],
              legal: Mapping[str, Any], lang: str) -> dict[str, Any]:
     """The Rome part of the page's data for ``powers`` (the seat's factions in this round)."""
@@ -241,9 +254,7 @@ def ror_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str
         "aligned": aligned,
         "factions": list(st["factions"]),
         "seating": list(view["seating"]),
-        "statesman_ids": sorted(cards.statesmen),
-        "concession_ids": sorted(cards.concessions),
-        "card_names": {c: str(v.get("name", c)) for c, v in sorted({**cards.statesmen, **cards.concessions}.items())},
+        "cards": card_table(),
         "legions": {lid: {"veteran": lg["veteran"], "allegiance": lg["allegiance"], "location": lg["location"]}
                     for lid, lg in view["legions"].items()},
         "wars": {w: {"status": x["status"], "land": x["land"], "fleet_support": x["fleet_support"],

@@ -13,7 +13,7 @@
   // --- names and rule links -------------------------------------------------------------------
 
   function senName(sid) { var s = D.senators[sid]; return s ? s.name + " (" + sid + ")" : String(sid); }
-  function cardName(c) { return D.card_names[c] ? D.card_names[c] + " (" + c + ")" : String(c); }
+  function cardName(c) { return D.cards.names[c] ? D.cards.names[c] + " (" + c + ")" : String(c); }
   function legionName(lid) {
     var lg = D.legions[lid];
     if (!lg) return String(lid);
@@ -49,8 +49,8 @@
     if (legal.kind === "endgame" && legal.must_send) m.attack = (legal.wars || []).slice();
   });
 
-  function isStatesman(c) { return D.statesman_ids.indexOf(String(c)) !== -1; }
-  function isConcession(c) { return D.concession_ids.indexOf(String(c)) !== -1; }
+  function isStatesman(c) { return D.cards.statesmen.indexOf(String(c)) !== -1; }
+  function isConcession(c) { return D.cards.concessions.indexOf(String(c)) !== -1; }
   function isFactionCard(c) { c = String(c); return isStatesman(c) || isConcession(c) || c.indexOf("intrigue") === 0 || c.indexOf("law") === 0; }
   function eligible(p) {
     var c = D.legal[p].commanders;
