@@ -196,7 +196,7 @@ def fleet_key(fid: str) -> int:
 # --------------------------------------------------------------------------- dice
 
 
-D6 = [1, 2, 3, 4, 5, 6]
+DIE_FACES = [1, 2, 3, 4, 5, 6]
 
 
 class OutOfDice(RorError):
@@ -247,14 +247,14 @@ class Dice:
             value = candidates[self.rng.below(len(candidates))]
             self.used += 1
         if log and self.ctx is not None:
-            if shown is None and list(candidates) != D6:
+            if shown is None and list(candidates) != DIE_FACES:
                 shown = {"candidates": list(candidates)}
             self.ctx.log_die(purpose, value, **(shown or {}))
         return value
 
     def d6(self, purpose: str) -> int:
         """One six-sided die."""
-        return int(self.draw(list(D6), purpose))
+        return int(self.draw(list(DIE_FACES), purpose))
 
     def dice(self, n: int, purpose: str) -> list[int]:
         """``n`` dice, each its own draw (2d6, 3d6)."""
