@@ -338,29 +338,11 @@ class Campaign:
     def locked(self, wait: float = 30.0) -> Iterator[Campaign]:
         """Hold the campaign's exclusive lock; reload records once held."""
         self.require()
-        with lock.exclusive(self.root / "lock", wait):
+        with lock.exclusive(self.root / "lock", wait), atomic.scratch(self.root):
             self._records = None
-            self._sweep_temp_files()
+            # what a killed writer left: one folder to list, however long the campaign
+            atomic.sweep(self.root)
             yield self
-
-    def _sweep_temp_files(self) -> None:
-        """Remove the temporary files of atomic writes whose writer died between writing and
-        renaming (a SIGKILL), so a rerun leaves the same files as an uninterrupted run. Only
-        files of dead processes are removed: a live writer may not hold this lock."""
-        for p in self.root.rglob(".tmp-*"):
-            pid = p.name.rsplit("-", 1)[-1]
-            if pid.isdigit() and not _alive(int(pid)):
-                p.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        return True
-    return True
 
 
 def record_hash(data: bytes) -> str:

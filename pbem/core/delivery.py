@@ -598,7 +598,7 @@ def deliver(
     outbox = campaign_dir / "outbox"
     if not outbox.is_dir():
         raise MailError("has no outbox folder", source=str(campaign_dir))
-    with outbox_lock(outbox, wait=wait, say=err):
+    with outbox_lock(outbox, wait=wait, say=err), atomic.scratch(campaign_dir):
         # plan under the lock: another send may have just finished part of the queue
         plan = plan_delivery(campaign_dir, sender=settings.sender)
         run = _Run(campaign_dir, settings, out, err, retries, retry_delay)

@@ -349,7 +349,7 @@ def fetch_mail(campaign_dir: Path, settings: ServerSettings, *, out: Say, err: S
     inbox = campaign_dir / "inbox"
     ensure_maildir(inbox)
     outcome = FetchOutcome()
-    with fetch_lock(inbox):
+    with fetch_lock(inbox), atomic.scratch(campaign_dir):
         conn = imap_connect(settings)
         try:
             _run(conn, inbox, settings, outcome, out, err)
