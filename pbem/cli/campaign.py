@@ -12,7 +12,7 @@ from pbem.cli import main
 from pbem.cli.options import campaign_arg, echo_lines, now_option, wait_option
 from pbem.core import gm
 from pbem.core.audit import audit as run_audit
-from pbem.core.campaign import Campaign, format_time, parse_duration, parse_player
+from pbem.core.campaign import Campaign, format_time, parse_duration, parse_pin, parse_player
 from pbem.core.envelope import parse_order_document
 from pbem.core.intake import intake as run_intake
 from pbem.core.phase import chosen_documents, due, settle
@@ -154,9 +154,16 @@ def resolve(campaign_dir: Path, force: bool, confirm_missing: bool, now: datetim
 
 @main.command()
 @campaign_arg
-def audit(campaign_dir: Path) -> None:
-    """Re-verify signatures, the hash chain and commitments, and replay the whole game."""
-    report = run_audit(Campaign(campaign_dir))
+@click.option("--pin", "pins", multiple=True, metavar="N:HASH",
+              help="A record pinned by a report or receipt ('record N sha256:HASH'); the audit fails if it is missing or differs. Repeatable.")
+def audit(campaign_dir: Path, pins: tuple[str, ...]) -> None:
+    """Re-verify signatures, the hash chain and commitments, and replay the whole game.
+
+    \b
+    Example (the pin is the 'record N sha256:…' line of any report or receipt you received):
+      pbem audit maria-1741 --pin 12:3f2a…
+    """
+    report = run_audit(Campaign(campaign_dir), [parse_pin(p) for p in pins])
     echo_lines(report.lines())
     click.echo("audit passed")
 

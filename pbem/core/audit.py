@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.core.campaign import Campaign, derive_keys, parse_public_key, record_hash
+from pbem.core.campaign import Campaign, derive_keys, format_pin, parse_public_key, record_hash
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, hash_chain
@@ -53,11 +54,16 @@ def _rel(camp: Campaign, rec: dict[str, Any]) -> str:
     return str(camp.record_path(rec["index"]).relative_to(camp.root))
 
 
-def audit(camp: Campaign) -> AuditReport:
-    """Audit ``camp``; raise :class:`AuditError` naming the first record or file that does not match."""
+def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = ()) -> AuditReport:
+    """Audit ``camp``; raise :class:`AuditError` naming the first record or file that does not match.
+
+    ``pins`` are ``(index, sha256)`` pairs copied from reports and receipts: each pinned record
+    must still be there with that hash, which anchors the chain up to it (a truncated archive, or
+    a suffix rewritten with recomputed links, fails)."""
     camp.require()
     report = AuditReport()
     records = _check_chain(camp, report)
+    _check_pins(camp, records, pins, report)
     create = records[0]
     _check_snapshot(camp, create)
     roster = {name: parse_public_key(e["key"]) for name, e in create["roster"].items()}
@@ -126,6 +132,20 @@ def _check_chain(camp: Campaign, report: AuditReport) -> list[dict[str, Any]]:
         raise _fail(camp.record_path(index), f"the record is missing, but later records are there (from {camp.record_path(later[0]).name})")
     report.records = len(records)
     return records
+
+
+def _check_pins(camp: Campaign, records: list[dict[str, Any]], pins: Sequence[tuple[int, str]], report: AuditReport) -> None:
+    for index, sha256 in sorted(set(pins)):
+        path = camp.record_path(index)
+        if index >= len(records):
+            raise _fail(path, f"record {index} is missing, but a report or receipt pinned it ({format_pin(index, sha256)}): "
+                              f"the archive was truncated after record {len(records) - 1}")
+        found = record_hash(path.read_bytes())
+        if found != sha256:
+            raise _fail(path, f"record {index} is not the record a report or receipt pinned ({format_pin(index, sha256)}; "
+                              f"the archive holds sha256:{found}): the history was rewritten")
+    if pins:
+        report.notes.append(f"{len(set(pins))} pin(s) from reports or receipts: every pinned record is there, unchanged")
 
 
 def _chain_break(camp: Campaign, index: int, data: bytes) -> AuditError:

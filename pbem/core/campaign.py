@@ -236,6 +236,14 @@ class Campaign:
     def create_record(self) -> dict[str, Any]:
         return self.records()[0]
 
+    def pin(self, index: int | None = None) -> str:
+        """The pin of record ``index`` (default: the newest record), as reports and receipts
+        print it: ``record N sha256:HASH``. A player who keeps it can have ``pbem audit --pin``
+        check that the archive still holds that record, unchanged, with everything before it."""
+        if index is None:
+            index = len(self.records()) - 1
+        return format_pin(index, record_hash(self.record_path(index).read_bytes()))
+
     @property
     def id(self) -> str:
         return str(self.create_record()["campaign"])
@@ -348,6 +356,22 @@ class Campaign:
 def record_hash(data: bytes) -> str:
     """The hash that chains records: SHA-256 of the record file's bytes."""
     return sha256_hex(data)
+
+
+_PIN = re.compile(r"^\s*(?:record\s+)?(\d+)(?::|\s+)(?:sha256:)?([0-9a-f]{64})\s*$")
+
+
+def format_pin(index: int, sha256: str) -> str:
+    """``record N sha256:HASH``: one line that names a record and the hash of its file."""
+    return f"record {index} sha256:{sha256}"
+
+
+def parse_pin(text: str) -> tuple[int, str]:
+    """A pin as ``N:HASH`` or as printed (``record N sha256:HASH``)."""
+    m = _PIN.match(text)
+    if not m:
+        raise CampaignError(f"'{text}' is not a pin such as 12:3f2a… or 'record 12 sha256:3f2a…' (copy it from a report or receipt)")
+    return int(m.group(1)), m.group(2)
 
 
 def derive_keys(seed: bytes) -> dict[str, bytes]:

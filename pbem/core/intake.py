@@ -173,6 +173,7 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
         "raw_sha256": doc.raw_hash,
         "body_sha256": doc.body_hash,
         "problems": problems,
+        "archive_head": camp.pin(),  # the receipt prints it: the record the file was accepted on
     }
     atomic.write_bytes(folder / verdict["file"], cand.raw)
     atomic.write_bytes(folder / (verdict["file"] + ".verdict.json"), canonical(verdict) + b"\n")
@@ -344,6 +345,9 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: 
         lines = [
             f"Your orders for {phase_id} (seq {verdict.seq}) are accepted.",
             f"Hash of the signed content: {acc.verdict['body_sha256']}",
+            f"SHA-256 of the file as received (the public report lists it when the phase uses it): {acc.verdict['raw_sha256']}",
+            "Accepted on the archive up to (keep this line; 'pbem audit --pin' checks it):",
+            str(acc.verdict.get("archive_head", camp.pin())),
             "",
         ]
         if verdict.problems:

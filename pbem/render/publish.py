@@ -157,6 +157,19 @@ class _Publisher:
             return report.chain_check(self.rec, previous[-1]["public_key"], f"phase {number - 1}")
         return report.chain_check(self.rec, self.create["public_anchor"], "anchor")
 
+    def _pin(self) -> str:
+        """The archive head the report is made from: its own record, or the end record that the
+        final report's result comes from."""
+        ends = [r for r in self.camp.effective_records() if r["kind"] == "end" and r["index"] > self.rec["index"]]
+        return self.camp.pin(ends[0]["index"] if ends else self.rec["index"])
+
+    def _roster_changes(self) -> list[dict[str, Any]]:
+        """The roster records since the previous report's record, up to this one."""
+        records = self.camp.effective_records()
+        earlier = [r["index"] for r in records if r["kind"] in ("create", "phase") and r["index"] < self.rec["index"]]
+        since = earlier[-1] if earlier else -1
+        return [r for r in records if r["kind"] == "roster" and since < r["index"] < self.rec["index"]]
+
     def _deadline(self, phase: Any) -> str | None:
         if phase is None:
             return None
@@ -243,12 +256,13 @@ class _Publisher:
         public_events = report.visible_events(self.events, report.PUBLIC)
         public_view = game.view(self.state, report.PUBLIC)
         chain, result = self._chain(), self._result(phase)
+        archive = report.archive_section(self.rec, self._pin(), self.create, self._roster_changes())
         public: dict[str, Rendered] = {}
         public_ctx: dict[str, dict[str, Any]] = {}
         for lang in LANGS:
             svg = self._map(public_view, public_events, lang)
             ctx = report.public_context(header=header, view=public_view, events=public_events, record=self.rec, chain=chain,
-                                        upcoming=upcoming, map_svg=svg, result=result)
+                                        upcoming=upcoming, map_svg=svg, result=result, archive=archive)
             public_ctx[lang] = ctx
             public[lang] = Rendered(_html(lang, "public", ctx), _text(lang, "public", ctx), svg)
             suffix = "" if lang == "en" else f".{lang}"

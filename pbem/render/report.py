@@ -122,6 +122,29 @@ def dice_section(record: Mapping[str, Any], events: Iterable[Mapping[str, Any]])
     }
 
 
+def archive_section(
+    record: Mapping[str, Any],
+    pin: str,
+    create: Mapping[str, Any],
+    roster_changes: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """What a report says about the archive it was made from: its pin (``record N sha256:HASH``,
+    which ``pbem audit --pin`` checks), the order files the phase used (seat, seq, hash of the
+    file as received, as each receipt shows it), the roster changes since the previous report,
+    and in the start report the values fixed before anyone sent entropy (the hash-chain anchor,
+    the commitment to the secret key and the campaign nonce that every order file carries)."""
+    start = None
+    if record["kind"] == "create":
+        start = {"anchor": create.get("public_anchor"), "commitment": create.get("secret_commitment"), "nonce": create.get("nonce")}
+    return {
+        "pin": pin,
+        "start": start,
+        "orders": [{"seat": seat, "seq": u.get("seq"), "sha256": u.get("sha256")} for seat, u in sorted(record.get("orders", {}).items())],
+        "withheld": [seat for seat, e in sorted(record.get("entropy", {}).items()) if e.get("status") == "withheld"],
+        "roster": [{"index": r["index"], "seat": r["seat"], "key": r["entry"]["key"]} for r in roster_changes],
+    }
+
+
 def phase_header(campaign: str, game: str, record: Mapping[str, Any], key: str) -> dict[str, Any]:
     """The identity of the phase a report covers."""
     kind = record["kind"]
@@ -147,10 +170,12 @@ def public_context(
     upcoming: NextPhase | None,
     map_svg: str | None,
     result: Mapping[str, Any] | None,
+    archive: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The context of a phase's public report. ``events`` must already be public
-    (:func:`visible_events` with ``public``)."""
+    (:func:`visible_events` with ``public``); ``archive`` is :func:`archive_section`."""
     return {
+        "archive": dict(archive) if archive else None,
         "phase": dict(header),
         "game": header["game"],
         "view": view,
