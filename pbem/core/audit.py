@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.core.campaign import Campaign, derive_keys, format_pin, parse_public_key, record_hash
+from pbem.core.campaign import Campaign, derive_keys, format_pin, parse_pin, parse_public_key, phase_key, record_hash
+from pbem.core.gm import majority
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, hash_chain
@@ -73,8 +74,9 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = ()) -> AuditReport:
     for rec in records:
         if rec["kind"] == "roster":
             roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
-        if "requests" in rec:
-            _check_requests(camp, rec, roster)
+            report.notes.append(f"record {rec['index']} ({_rel(camp, rec)}): roster change, {rec['seat']} now signs with {rec['entry']['key'][:28]}…")
+        if "requests" in rec or rec["kind"] in ("pause", "resume"):
+            _check_requests(camp, rec, roster, create["campaign"])
         if rec["kind"] != "phase":
             continue
         path = camp.record_path(rec["index"])
@@ -90,6 +92,7 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = ()) -> AuditReport:
             _check_order_file(camp, rec, seat, used, roster, path)
             cited.add(used["file"])
             report.order_files += 1
+        _check_newest_used(camp, rec, roster)
         _check_snapshot(camp, rec)
     report.order_files += _check_order_folders(camp, cited)
     found = _seed(camp, records)
@@ -197,6 +200,8 @@ def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict
         verify_signature(doc, roster[seat])
     except PbemError as exc:
         raise _fail(path, f"the order file does not verify: {exc.message}") from None
+    if doc.campaign != camp.id:
+        raise _fail(path, f"the order file is for campaign '{doc.campaign}', but record {rec['index']} ({_rel(camp, rec)}) uses it in '{camp.id}'")
     if doc.player != seat or doc.phase != rec["phase"]:
         raise _fail(path, f"the order file is for {doc.player}/{doc.phase}, but record {rec['index']} uses it for {seat}/{rec['phase']}")
 
@@ -227,19 +232,75 @@ def _check_order_folders(camp: Campaign, cited: set[str]) -> int:
             raise _fail(doc, f"the accepted order file does not parse: {exc.message}") from None
         if body != verdict.get("body_sha256"):
             raise _fail(vpath, "the verdict's hash of the signed content does not match its order file")
+        _check_head(camp, vpath, verdict.get("archive_head"))
         checked += 1
     return checked
 
 
-def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any]) -> None:
-    """A pause or resume record: every signed request it cites is there, unchanged, and signed."""
-    for seat, req in sorted(rec["requests"].items()):
+def _check_head(camp: Campaign, vpath: Path, head: Any) -> None:
+    """The archive head a verdict names (the pin its receipt printed) is a record of this archive."""
+    if head is None:  # a verdict written before receipts carried pins
+        return
+    try:
+        index, sha256 = parse_pin(str(head))
+    except PbemError:
+        raise _fail(vpath, "the verdict's archive head is not a pin ('record N sha256:HASH')") from None
+    path = camp.record_path(index)
+    if not path.is_file() or record_hash(path.read_bytes()) != sha256:
+        raise _fail(vpath, f"the verdict says the file was accepted on {head}, which is not a record of this archive")
+
+
+def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], campaign: str) -> None:
+    """A pause or resume record: every signed request it cites is there, unchanged, signed by its
+    seat's roster key, of the record's kind, for its phase and this campaign; and the requests
+    are a majority of the seats (a GM who plays cannot pause alone)."""
+    where = f"record {rec['index']} ({_rel(camp, rec)})"
+    requests = rec.get("requests") or {}
+    for seat, req in sorted(requests.items()):
         path = camp.root / req["file"]
         raw = _read_cited(camp, rec, path, req["sha256"], f"the {rec['kind']} request of {seat}")
+        if seat not in roster:
+            raise _fail(path, f"{where} cites a request of '{seat}', who is not on the roster")
         try:
-            verify_signature(parse_order_document(raw, str(path)), roster[seat])
+            doc = parse_order_document(raw, str(path))
+            verify_signature(doc, roster[seat])
         except PbemError as exc:
             raise _fail(path, f"the request does not verify: {exc.message}") from None
+        kind = doc.request.get("kind") if isinstance(doc.request, dict) else None
+        if doc.player != seat or kind != rec["kind"] or doc.phase != rec.get("phase") or doc.campaign != campaign:
+            raise _fail(path, f"{where} counts this file as {seat}'s {rec['kind']} request for {rec.get('phase')} in '{campaign}', "
+                              f"but it is {doc.player}'s {kind} request for {doc.phase} in '{doc.campaign}'")
+    if not majority(len(requests), len(roster)):
+        raise _fail(camp.record_path(rec["index"]), f"{where} is a {rec['kind']} with {len(requests)} signed request(s) of "
+                                                    f"{len(roster)} seats: a {rec['kind']} needs a majority")
+
+
+def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any]) -> None:
+    """The phase used each seat's newest file: no accepted file of a seat, signed with the key the
+    roster held and received before the phase resolved, has a higher seq than the one the record
+    cites (or is left out while the seat's orders count as missing)."""
+    folder = camp.orders_dir / phase_key(rec["phase_number"], rec["phase"])
+    resolved = rec.get("resolved_at")
+    for vpath in sorted(folder.glob("*.yaml.verdict.json")):
+        verdict = _json_or_none(vpath.read_bytes())
+        if not isinstance(verdict, dict) or verdict.get("seat") not in roster:
+            continue
+        seat, seq = verdict["seat"], verdict.get("seq", 0)
+        if resolved and str(verdict.get("received_at", "")) > resolved:
+            continue
+        used = rec["orders"].get(seat)
+        if used is not None and used.get("seq", 0) >= seq:
+            continue
+        doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
+        try:
+            key_id = parse_order_document(doc.read_bytes(), str(doc), max_bytes=max(doc.stat().st_size, 1)).key_id
+        except (OSError, PbemError):
+            continue  # the order-folder check names a missing or damaged file
+        if key_id != roster[seat].sign_id:
+            continue  # signed by a key the roster no longer held: it does not count
+        what = f"seq {used.get('seq')}" if used is not None else "no file"
+        raise _fail(camp.record_path(rec["index"]), f"record {rec['index']} resolved {rec['phase']} with {what} for {seat}, "
+                                                    f"but {doc.relative_to(camp.root)} (seq {seq}) was accepted before it: the newest file must count")
 
 
 def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:

@@ -157,11 +157,11 @@ class _Publisher:
             return report.chain_check(self.rec, previous[-1]["public_key"], f"phase {number - 1}")
         return report.chain_check(self.rec, self.create["public_anchor"], "anchor")
 
-    def _pin(self) -> str:
+    def _pin(self, with_result: bool) -> str:
         """The archive head the report is made from: its own record, or the end record that the
         final report's result comes from."""
         ends = [r for r in self.camp.effective_records() if r["kind"] == "end" and r["index"] > self.rec["index"]]
-        return self.camp.pin(ends[0]["index"] if ends else self.rec["index"])
+        return self.camp.pin(ends[0]["index"] if ends and with_result else self.rec["index"])
 
     def _roster_changes(self) -> list[dict[str, Any]]:
         """The roster records since the previous report's record, up to this one."""
@@ -256,7 +256,7 @@ class _Publisher:
         public_events = report.visible_events(self.events, report.PUBLIC)
         public_view = game.view(self.state, report.PUBLIC)
         chain, result = self._chain(), self._result(phase)
-        archive = report.archive_section(self.rec, self._pin(), self.create, self._roster_changes())
+        archive = report.archive_section(self.rec, self._pin(result is not None), self.create, self._roster_changes())
         public: dict[str, Rendered] = {}
         public_ctx: dict[str, dict[str, Any]] = {}
         for lang in LANGS:
