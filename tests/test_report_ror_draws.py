@@ -118,3 +118,46 @@ def test_a_report_without_the_candidates_cannot_be_recomputed(campaigns: list[Pa
     other = next(c for c in m["cands"].split(", ") if c != m["value"])
     wrong = text.replace(line, line[: line.rindex(": ") + 2] + other, 1)
     assert any("recomputed" in p for p in recompute(wrong)[1])
+
+
+# ---------------------------------------------------------------------------- reading the reports
+
+
+def test_a_player_can_follow_the_civil_war_from_the_text(campaigns: list[Path]) -> None:
+    """The findings of a Republic of Rome player, on the same whole games: names, order, codes."""
+    texts = [(camp.parent.name, name, text) for camp in campaigns for name, text in _public_reports(camp)]
+    joined = "\n".join(t for _, _, t in texts)
+    # a senator who dies later in the round is still named; a script effect is no player's order
+    assert not re.search(r"\bsenator \d+[A-Z]?\b", joined)
+    assert "Your order was VOID" not in joined
+    # a civil-war battle is told before its losses and Popularity, and names the Senate commander
+    battles = 0
+    for _, _, text in texts:
+        lines = text.split("What happened\n", 1)[1].split("\nThe situation\n", 1)[0].splitlines()
+        for i, line in enumerate(lines):
+            if "Battle (R6.4): the Senate's army under " in line:
+                battles += 1
+                assert "the Combat Results Table (R6.5) gives" in line
+                assert not any("(R6.6 senate loss)" in x or "R6.6 losses" in x for x in lines[max(0, i - 8):i])
+    assert battles >= 1
+    # end-game battles say land or naval and explain Disaster and Standoff numbers
+    assert re.search(r"(Naval|Land) battle against war W\d+ \(R7\.7\)", joined)
+    assert re.search(r"natural \d+(: a (Disaster|Standoff) number| is no Disaster)", joined)
+    # the final report names its ending's code and reveals every hand and Faction Treasury (R8.7)
+    for camp in campaigns:
+        final = _public_reports(camp)[-1][1]
+        assert re.search(r"The game ends: (everyone loses \(L[1-4]: |faction \w+ wins by condition \d)", final)
+        assert "Hands and Faction Treasuries, revealed at the end (R8.7):" in final
+        assert len(re.findall(r"^  faction \w+: hand .*; Faction Treasury \d+$", final, flags=re.M)) == 3
+    # every Rome report points to the rules reference
+    assert all("docs/rules/ror.md#r6-6" in t for _, _, t in texts)
+
+
+def test_chinese_reports_translate_rule_reasons(campaigns: list[Path]) -> None:
+    for camp in campaigns:
+        for path in sorted((camp / "reports").glob("*/public.zh-TW.txt")):
+            happened = path.read_text().split("\n局勢\n", 1)[0]
+            for english in ("the Senate did not attack", "personal revenue", "senate loss", "Mortality Phase",
+                            "Die roll", "Draw (", "The game ends", "win for", "everyone loses"):
+                assert english not in happened, (path, english)
+            assert "docs/rules/ror.zh-TW.md#r6-6" in path.read_text()
