@@ -596,3 +596,77 @@ def test_pbem_run_sends_what_it_queued_when_the_campaign_names_an_smtp_server(
     down = run_cli("run", str(root), "--now", NOW, "-q").output
     assert "send failed: " in down, down
     assert (a / "outbox" / "9998-note.eml").is_file()
+
+
+# -- the duplicate window, as docs/mail.md states it (security finding L1) -------------------------
+
+KILL_HARNESS = Path(__file__).with_name("test_kill.py")
+
+
+def _in_window(root: Path) -> bool:
+    """After a kill: is a message's journal still 'in flight' (DATA sent, answer not on disk)?"""
+    journals = list((root / "outbox" / ".journal").glob("*.json"))
+    return any(json.loads(p.read_bytes()).get("in_flight") for p in journals)
+
+
+def _copies_after_rerun(root: Path, srv: SmtpServer, n: int) -> tuple[dict[str, int], str]:
+    rerun = send(root, srv)
+    assert rerun.exit_code == 0, rerun.output
+    assert sorted(p.name for p in (root / "outbox").glob("*.eml")) == [], "nothing is left"
+    assert len(list((root / "sent").glob("*.eml"))) == n
+    return dict(srv.count_by_message_id()), rerun.stderr
+
+
+def test_a_kill_at_every_file_system_step_of_send_loses_nothing(tmp_path: Path) -> None:
+    """SIGKILL before each fsync, rename and replace of a send (the journal's writes included):
+    never a loss; a copy only when the kill fell between the final dot and the journal's record
+    of the answer, and then one copy, byte for byte, with a warning."""
+    def harness(root: Path, srv: SmtpServer, kill_at: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(KILL_HARNESS), str(kill_at), "send", str(root), "--smtp", srv.address, *FAST],
+            env=subprocess_env(tmp_path, PYTHONPATH=os.pathsep.join(sys.path)), capture_output=True, text=True, timeout=60)
+
+    with SmtpServer() as srv:
+        whole = harness(campaign(tmp_path / "whole", 1), srv, 0)
+        assert whole.returncode == 0, whole.stderr
+        steps = int(whole.stderr.rsplit("fs-calls: ", 1)[1].split()[0])
+        assert steps >= 6
+        duplicated = 0
+        for kill_at in range(1, steps + 1):
+            root = campaign(tmp_path / str(kill_at), 1)
+            srv.accepted.clear()
+            killed = harness(root, srv, kill_at)
+            assert killed.returncode == -signal.SIGKILL, killed.stderr
+            before = dict(srv.count_by_message_id())
+            window = _in_window(root)
+            counts, warnings = _copies_after_rerun(root, srv, 1)
+            assert set(counts) == ids(1), f"kill {kill_at}: the message was lost"
+            assert list(counts.values()) in ([1], [2]), counts
+            if counts == {"<report-1@maria-1741.pbem>": 2}:
+                duplicated += 1
+                assert window and before, f"kill {kill_at}: a copy outside the documented window"
+                assert "it may arrive twice" in warnings
+                assert srv.accepted[0].content == srv.accepted[1].content
+    print(f"{steps} kill points, {duplicated} in the window")
+    assert duplicated >= 1, "the kills reached the window between the final dot and the journal"
+
+
+def test_a_kill_while_the_server_processes_the_message_gives_one_copy_not_a_loss(tmp_path: Path) -> None:
+    """The window starts at the final dot: a server that takes its time (a virus scan) before
+    its 250 leaves the sender waiting inside it. Killed there: the rerun sends one copy more."""
+    root = campaign(tmp_path, 2)
+    proc: list[subprocess.Popen] = []
+
+    def kill_while_processing(n: int) -> None:
+        if n == 1 and proc[0].poll() is None:  # the server keeps message 1 and thinks for a second
+            threading.Timer(0.3, lambda: proc[0].send_signal(signal.SIGKILL)).start()
+
+    with SmtpServer(on_accept=kill_while_processing, delay=1.0) as srv:
+        proc.append(start_send(root, srv, tmp_path))
+        proc[0].wait(timeout=60)
+        assert proc[0].returncode == -signal.SIGKILL
+        assert _in_window(root)
+        srv.delay = 0.0
+        counts, warnings = _copies_after_rerun(root, srv, 2)
+    assert counts == {"<report-1@maria-1741.pbem>": 2, "<report-2@maria-1741.pbem>": 1}
+    assert "it may arrive twice" in warnings

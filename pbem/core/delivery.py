@@ -18,12 +18,13 @@ A rerun redoes whatever step was interrupted and never sends to a recipient in `
 or ``refused``. The ``Message-ID`` is the idempotency key: a message whose Message-ID is already
 in ``sent/`` is never sent again (a re-run phase queues byte-identical files).
 
-The one window no client can close: the server has said ``250`` to the message but the process
-dies (or the connection drops) before step 2 is on disk. SMTP has no way to ask a server whether
-it took a message, so the journal still says ``in_flight`` and the next run sends the message
-again (same bytes, same Message-ID, so mail readers and pbem's intake can tell it is a copy).
-The window is the time to read one reply line and write one small file; everything else —
-a kill during ``RCPT``, during the transfer, before the reply, after the journal — is exact.
+The one window no client can close runs from the final dot of ``DATA`` to step 2 on disk: the
+server's processing before its ``250``, the reading of the reply, and the journal's write and
+fsyncs. SMTP has no way to ask a server whether it took a message, so a process that dies (or a
+connection that drops) in it leaves the journal at ``in_flight``, and the next run sends the
+message again (same bytes, same Message-ID, so mail readers and pbem's intake can tell it is a
+copy): each kill in the window can add one copy, never a loss. Everything else — a kill during
+``RCPT``, during the transfer before the final dot, after the journal — is exact.
 Loss is never traded for it: a message is removed from the outbox only after step 3.
 """
 
