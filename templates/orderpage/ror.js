@@ -19,6 +19,14 @@
     if (!lg) return String(lid);
     return lid + (lg.veteran ? " \u2605 " + t("veteran") + (lg.allegiance ? ", " + t("loyal to") + " " + senName(lg.allegiance) : "") : "");
   }
+  var OFFICES = { dictator: "Dictator", rome_consul: "Rome Consul", field_consul: "Field Consul", censor: "Censor",
+                  master_of_horse: "Master of Horse", pontifex_maximus: "Pontifex Maximus", proconsul: "Proconsul",
+                  consul_for_life: "Consul for Life", governor: "Governor" };
+  function office(o) { return OFFICES[o] ? t(OFFICES[o]) : o; }
+  function warLine(w) {
+    var x = D.wars[w] || {};
+    return w + (x.land !== undefined ? " " + x.land + "/" + x.fleet_support + "/" + x.naval : "") + (x.status && x.status !== "active" ? " " + t(x.status) : "");
+  }
   function fmt(text, args) { return String(text).replace(/\{(\w+)\}/g, function (all, k) { return k in args ? String(args[k]) : all; }); }
   function anchor(rule) { return rule.toLowerCase().replace(/\./g, "-"); }
   function ruleLinks(rules) {
@@ -405,7 +413,7 @@
       own.members.forEach(function (sid) {
         var s = D.senators[sid] || {};
         table.appendChild(el("tr", {}, [el("td", { text: senName(sid) }), el("td", { text: String(s.mil) }), el("td", { text: String(s.talents) }),
-          el("td", { class: "tag", text: (s.offices || []).join(", ") + (s.rebel ? " " + t("rebel army") : "") })]));
+          el("td", { class: "tag", text: (s.offices || []).map(office).join(", ") + (s.rebel ? " " + t("rebel army") : "") })]));
       });
       part.appendChild(table);
       box.appendChild(part);
@@ -426,7 +434,7 @@
     }
     var wars = Object.keys(D.wars).filter(function (w) { return D.wars[w].status !== "defeated"; });
     if (wars.length) {
-      pub.appendChild(el("p", { text: t("Wars") + ": " + wars.map(function (w) { var x = D.wars[w]; return w + " (" + x.status + ", " + x.land + "/" + x.fleet_support + "/" + x.naval + ")"; }).join("; ") }));
+      pub.appendChild(el("p", { text: t("Wars") + " " + t("(land/fleet support/naval)") + ": " + wars.map(warLine).join("; ") }));
     }
     box.appendChild(pub);
   }
@@ -450,11 +458,14 @@
         el("label", {}, [t(tr.type === "give" ? "to" : "with"), select("partner", partners, tr.partner, function (v) { tr.partner = v; })])]);
       if (tr.type === "trade") {
         row.appendChild(el("label", {}, [t("get (card ids)"), el("input", { type: "text", name: "get", value: tr.get, autocomplete: "off", spellcheck: "false",
-          oninput: function (ev) { tr.get = ev.target.value; onChange(); } })]));
+          list: "faction-cards", oninput: function (ev) { tr.get = ev.target.value; onChange(); } })]));
       }
       row.appendChild(removeButton(m.trades, tr, redraw));
       box.appendChild(row);
     });
+    if (!document.getElementById("faction-cards")) {
+      document.body.appendChild(el("datalist", { id: "faction-cards" }, D.cards.statesmen.concat(D.cards.concessions).map(function (c) { return option(c, cardName(c)); })));
+    }
     box.appendChild(el("div", { class: "buttons" }, [
       el("button", { type: "button", id: "add-gift-" + p, text: "+ " + t("Add a gift"), onclick: function () { m.trades.push({ type: "give", give: [], partner: "", get: "" }); redraw(); } }),
       el("button", { type: "button", id: "add-trade-" + p, text: "+ " + t("Add a trade"), onclick: function () { m.trades.push({ type: "trade", give: [], partner: "", get: "" }); redraw(); } })]));
@@ -473,7 +484,9 @@
           return [c, cardName(c) + (why ? " \u2014 " + t("cannot be played now") : "")];
         })), pl.card, function (v) { pl.card = v; })]);
       if (pl.kind === "concession") {
-        row.appendChild(select("play-senator", [["", blank(t("senator"))]].concat(own.members.map(function (s) { return [s, senName(s)]; })),
+        row.appendChild(select("play-senator", [["", blank(t("senator"))]].concat(own.members.map(function (s) {
+          return [s, senName(s) + (own.concession_why && own.concession_why[s] ? " \u2014 " + t("this senator cannot take it") : "")];
+        })),
           pl.senator, function (v) { pl.senator = v; }));
       }
       row.appendChild(removeButton(m.plays, pl, redraw));
@@ -503,6 +516,7 @@
     var details = el("div", { class: "plan decision-details" });
     function fill() {
       details.textContent = "";
+      details.hidden = ["manilian", "revolt", "roll"].indexOf(d.decision) === -1;
       if (d.decision === "manilian") {
         details.appendChild(el("label", {}, [t("War"), select("war", [["", blank(t("War"))]].concat((info.manilian_wars || []).map(function (w) { return [w, w]; })),
           d.war, function (v) { d.war = v; })]));
@@ -548,6 +562,10 @@
     if (!sids.length) return;
     box.appendChild(heading("h3", "Declarations", ["R3.2", "R4.1", "R8.3"]));
     sids.forEach(function (sid) { box.appendChild(declarationEditor(p, sid, legal.commanders[sid])); });
+  }
+
+  function hasMasterOfHorse(p) {
+    return model[p].consent_pay.length > 0 || D.own[p].members.some(function (s) { return D.senators[s] && D.senators[s].offices.indexOf("master_of_horse") !== -1; });
   }
 
   function drawConsentPay(box, p, redraw) {
@@ -596,9 +614,7 @@
     }
   }
 
-  function warItems(wars) {
-    return wars.map(function (w) { var x = D.wars[w] || {}; return [w, w + (x.land !== undefined ? " (" + x.land + "/" + x.fleet_support + "/" + x.naval + ")" : "")]; });
-  }
+  function warItems(wars) { return wars.map(function (w) { return [w, warLine(w)]; }); }
 
   function drawEndgame(box, p, legal) {
     box.appendChild(heading("h3", "Order of attack", ["R7.6", "R8.4"]));
@@ -698,10 +714,10 @@
           drawPlays(box, p, legal, redraw);
           drawDiscards(box, p, legal);
           drawDeclarations(box, p, legal);
-          drawConsentPay(box, p, redraw);
+          if (hasMasterOfHorse(p)) drawConsentPay(box, p, redraw);
         } else if (kind === "declare") {
           drawDeclarations(box, p, legal);
-          drawConsentPay(box, p, redraw);
+          if (hasMasterOfHorse(p)) drawConsentPay(box, p, redraw);
         } else if (kind === "revolution-2") drawDeclarations(box, p, legal);
         else if (kind === "senate") drawSenate(box, p, legal, redraw);
         else if (kind === "endgame") drawEndgame(box, p, legal);
