@@ -102,3 +102,18 @@ def test_the_rules_reasons_read_in_chinese_with_their_names(why: str) -> None:
     for name in re.findall(r"\b(?:[A-Z]?\d+[A-Z]?|W\d+)\b", why):
         assert name in shown
     assert orderpage_ror.say(why, "en") == [why, why]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_every_rule_the_form_cites_reads_from_the_rules_reference(lang: str) -> None:
+    """Each rule id ror.js links (R2.11 -> docs/rules/ror.md#r2-11) has its anchor in the reference
+    of the reader's language, and the page carries that rule's text."""
+    script = (templates_dir() / "orderpage" / "ror.js").read_text(encoding="utf-8")
+    cited = set(re.findall(r'"(R\d+\.\d+[a-e]?)"', script))
+    assert {"R2.2", "R2.11", "R4.2", "R8.2", "R9.9"} <= cited
+    texts = orderpage_ror.rule_texts(lang)
+    assert set(texts) == cited
+    for rule, text in texts.items():
+        assert text.startswith(rule + " ") and len(text) > len(rule) + 10, text
+        if lang == "zh-TW":
+            assert re.search(r"[\u4e00-\u9fff]", text), text

@@ -300,3 +300,10 @@ def test_rule_ids_link_to_the_rules_reference(driver: Any, rounds: Callable[[str
     links = {a.text: a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a.rule")}
     assert {"R2.2", "R2.11", "R3.2", "R8.2"} <= set(links)
     assert links["R2.11"].endswith("docs/rules/ror.md#r2-11")
+    # the rule's own text, from the reference pbem ships, opens on the page (no network)
+    driver.find_element(By.CSS_SELECTOR, "a.rule[href$='#r2-11']").click()
+    shown = driver.find_element(By.CSS_SELECTOR, ".rule-text[data-rule='R2.11']").text
+    assert shown.startswith("R2.11 Hand limit.") and "docs/rules/ror.md#r2-11" in shown
+    driver.find_element(By.CSS_SELECTOR, "a.rule[href$='#r2-11']").click()
+    assert not driver.find_elements(By.CSS_SELECTOR, ".rule-text")
+    assert not [u for u in requests_made(driver) if "docs/rules" in u]

@@ -14,6 +14,7 @@ Rule ids the page cites link to the rules reference (``docs/rules/ror.md``, in C
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from pbem.render import i18n, pagekit
@@ -184,6 +185,39 @@ def rules_doc(lang: str) -> str:
     return RULES_DOC.get(i18n.check_lang(lang), RULES_DOC["en"])
 
 
+@cache
+def rule_texts(lang: str) -> dict[str, str]:
+    """The text of each rule the form cites, from the rules reference in ``lang`` (shipped with
+    pbem), so a player can read a rule on the page itself with no network: rule id -> paragraph.
+    A rule the reference lacks is left out (the page then shows only its link)."""
+    import re
+
+    from pbem.data import data_dir, templates_dir
+
+    script = (templates_dir() / "orderpage" / "ror.js").read_text(encoding="utf-8")
+    cited = sorted(set(re.findall(r'"(R\d+\.\d+[a-e]?)"', script)))
+    try:
+        doc = (data_dir("docs/rules") / rules_doc(lang).rsplit("/", 1)[1]).read_text(encoding="utf-8")
+    except FileNotFoundError:  # an installation without the reference: links only
+        return {}
+    out = {}
+    for rule in cited:
+        m = re.search(r'<a id="' + re.escape(anchor(rule)) + r'"></a>(.*?)(?:\n\s*\n|\n<a id=|$)', doc, re.S)
+        if m:
+            lines = [line.strip() for line in m.group(1).replace("**", "").splitlines() if line.strip()]
+            text = lines[0] if lines else ""
+            for line in lines[1:]:  # a wrapped line: Chinese joins without a space
+                cjk = re.match(r"[\u3000-\u9fff\uff00-\uffef]", line) or re.search(r"[\u3000-\u9fff\uff00-\uffef]$", text)
+                text += ("" if cjk else " ") + line
+            out[rule] = re.sub(r"([\u3001\u3002\uff0c\uff1a\uff1b])\s+", r"\1", text)
+    return out
+
+
+def anchor(rule: str) -> str:
+    """The anchor of a rule id in the rules reference: R2.11 -> r2-11."""
+    return rule.lower().replace(".", "-")
+
+
 def say(why: str, lang: str) -> list[str]:
     """A rule function's reason as ``[pbem check's English, the same in lang]``: the sentence is
     matched against the templates above and its names are kept as the engine wrote them."""
@@ -283,4 +317,5 @@ def ror_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str
         "optional_roll": st["options"].get("ror.loyalty_roll") == "optional_all_follow",
         "title": f"{view['round'] or ''}",
         "rules_doc": rules_doc(lang),
+        "rule_texts": rule_texts(i18n.check_lang(lang)),
     }

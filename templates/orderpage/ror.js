@@ -29,14 +29,25 @@
   }
   function fmt(text, args) { return String(text).replace(/\{(\w+)\}/g, function (all, k) { return k in args ? String(args[k]) : all; }); }
   function anchor(rule) { return rule.toLowerCase().replace(/\./g, "-"); }
+  /* A rule id links to its anchor in the rules reference pbem ships; the rule's text comes with the
+   * page, so a click shows it here, with no network (a second click hides it). */
   function ruleLinks(rules) {
     var out = [" ("];
     rules.forEach(function (r, i) {
       if (i) out.push(", ");
-      out.push(el("a", { class: "rule", href: D.rules_doc + "#" + anchor(r), target: "_blank", rel: "noopener", text: r }));
+      var text = (D.rule_texts || {})[r];
+      out.push(el("a", { class: "rule", href: D.rules_doc + "#" + anchor(r), target: "_blank", rel: "noopener", text: r, title: text || null,
+        onclick: text ? function (ev) { ev.preventDefault(); showRule(ev.target, r, text); } : null }));
     });
     out.push(")");
     return out;
+  }
+  function showRule(link, rule, text) {
+    var host = link.closest("h3, h4, summary, label, span") || link.parentNode, next = host.nextElementSibling;
+    if (next && next.classList.contains("rule-text") && next.getAttribute("data-rule") === rule) { next.remove(); return; }
+    if (next && next.classList.contains("rule-text")) next.remove();
+    host.insertAdjacentElement("afterend", el("p", { class: "rule-text", "data-rule": rule }, [text + " ",
+      el("a", { href: D.rules_doc + "#" + anchor(rule), target: "_blank", rel: "noopener", text: D.rules_doc + "#" + anchor(rule) })]));
   }
   function heading(tag, text, rules) { return el(tag, {}, [t(text)].concat(rules ? ruleLinks(rules) : [])); }
   function help(text) { return el("p", { class: "help", text: text }); }
