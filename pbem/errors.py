@@ -8,6 +8,40 @@ void result with a reason inside the game's events (see ``pbem.games.base.OrderP
 from __future__ import annotations
 
 import os
+import unicodedata
+
+ECHO_LIMIT = 80
+
+
+def _escape(char: str) -> str:
+    if char in "\n\r\t" or unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return char
+
+
+def one_line(text: str) -> str:
+    """``text`` with control and format characters (Unicode Cc, Cf, such as U+202E, and line
+    breaks) written as escapes, so it prints as one line that reads in its logical order."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_escape(c) for c in text)
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """A value that came from a player's file or mail, fit to quote back in a message: escaped
+    as :func:`one_line` does and cut at ``limit`` characters (marked with an ellipsis)."""
+    text = str(value)
+    out: list[str] = []
+    used = 0
+    for char in text:
+        piece = _escape(char)
+        if used + len(piece) > limit:
+            out.append("…")
+            break
+        out.append(piece)
+        used += len(piece)
+    return "".join(out)
 
 
 class PbemError(Exception):
@@ -30,6 +64,9 @@ class PbemError(Exception):
         self.source = source
         self.line = line
         self.field = field
+        # the message before its values were filled in, and the values (a gettext msgid and its
+        # %-parameters), so a reply can say it in the reader's language
+        self.said: tuple[str, dict[str, object]] | None = None
 
     def located(self, source: str | None = None) -> PbemError:
         """Return this error with ``source`` filled in if it had none."""
@@ -40,13 +77,13 @@ class PbemError(Exception):
     def __str__(self) -> str:
         where = ""
         if self.source:
-            where = self.source
+            where = echo(self.source, 2 * ECHO_LIMIT)
             if self.line:
                 where += f", line {self.line}"
             where += ": "
         elif self.line:
             where = f"line {self.line}: "
-        field = f"{self.field}: " if self.field else ""
+        field = f"{echo(self.field)}: " if self.field else ""
         return f"{where}{field}{self.message}"
 
 

@@ -41,6 +41,7 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("--scenario", required=True, help="e.g. intro or advanced for maria.")
 @click.option("--player", "players", multiple=True, required=True, metavar="SEAT=EMAIL:PUBKEY", help="One per seat.")
 @click.option("--lang", "langs", multiple=True, metavar="SEAT=LANG", help="en (default) or zh-TW.")
+@click.option("--tz", "tzs", multiple=True, metavar="SEAT=ZONE", help="The seat's time zone for deadlines in mail, e.g. louis=Europe/Paris (default UTC).")
 @click.option("--id", "campaign_id", help="Campaign id (default: the folder name).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option, e.g. combat.tie_rule=defender_wins_ties.")
 @click.option("--deadline", "deadlines", multiple=True, metavar="KIND=DURATION", help="e.g. stage=48h, setup=7d.")
@@ -50,7 +51,7 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("--outage-share", default=0.5, show_default=True, help="Hold a phase when at least this share of players (and 2 or more) sent nothing; 0 turns the guard off.")
 @click.option("--encrypt-private", is_flag=True, help="Encrypt private reports to each player's key.")
 @now_option
-def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, ...], langs: tuple[str, ...], campaign_id: str | None,
+def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, ...], langs: tuple[str, ...], tzs: tuple[str, ...], campaign_id: str | None,
         options: tuple[str, ...], deadlines: tuple[str, ...], grace: str, gm_email: str, autopilot_after: int, outage_share: float,
         encrypt_private: bool, now: datetime) -> None:
     """Create a campaign folder.
@@ -62,7 +63,7 @@ def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, .
         --player frederick=fritz@example.org:fritz.pub --deadline stage=72h
     """
     game = get_game(game_name)
-    seats = [parse_player(p, _pairs(langs, "SEAT=LANG")) for p in players]
+    seats = [parse_player(p, _pairs(langs, "SEAT=LANG"), _pairs(tzs, "SEAT=ZONE")) for p in players]
     opts = {k: _option_value(v) for k, v in _pairs(options, "KEY=VALUE").items()}
     table = dict(DEFAULT_DEADLINES)
     table.update(_pairs(deadlines, "KIND=DURATION"))

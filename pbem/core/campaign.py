@@ -41,6 +41,7 @@ from pbem.errors import CampaignError
 RECORD_DIGITS = 6
 CHAIN_LENGTH = 2048
 LANGUAGES = ("en", "zh-TW")
+DEFAULT_TZ = "UTC"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _DURATION = re.compile(r"^(\d+)([mhd])$")
 
@@ -80,12 +81,28 @@ class Seat:
     email: str
     key: PublicKey
     lang: str = "en"
+    tz: str = DEFAULT_TZ  # the IANA time zone deadlines are shown in (beside UTC)
 
     def to_record(self) -> dict[str, str]:
-        return {"email": self.email, "key": self.key.line(), "lang": self.lang}
+        record = {"email": self.email, "key": self.key.line(), "lang": self.lang}
+        if self.tz != DEFAULT_TZ:  # a roster written before time zones reads the same
+            record["tz"] = self.tz
+        return record
 
 
-def parse_player(spec: str, langs: dict[str, str] | None = None) -> Seat:
+def check_tz(name: str, seat: str = "") -> str:
+    """``name`` if it is an IANA time zone this machine knows (``Asia/Taipei``, ``UTC``)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        whose = f" for {seat}" if seat else ""
+        raise CampaignError(f"time zone '{name}'{whose} is not an IANA time zone name such as Europe/Berlin, Asia/Taipei or UTC") from None
+    return name
+
+
+def parse_player(spec: str, langs: dict[str, str] | None = None, tzs: dict[str, str] | None = None) -> Seat:
     """``SEAT=EMAIL:PUBKEY`` where PUBKEY is a ``.pub`` file or the key text."""
     from pbem.core.keys import load_public_key
 
@@ -96,7 +113,7 @@ def parse_player(spec: str, langs: dict[str, str] | None = None) -> Seat:
     lang = (langs or {}).get(seat, "en")
     if lang not in LANGUAGES:
         raise CampaignError(f"language '{lang}' for {seat}: choose one of {', '.join(LANGUAGES)}")
-    return Seat(seat, email, load_public_key(key), lang)
+    return Seat(seat, email, load_public_key(key), lang, check_tz((tzs or {}).get(seat, DEFAULT_TZ), seat))
 
 
 def _record_bytes(record: dict[str, Any]) -> bytes:
@@ -260,7 +277,7 @@ class Campaign:
             if rec["kind"] == "roster":
                 roster[rec["seat"]] = rec["entry"]
         return {
-            name: Seat(name, e["email"], parse_public_key(e["key"], f"roster seat {name}"), e.get("lang", "en"))
+            name: Seat(name, e["email"], parse_public_key(e["key"], f"roster seat {name}"), e.get("lang", "en"), e.get("tz", DEFAULT_TZ))
             for name, e in sorted(roster.items())
         }
 

@@ -6,14 +6,16 @@ a replay), deadline, player entropy. Accepted documents are stored verbatim with
 the sender gets a receipt that echoes the orders as understood and their hash, or an error reply
 naming the file, the line and what to fix. Nothing already accepted is ever changed by intake.
 
-Replies go only to roster addresses: a refused mail whose ``From`` is not on the roster is logged
-and gets no reply, so a forged sender cannot make pbem mail strangers.
+Replies go only to roster addresses, in the seat's language (see :mod:`pbem.core.replies`): a full
+answer only for a file that verifies against the sender's own roster key; for anything else one
+fixed-text reply per mail, a few per sender and run, that quotes nothing from the mail. A mail
+whose ``From`` is not on the roster is logged and gets no reply, so a forged sender cannot make
+pbem mail strangers, nor mail a player text a stranger chose.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -21,12 +23,13 @@ from typing import Any
 
 import yaml
 
-from pbem.core import atomic, gm, outbox
+from pbem.core import atomic, gm, replies
 from pbem.core.campaign import Campaign, format_time, parse_time, phase_key
 from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
 from pbem.core.mailin import Candidate, read_sources
-from pbem.errors import OrderError, PbemError
+from pbem.core.replies import N_, said
+from pbem.errors import OrderError, PbemError, echo, one_line
 
 # libyaml's emitter writes the same text as PyYAML's pure-Python one, several times faster
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -43,15 +46,17 @@ class Verdict:
     seq: int | None = None
     duplicate: bool = False
     problems: list[str] = field(default_factory=list)
-    reply: bool = True  # False: the sender is unproven; do not answer (see _signed_by_sender)
+    verified: bool = False  # the file verifies against the roster key of the address that sent it
+    reply: bool = True  # False: signed by a key not the sender's; the From is forged, no answer
     orders: Any = field(default=None, repr=False, compare=False)  # as parsed, for the receipt
     request: str | None = None
+    error: PbemError | None = field(default=None, repr=False, compare=False)  # why it was refused
 
     def line(self) -> str:
         if self.accepted:
             word = "already accepted" if self.duplicate else "accepted"
             extra = f" ({len(self.problems)} problem(s) reported to the player)" if self.problems else ""
-            return f"{word}: {self.source}: {self.seat} seq {self.seq}{extra}"
+            return f"{word}: {echo(self.source, 160)}: {self.seat} seq {self.seq}{extra}"
         return f"refused: {self.message}"
 
 
@@ -128,11 +133,18 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
     # the highest accepted seq of each seat under its current key, read once and kept up to date
     # as files are accepted (this process holds the lock, so nothing else changes the folder)
     best = chosen_documents(camp, number, phase.id) if phase is not None else {}
+    budget = replies.Budget()
     for source in read_sources(sources, max_bytes):
+        unproven = replies.Unproven()
         for cand in source.candidates:
             verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
             report.verdicts.append(verdict)
-            _reply(camp, cand, verdict, roster, phase.id if phase else "")
+            if verdict.accepted or verdict.verified:
+                _reply(camp, cand, verdict, roster, phase.id if phase else "")
+            elif verdict.reply:
+                exc = verdict.error
+                unproven.add(cand, replies.problem_kind(cand, exc), exc.line if exc else None)
+        replies.refuse_unproven(camp, roster, unproven, budget)
         source.done()
     return report
 
@@ -144,11 +156,16 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     try:
         doc = parse_order_document(cand.raw, cand.source, max_bytes=max_bytes)
     except PbemError as exc:
-        return _refuse(camp, cand, str(exc.located(cand.source)))
+        return _refuse(camp, cand, str(exc.located(cand.source)), error=exc)
     try:
-        _check(camp, phase, roster, resolved_ids, doc, cand, now)
+        _identify(camp, roster, doc)
     except PbemError as exc:
-        return _refuse(camp, cand, str(exc.located(cand.source)), reply=_signed_by_sender(doc, cand, roster))
+        return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, reply=_signed_by_sender(doc, cand, roster))
+    verified = _sent_by_signer(doc, cand, roster)
+    try:
+        _check(camp, phase, resolved_ids, doc, cand, now)
+    except PbemError as exc:
+        return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=verified)
     folder = phase_orders_dir(camp, number, phase.id)
     if doc.request is not None:
         return _accept_request(camp, folder, doc, cand, now, phase)
@@ -158,10 +175,11 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
         same = folder / name
         if same.is_file() and same.read_bytes() == cand.raw:
             return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc, name), orders=doc.orders)
-        return _refuse(camp, cand, str(OrderError(
-            f"seq {doc.seq} is not above seq {existing.seq}, which was already accepted for {doc.phase}; "
-            f"this looks like a replay. To replace your orders, send them with seq {existing.seq + 1} or more",
-            source=cand.source, line=doc.line_of("seq"), field="seq")))
+        exc = said(OrderError, N_(
+            "seq %(seq)s is not above seq %(best)s, which was already accepted for %(phase)s; "
+            "this looks like a replay. To replace your orders, send them with seq %(next)s or more"),
+            line=doc.line_of("seq"), field="seq", seq=doc.seq, best=existing.seq, phase=doc.phase, next=existing.seq + 1)
+        return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=verified)
     problems = _validate(game, state, phase, doc)
     verdict: dict[str, Any] = {
         "seat": doc.player,
@@ -196,7 +214,9 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
     if (rdir / name).is_file() and (rdir / name).read_bytes() == cand.raw:
         return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, request=kind)
     if earlier and doc.seq <= max(earlier):
-        return _refuse(camp, cand, str(OrderError(f"seq {doc.seq} is not above your last request's seq {max(earlier)}; this looks like a replay", source=cand.source, field="seq")))
+        exc = said(OrderError, N_("seq %(seq)s is not above your last request's seq %(best)s; this looks like a replay"),
+                   field="seq", seq=doc.seq, best=max(earlier))
+        return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=_sent_by_signer(doc, cand, camp.roster()))
     atomic.write_bytes(rdir / name, cand.raw)
     if kind == "resend":
         from pbem.core.resend import resend
@@ -252,32 +272,41 @@ def _stored_problems(folder: Path, doc: OrderDocument, name: str) -> list[str]:
         return []
 
 
-def _check(camp: Campaign, phase, roster, resolved_ids, doc: OrderDocument, cand: Candidate, now: datetime) -> None:  # type: ignore[no-untyped-def]
+def _identify(camp: Campaign, roster, doc: OrderDocument) -> None:  # type: ignore[no-untyped-def]
+    """The file is for this campaign and signed by the roster key of the seat it names."""
     if doc.campaign != camp.id:
-        raise OrderError(f"this file is for campaign '{doc.campaign}', not '{camp.id}'", line=doc.line_of("campaign"), field="campaign")
+        raise OrderError(f"this file is for campaign '{echo(doc.campaign)}', not '{camp.id}'", line=doc.line_of("campaign"), field="campaign")
     seat = roster.get(doc.player)
     if seat is None:
-        raise OrderError(f"'{doc.player}' is not a player of this campaign (players: {', '.join(roster)})", line=doc.line_of("player"), field="player")
+        raise OrderError(f"'{echo(doc.player)}' is not a player of this campaign (players: {', '.join(roster)})", line=doc.line_of("player"), field="player")
     verify_signature(doc, seat.key)
+
+
+def _check(camp: Campaign, phase, resolved_ids, doc: OrderDocument, cand: Candidate, now: datetime) -> None:  # type: ignore[no-untyped-def]
+    """A verified file may be taken now: a known request, the open phase, before the deadline."""
     if doc.request is not None:
         kind = doc.request.get("kind") if isinstance(doc.request, dict) else None
         if kind not in REQUEST_KINDS:
-            raise OrderError(f"unknown request; write 'request: {{kind: pause}}' (kinds: {', '.join(REQUEST_KINDS)})", line=doc.line_of("request"), field="request.kind")
+            raise said(OrderError, N_("unknown request; write 'request: {kind: pause}' (kinds: %(kinds)s)"),
+                       line=doc.line_of("request"), field="request.kind", kinds=", ".join(REQUEST_KINDS))
     if phase is None:
-        raise OrderError("the game is over; no more orders are taken", field="phase")
+        raise said(OrderError, N_("the game is over; no more orders are taken"), field="phase")
     if doc.phase != phase.id:
         if doc.phase in resolved_ids:
-            raise OrderError(f"phase '{doc.phase}' is already resolved; the current phase is '{phase.id}'", line=doc.line_of("phase"), field="phase")
-        raise OrderError(f"phase '{doc.phase}' is not open; the current phase is '{phase.id}'", line=doc.line_of("phase"), field="phase")
+            raise said(OrderError, N_("phase '%(phase)s' is already resolved; the current phase is '%(current)s'"),
+                       line=doc.line_of("phase"), field="phase", phase=echo(doc.phase), current=phase.id)
+        raise said(OrderError, N_("phase '%(phase)s' is not open; the current phase is '%(current)s'"),
+                   line=doc.line_of("phase"), field="phase", phase=echo(doc.phase), current=phase.id)
     deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
     arrived = cand.received or now
     pause = gm.pause_in_force(camp)
     if pause is not None:  # the time paused so far does not count (a resume record adds it for good)
         deadline += max(timedelta(0), arrived - parse_time(pause.since))
     if arrived > deadline:
-        raise OrderError(f"the orders arrived at {format_time(arrived)}, after the deadline {format_time(deadline)} of phase '{phase.id}'", field="phase")
+        raise said(OrderError, N_("the orders arrived at %(arrived)s, after the deadline %(deadline)s of phase '%(phase)s'"),
+                   field="phase", arrived=arrived, deadline=deadline, phase=phase.id)
     if doc.entropy_commit is None:
-        raise OrderError("'entropy_commit' is missing; sign the file with 'pbem sign', which fills it", field="entropy_commit")
+        raise said(OrderError, N_("'entropy_commit' is missing; sign the file with 'pbem sign', which fills it"), field="entropy_commit")
 
 
 def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ignore[no-untyped-def]
@@ -295,8 +324,8 @@ def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ign
 
 def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster) -> bool:  # type: ignore[no-untyped-def]
     """False when the file is signed by a key other than the roster key of the seat whose address
-    the mail comes from: the From line is then forged (or the key is someone else's), and an error
-    reply would let a stranger make pbem mail that player."""
+    the mail comes from: the From line is then forged (or the key is someone else's), and even a
+    fixed-text reply would let a stranger make pbem mail that player."""
     if doc.key_id is None:
         return True
     sender = (cand.sender or "").lower()
@@ -304,75 +333,46 @@ def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster) -> bool:  # t
     return not seats or any(s.key.sign_id == doc.key_id for s in seats)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+def _sent_by_signer(doc: OrderDocument, cand: Candidate, roster) -> bool:  # type: ignore[no-untyped-def]
+    """True when the file (verified against the roster key of ``doc.player``) came from that
+    seat's own address: only then may a reply say more than a fixed text. A file with another
+    seat's signature, or a From line that is not the signer's, may be a forgery."""
+    seat = roster.get(doc.player)
+    return seat is not None and (cand.sender or "").lower() == seat.email.lower()
 
 
-def _refuse(camp: Campaign, cand: Candidate, message: str, reply: bool = True) -> Verdict:
+def _refuse(camp: Campaign, cand: Candidate, message: str, error: PbemError | None = None, verified: bool = False,
+            reply: bool = True) -> Verdict:
     # a refusal quotes what the file says (a campaign id, a key): keep it one printable line, so
-    # a file cannot forge verdict lines in intake's output
-    message = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", message)
+    # a file cannot forge verdict lines in intake's output (nor reorder it with bidi controls)
+    message = one_line(message)
     atomic.write_if_changed(
         camp.refused_dir / f"{cand.key[:20]}.json",
         canonical({"source": cand.source, "sender": cand.sender, "reason": message}) + b"\n",
     )
-    return Verdict(cand.source, False, message, reply=reply)
+    return Verdict(cand.source, False, message, verified=verified, reply=reply, error=error)
 
 
 def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: str) -> None:  # type: ignore[no-untyped-def]
-    create = camp.create_record()
-    gm = create.get("gm_email", "pbem@localhost")
-    if verdict.accepted:
-        assert verdict.seat is not None and verdict.seq is not None  # an accepted file names both
-        seat = roster[verdict.seat]
-        if verdict.request:
-            key = sha256_hex(f"{cand.key}|{verdict.request}".encode())[:24]
-            msg = outbox.new_message(
-                sender=gm, to=seat.email, subject=f"[{camp.id}] {verdict.request} request received",
-                mid=outbox.message_id("request", key, camp.id),
-                text=f"Your {verdict.request} request (seq {verdict.seq}) for {phase_id} is accepted.\n",
-            )
-            outbox.queue(camp.outbox, f"request-{key}", msg)
-            return
-        # A duplicate queues its receipt again: the same bytes under the same name, so a plain
-        # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
-        name = _doc_name(verdict.seat, verdict.seq, _key_tag(camp, verdict.seat, seat.key.sign_id))
-        path = phase_orders_dir(camp, camp.phase_number(), phase_id) / name
-        if verdict.duplicate and (not path.is_file() or path.read_bytes() != cand.raw):
-            return
-        acc = Accepted(verdict.seat, verdict.seq, path, json.loads(path.with_name(path.name + ".verdict.json").read_bytes()))
-        # the orders as intake's own loader read them (no second parse of the stored file)
-        understood = yaml.dump(verdict.orders, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False)
-        lines = [
-            f"Your orders for {phase_id} (seq {verdict.seq}) are accepted.",
-            f"Hash of the signed content: {acc.verdict['body_sha256']}",
-            f"SHA-256 of the file as received (the public report lists it when the phase uses it): {acc.verdict['raw_sha256']}",
-            "Accepted on the archive up to (keep this line; 'pbem audit --pin' checks it):",
-            str(acc.verdict.get("archive_head", camp.pin())),
-            "",
-        ]
-        if verdict.problems:
-            lines += ["These orders have problems and will be VOID unless you send a corrected file with a higher seq:"]
-            lines += [f"  - {p}" for p in verdict.problems] + [""]
-        lines += ["The orders as understood:", "", understood]
-        msg = outbox.new_message(
-            sender=gm, to=seat.email, subject=f"[{camp.id}] orders received: {phase_id} seq {verdict.seq}",
-            mid=outbox.message_id("receipt", acc.verdict["body_sha256"][:24], camp.id), text="\n".join(lines),
-        )
-        outbox.queue(camp.outbox, f"receipt-{acc.verdict['body_sha256'][:24]}", msg)
+    """The answer to an accepted file (its receipt) or a verified refusal, in the seat's language."""
+    if not verdict.accepted:
+        seat = next(s for s in roster.values() if s.email.lower() == (cand.sender or "").lower())
+        replies.refuse(camp, seat, cand, verdict.message, verdict.error, phase_id)
         return
-    if not verdict.reply:
+    assert verdict.seat is not None and verdict.seq is not None  # an accepted file names both
+    seat = roster[verdict.seat]
+    if verdict.request:
+        replies.request_receipt(camp, seat, cand, kind=verdict.request, seq=verdict.seq, phase_id=phase_id)
         return
-    emails = {s.email.lower(): s for s in roster.values()}
-    seat = emails.get((cand.sender or "").lower())
-    if seat is None:
+    # A duplicate queues its receipt again: the same bytes under the same name, so a plain
+    # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
+    name = _doc_name(verdict.seat, verdict.seq, _key_tag(camp, verdict.seat, seat.key.sign_id))
+    path = phase_orders_dir(camp, camp.phase_number(), phase_id) / name
+    if verdict.duplicate and (not path.is_file() or path.read_bytes() != cand.raw):
         return
-    text = (
-        "Your mail could not be accepted:\n\n"
-        f"  {verdict.message}\n\n"
-        "Nothing you sent earlier was changed. Fix the problem and send the file again.\n"
-    )
-    msg = outbox.new_message(
-        sender=gm, to=seat.email, subject=f"[{camp.id}] orders refused",
-        mid=outbox.message_id("refused", cand.key[:24], camp.id), text=text,
-    )
-    outbox.queue(camp.outbox, f"refused-{cand.key[:24]}", msg)
+    stored = json.loads(path.with_name(path.name + ".verdict.json").read_bytes())
+    # the orders as intake's own loader read them (no second parse of the stored file)
+    understood = yaml.dump(verdict.orders, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False)
+    replies.receipt(camp, seat, cand, phase_id=phase_id, seq=verdict.seq, body_hash=stored["body_sha256"],
+                    raw_hash=stored["raw_sha256"], pin=str(stored.get("archive_head", camp.pin())),
+                    problems=verdict.problems, understood=understood)

@@ -30,7 +30,7 @@ from pbem.core import mailbody
 from pbem.core.canonical import sha256_hex
 from pbem.core.envelope import parse_order_document
 from pbem.core.safeyaml import DEFAULT_MAX_BYTES
-from pbem.errors import PbemError
+from pbem.errors import PbemError, echo
 
 MAX_MAIL_BYTES = 25 * 1024 * 1024
 # A mail of more parts is refused before it is parsed further: millions of empty parts in 25 MB
@@ -57,6 +57,8 @@ class Candidate:
     sender: str | None = None
     received: datetime | None = None
     message_id: str | None = None
+    subject: str | None = None  # the mail's own subject and date, named in the reply
+    sent: datetime | None = None
 
     @property
     def key(self) -> str:
@@ -295,8 +297,9 @@ def _filename(part: EmailMessage) -> str | None:
     if name is None:
         return None
     name = str(name).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    # the name is printed in intake's one-line verdicts: no line breaks or terminal escapes
-    return _UNPRINTABLE.sub("?", name)
+    # the name is printed in intake's one-line verdicts: no line breaks, terminal escapes or
+    # bidi controls, and not longer than any other echoed value
+    return echo(_UNPRINTABLE.sub("?", name))
 
 
 def _sender(msg: EmailMessage) -> str | None:
@@ -307,13 +310,33 @@ def _sender(msg: EmailMessage) -> str | None:
     return addr.lower() or None
 
 
+def _subject(msg: EmailMessage) -> str | None:
+    """The Subject with RFC 2047 encoded words decoded."""
+    text = _header(msg, "Subject")
+    try:
+        text = str(email.header.make_header(email.header.decode_header(text))) if "=?" in text else text
+    except Exception:  # noqa: BLE001 - a hostile encoded word must not stop intake
+        pass
+    return " ".join(text.split()) or None
+
+
+def _sent(msg: EmailMessage) -> datetime | None:
+    """The Date header as an aware time, or None."""
+    try:
+        when = email.utils.parsedate_to_datetime(_header(msg, "Date"))
+    except Exception:  # noqa: BLE001 - missing or hostile
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
 def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | None) -> Iterator[Candidate]:
     """The order documents in one mail, or one Candidate saying why there are none."""
     sender = _sender(msg)
     mid = _header(msg, "Message-ID").strip() or None
+    subject, sent = _subject(msg), _sent(msg)
 
     def cand(label: str, raw: bytes | None = None, problem: str | None = None) -> Candidate:
-        return Candidate(label, raw, problem, sender, received, mid)
+        return Candidate(label, raw, problem, sender, received, mid, subject, sent)
 
     not_fetched = _header(msg, NOT_FETCHED).strip()
     if not_fetched.isdigit():  # pbem fetch kept only the header of a mail over the limit

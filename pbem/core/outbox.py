@@ -24,14 +24,16 @@ def message_id(kind: str, key: str, campaign: str) -> str:
     return f"<{kind}.{key}@{_SAFE.sub('-', campaign)}.pbem>"
 
 
-def new_message(*, sender: str, to: str, subject: str, mid: str, text: str) -> bytes:
+def new_message(*, sender: str, to: str, subject: str, mid: str, text: str, headers: dict[str, str] | None = None) -> bytes:
     """A plain-text mail with the headers pbem always sets, as the bytes of an .eml file.
 
     Written directly rather than through ``email.message.EmailMessage``: intake sends one such
     receipt per accepted file, and the email package's header machinery cost more than all the
     rest of intake. Header values come from the roster and the campaign; a line break in one is
-    refused, so no header can be injected."""
-    for name, value in (("From", sender), ("To", to), ("Subject", subject), ("Message-ID", mid)):
+    refused, so no header can be injected. ``headers`` adds more (``In-Reply-To``,
+    ``References``), ASCII only."""
+    extra = dict(headers or {})
+    for name, value in (("From", sender), ("To", to), ("Subject", subject), ("Message-ID", mid), *extra.items()):
         if "\r" in value or "\n" in value:
             raise ValueError(f"a line break in the {name} header of a mail")
     if subject.isascii():
@@ -47,6 +49,7 @@ def new_message(*, sender: str, to: str, subject: str, mid: str, text: str) -> b
         f"To: {to}",
         f"Subject: {encoded_subject}",
         f"Message-ID: {mid}",
+        *(f"{name}: {value}" for name, value in extra.items() if value.isascii()),
         "Auto-Submitted: auto-replied",
         "MIME-Version: 1.0",
         'Content-Type: text/plain; charset="utf-8"',

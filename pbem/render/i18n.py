@@ -17,6 +17,7 @@ Refreshing the catalogs after a template changes::
 from __future__ import annotations
 
 import gettext
+from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -76,6 +77,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["underline"] = underline
     env.filters["comment_wrap"] = comment_wrap
     env.filters["text_value"] = text_value
+    env.filters["local_time"] = local_time
     return env
 
 
@@ -89,6 +91,21 @@ def render(lang: str, template: str | list[str], context: dict[str, Any]) -> str
 def gettext_for(lang: str, message: str) -> str:
     """``message`` translated into ``lang`` (for the few words Python code puts in a mail)."""
     return translations(lang).gettext(message)
+
+
+def local_time(when: datetime | str, tz: str = "UTC") -> str:
+    """``when`` (a time, or ISO text such as ``2026-12-03T12:00:00Z``) in the IANA time zone
+    ``tz`` with UTC beside it: ``2026-12-03 20:00 Asia/Taipei (2026-12-03 12:00 UTC)``."""
+    from zoneinfo import ZoneInfo
+
+    if isinstance(when, str):
+        when = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    utc = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if tz in ("UTC", "Etc/UTC", ""):
+        return utc
+    return f"{when.astimezone(ZoneInfo(tz)).strftime('%Y-%m-%d %H:%M')} {tz} ({utc})"
 
 
 def yaml_comment(text: str, indent: int = 0) -> str:

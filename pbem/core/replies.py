@@ -1,0 +1,211 @@
+"""The mails pbem writes to one player outside the reports: receipts, refusals, request receipts
+and the GM's notices (an extension, a pause, a rollback, a new player).
+
+Each is rendered from a template under ``templates/base/mail_*.txt`` in the seat's language
+(roster ``lang``), shows times in the seat's time zone (roster ``tz``) with UTC beside it, and
+answers the player's own mail: ``In-Reply-To``/``References`` thread it, and it names the mail's
+subject and date rather than the GM's file name.
+
+Who gets an answer (a forged ``From`` must not make pbem a mailer for strangers):
+
+- a file that verifies against the roster key of the seat whose address sent it gets a full
+  answer: the receipt, or the refusal with its reason;
+- anything else from a roster address (an unsigned or unreadable file, a bad signature, a mail
+  without an order file) gets one reply per mail, with a fixed text that quotes nothing from the
+  mail (only a kind of problem and a line number), and at most :data:`UNPROVEN_PER_SENDER` such
+  replies per sender in one run; a mail from an address not on the roster gets none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem.core import outbox
+from pbem.core.campaign import Campaign, Seat, format_time
+from pbem.core.canonical import sha256_hex
+from pbem.core.mailin import Candidate
+from pbem.errors import OrderFileError, PbemError, SignatureError, echo
+
+UNPROVEN_PER_SENDER = 3
+_MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs (``pybabel extract`` finds it); translated where shown."""
+    return message
+
+
+def said(error: type[PbemError], msgid: str, *, line: int | None = None, field: str | None = None,
+         **params: Any) -> PbemError:
+    """An error whose English message is ``msgid % params``, and which a reply can say in the
+    reader's language (times among ``params`` stay times until shown)."""
+    exc = error(_fill(msgid, params, None), line=line, field=field)
+    exc.said = (msgid, params)
+    return exc
+
+
+def _fill(msgid: str, params: dict[str, Any], tz: str | None) -> str:
+    """``msgid % params`` with each time shown in ``tz`` beside UTC (``None``: ISO UTC text)."""
+    from pbem.render.i18n import local_time
+
+    def show(value: Any) -> Any:
+        if not isinstance(value, datetime):
+            return value
+        return format_time(value) if tz is None else local_time(value, tz)
+
+    return msgid % {k: show(v) for k, v in params.items()}
+
+
+def say(exc: PbemError | None, message: str, lang: str, tz: str) -> str:
+    """The reason of a refusal in ``lang``: translated when the error carries its msgid, with the
+    line it is on; else the message as it is."""
+    from pbem.render.i18n import gettext_for
+
+    if exc is None or exc.said is None:
+        return message
+    msgid, params = exc.said
+    text = _fill(gettext_for(lang, msgid), params, tz)
+    if exc.line:
+        text = _fill(gettext_for(lang, N_("line %(line)s: %(text)s")), {"line": exc.line, "text": text}, tz)
+    return text
+
+
+def thread(cand: Candidate) -> dict[str, str]:
+    """Headers that make a reply follow the player's mail in their client."""
+    mid = (cand.message_id or "").strip()
+    return {"In-Reply-To": mid, "References": mid} if _MESSAGE_ID.match(mid) else {}
+
+
+def mail_ref(cand: Candidate, tz: str, with_subject: bool = True) -> dict[str, str] | None:
+    """How a reply names the player's mail: its subject (escaped, cut at 80 characters) and
+    date in the player's time zone; ``None`` for a file that did not come by mail."""
+    from pbem.render.i18n import local_time
+
+    when = cand.sent or cand.received
+    if when is None and cand.subject is None:
+        return None
+    return {
+        "subject": echo(cand.subject) if (with_subject and cand.subject) else "",
+        "date": local_time(when, tz) if when else "",
+    }
+
+
+def send(camp: Campaign, seat: Seat, template: str, context: dict[str, Any], *, name: str, kind: str,
+         headers: dict[str, str] | None = None) -> Path:
+    """Render ``templates/base/mail_<template>.txt`` for ``seat`` (its first line is the subject)
+    and queue it as ``outbox/<kind>-<name>.eml`` with the Message-ID ``<kind.name@…>``."""
+    from pbem.render import i18n
+
+    lang = i18n.check_lang(seat.lang)
+    ctx = dict(context, campaign=camp.id, seat=seat.name, tz=seat.tz)
+    subject, _, body = i18n.render(lang, f"base/mail_{template}.txt", ctx).partition("\n")
+    msg = outbox.new_message(
+        sender=str(camp.create_record().get("gm_email", "pbem@localhost")), to=seat.email,
+        subject=" ".join(subject.split()), mid=outbox.message_id(kind, name, camp.id),
+        text=body.lstrip("\n"), headers=headers,
+    )
+    return outbox.queue(camp.outbox, f"{kind}-{name}", msg)
+
+
+# -- refusals of what did not verify ------------------------------------------------------------
+
+# the kinds of problem a fixed-text reply may name (nothing the mail said is quoted)
+NO_FILE, UNREADABLE, SIGNATURE, NOT_YOURS = "no_file", "unreadable", "signature", "not_yours"
+HTML_ONLY, TOO_LARGE, MALFORMED = "html_only", "too_large", "malformed"
+
+
+def problem_kind(cand: Candidate, exc: PbemError | None) -> str:
+    """The kind of problem a fixed-text reply names for a refusal."""
+    if cand.problem is not None:
+        problem = cand.problem
+        if "only HTML" in problem:
+            return HTML_ONLY
+        if "malformed" in problem:
+            return MALFORMED
+        if " bytes" in problem:
+            return TOO_LARGE
+        return NO_FILE
+    if exc is None:
+        return NO_FILE
+    if isinstance(exc, OrderFileError):
+        return UNREADABLE
+    if isinstance(exc, SignatureError):
+        return SIGNATURE
+    return NOT_YOURS
+
+
+@dataclass
+class Unproven:
+    """The refusals of one mail that no verified file stands behind."""
+
+    kinds: dict[str, int | None] = field(default_factory=dict)  # kind -> first line number
+    cands: list[Candidate] = field(default_factory=list)
+
+    def add(self, cand: Candidate, kind: str, line: int | None) -> None:
+        self.cands.append(cand)
+        if kind not in self.kinds:
+            self.kinds[kind] = line if kind == UNREADABLE else None
+
+
+@dataclass
+class Budget:
+    """How many fixed-text replies each sender got in this run."""
+
+    sent: dict[str, int] = field(default_factory=dict)
+
+    def take(self, sender: str) -> bool:
+        count = self.sent.get(sender, 0)
+        if count >= UNPROVEN_PER_SENDER:
+            return False
+        self.sent[sender] = count + 1
+        return True
+
+
+def refuse_unproven(camp: Campaign, roster: dict[str, Seat], unproven: Unproven, budget: Budget) -> Path | None:
+    """One fixed-text reply for a mail's unverified refusals, to a roster address only."""
+    if not unproven.cands:
+        return None
+    first = unproven.cands[0]
+    by_address = {s.email.lower(): s for s in roster.values()}
+    seat = by_address.get((first.sender or "").lower())
+    if seat is None or not budget.take(seat.email.lower()):
+        return None
+    key = sha256_hex("\0".join(c.key for c in unproven.cands).encode())[:24]
+    problems = [{"kind": kind, "line": line} for kind, line in unproven.kinds.items()]
+    return send(camp, seat, "refused_unproven", {"mail": mail_ref(first, seat.tz, with_subject=False), "problems": problems},
+                name=key, kind="refused", headers=thread(first))
+
+
+# -- answers to verified files ------------------------------------------------------------------
+
+
+def refuse(camp: Campaign, seat: Seat, cand: Candidate, message: str, exc: PbemError | None, phase_id: str) -> Path:
+    """The refusal of a file that verified against the sender's own roster key."""
+    from pbem.render.i18n import check_lang
+
+    reason = say(exc, message, check_lang(seat.lang), seat.tz)
+    return send(camp, seat, "refused", {"mail": mail_ref(cand, seat.tz), "reason": reason, "phase": phase_id},
+                name=cand.key[:24], kind="refused", headers=thread(cand))
+
+
+def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: int, body_hash: str,
+            raw_hash: str, pin: str, problems: Iterable[str], understood: str) -> Path:
+    """The receipt of accepted orders: the hashes of what was accepted, the archive head it was
+    accepted on (the pin ``pbem audit --pin`` checks), every order that will be VOID and why, and
+    the orders as understood."""
+    key = body_hash[:24]
+    return send(camp, seat, "receipt", {
+        "mail": mail_ref(cand, seat.tz), "phase": phase_id, "seq": seq, "hash": body_hash, "raw_hash": raw_hash, "pin": pin,
+        "problems": list(problems), "understood": understood,
+    }, name=key, kind="receipt", headers=thread(cand))
+
+
+def request_receipt(camp: Campaign, seat: Seat, cand: Candidate, *, kind: str, seq: int, phase_id: str) -> Path:
+    key = sha256_hex(f"{cand.key}|{kind}".encode())[:24]
+    return send(camp, seat, "request", {"mail": mail_ref(cand, seat.tz), "kind": kind, "seq": seq, "phase": phase_id},
+                name=key, kind="request", headers=thread(cand))
