@@ -175,11 +175,11 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
         same = folder / name
         if same.is_file() and same.read_bytes() == cand.raw:
             return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc, name), orders=doc.orders)
-        exc = said(OrderError, N_(
+        replay = said(OrderError, N_(
             "seq %(seq)s is not above seq %(best)s, which was already accepted for %(phase)s; "
             "this looks like a replay. To replace your orders, send them with seq %(next)s or more"),
             line=doc.line_of("seq"), field="seq", seq=doc.seq, best=existing.seq, phase=doc.phase, next=existing.seq + 1)
-        return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=verified)
+        return _refuse(camp, cand, str(replay.located(cand.source)), error=replay, verified=verified)
     problems = _validate(game, state, phase, doc)
     verdict: dict[str, Any] = {
         "seat": doc.player,
