@@ -57,15 +57,15 @@ def test_forged_unsigned_file_gets_a_fixed_text_without_the_attackers_words(tmp_
     assert "cannot be read" in text and "line 2" in text  # the kind of problem and its line only
 
 
-def test_a_thousand_attachments_give_one_reply_and_a_sender_a_few_per_run(tmp_path: Path, mini_campaign: Path) -> None:
+def test_hundreds_of_attachments_give_one_reply_and_a_sender_a_few_per_run(tmp_path: Path, mini_campaign: Path) -> None:
     msg = _mail("north@example.org", mid="<many@north.example>")
     msg.set_content("x")
-    for i in range(1000):
+    for i in range(900):  # under the cap of 1,000 MIME parts (a mail over it is one refusal anyway)
         msg.add_attachment(f"pbem: 1\n# {i}\n".encode(), maintype="text", subtype="yaml", filename=f"o{i}.yaml")
     inbox = mini_campaign / "inbox" / "new"
     (inbox / "1764583200.M1P1.example").write_bytes(msg.as_bytes())
     out = run_cli("intake", str(mini_campaign), str(mini_campaign / "inbox"), "--now", NOW).stdout
-    assert out.count("refused: ") == 1000
+    assert out.count("refused: ") == 900
     assert len([p for p in _outbox(mini_campaign) if "To: north@example.org" in p.read_text()]) == 1
     # ten broken mails in one run: at most three replies to that sender
     for i in range(10):
