@@ -116,7 +116,7 @@ def send(camp: Campaign, seat: Seat, template: str, context: dict[str, Any], *, 
 
 # the kinds of problem a fixed-text reply may name (nothing the mail said is quoted)
 NO_FILE, UNREADABLE, SIGNATURE, NOT_YOURS = "no_file", "unreadable", "signature", "not_yours"
-HTML_ONLY, TOO_LARGE, MALFORMED = "html_only", "too_large", "malformed"
+HTML_ONLY, TOO_LARGE, MALFORMED, EMPTY = "html_only", "too_large", "malformed", "empty"
 
 
 def problem_kind(cand: Candidate, exc: PbemError | None) -> str:
@@ -125,6 +125,8 @@ def problem_kind(cand: Candidate, exc: PbemError | None) -> str:
         problem = cand.problem
         if "only HTML" in problem:
             return HTML_ONLY
+        if "is empty" in problem:
+            return EMPTY
         if "malformed" in problem:
             return MALFORMED
         if " bytes" in problem:
