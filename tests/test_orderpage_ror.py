@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
+from pbem.core.campaign import Campaign
 from pbem.core.fair import PhaseRng, Rng
 from pbem.data import templates_dir
 from pbem.games.ror import GAME
 from pbem.render import orderpage, orderpage_ror
+from pbem.render.publish import report_key
 
 MAX_BYTES = 300 * 1024
 
@@ -34,24 +36,32 @@ def _data(html: str) -> dict[str, Any]:
 
 
 def test_every_demo_mail_that_asks_for_orders_carries_the_order_page(tmp_path: Path) -> None:
+    """Who must send after each report comes from the campaign's own records (the state each
+    report was published from), not from the mail, so a mail that forgot to ask fails too."""
     run_cli("demo", str(tmp_path / "d"), "--game", "ror", "--quiet")
-    camp = tmp_path / "d" / "campaign"
+    camp = Campaign(tmp_path / "d" / "campaign")
+    game = camp.game()
     asking = 0
-    for mail in sorted(camp.glob("outbox/report-*.eml")):
-        key, seat = re.fullmatch(r"report-(.+)-([a-z_]+)\.eml", mail.name).groups()  # type: ignore[union-attr]
-        files = _parts(mail)
-        form, page = f"orders-{key}-{seat}.yaml", f"orders-{key}-{seat}.html"
-        if form not in files:  # this mail asks for no orders
-            assert page not in files, mail.name
+    for rec in camp.effective_records():
+        if rec["kind"] not in ("create", "phase"):
             continue
-        asking += 1
-        assert page in files, f"{mail.name} asks for orders without the order page"
-        html = files[page].decode("utf-8")
-        assert len(files[page]) < MAX_BYTES
-        data = _data(html)
-        assert data["game"] == "ror" and data["seat"] == seat
-        assert f"phase: {data['phase']}" in files[form].decode("utf-8")
-        assert "connect-src 'none'" in html
+        state = camp.read_state(rec["index"])
+        phase = game.current_phase(state)
+        senders = {game.seat_of(state, p) for p in phase.powers} if phase else set()
+        key = report_key(rec)
+        for seat in camp.roster():
+            files = _parts(camp.root / "outbox" / f"report-{key}-{seat}.eml")
+            page = f"orders-{key}-{seat}.html"
+            if seat not in senders:
+                assert page not in files, f"{key}: {seat} owes no orders"
+                continue
+            asking += 1
+            assert page in files, f"the report mail {key} asks {seat} for orders without the order page"
+            assert len(files[page]) < MAX_BYTES
+            html = files[page].decode("utf-8")
+            data = _data(html)
+            assert data["game"] == "ror" and data["seat"] == seat and data["phase"] == phase.id  # type: ignore[union-attr]
+            assert "connect-src 'none'" in html
     assert asking >= 4  # T4/revolution: every seat; T5/senate: the dispatcher
 
 
