@@ -68,6 +68,11 @@ class PbemError(Exception):
         # %-parameters), so a reply can say it in the reader's language
         self.said: tuple[str, dict[str, object]] | None = None
 
+    def in_language(self, lang: str) -> str | None:
+        """The message, field included, in ``lang`` for an error that can say it itself;
+        ``None`` for the others (see ``pbem.core.replies.say``)."""
+        return None
+
     def located(self, source: str | None = None) -> PbemError:
         """Return this error with ``source`` filled in if it had none."""
         if self.source is None and source is not None:

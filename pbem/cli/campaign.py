@@ -10,14 +10,15 @@ import click
 
 from pbem.cli import main
 from pbem.cli.options import campaign_arg, echo_lines, now_option, wait_option
-from pbem.core import gm
+from pbem.core import gm, shape
 from pbem.core.audit import audit as run_audit
 from pbem.core.campaign import Campaign, format_time, parse_duration, parse_pin, parse_player
 from pbem.core.envelope import parse_order_document
 from pbem.core.intake import intake as run_intake
+from pbem.core.intake import internal_refusals
 from pbem.core.phase import chosen_documents, due, settle
 from pbem.core.phase import resolve as run_resolve
-from pbem.core.pipeline import publish_pending
+from pbem.core.pipeline import publish_pending, set_aside
 from pbem.core.safeyaml import load_yaml
 from pbem.errors import CampaignError
 from pbem.games import get_game
@@ -124,6 +125,9 @@ def status(campaign_dir: Path, now: datetime) -> None:
         click.echo(f"  {power:<6} {seat or '-':<16} {'orders in (seq ' + str(acc.seq) + ')' if sent and acc else 'waiting'}")
     d = due(camp, now)
     click.echo(f"due: {'yes' if d.due else 'no'} ({d.reason})")
+    last = next((r for r in reversed(camp.effective_records()) if r["kind"] == "phase"), None)
+    for line in internal_refusals(camp) + (set_aside(last) if last else []):
+        click.echo(f"ATTENTION: {line}")
 
 
 @main.command()
@@ -151,6 +155,8 @@ def resolve(campaign_dir: Path, force: bool, confirm_missing: bool, now: datetim
         publish_pending(camp)
     missing = f"; no orders from {', '.join(d.missing)} (defaults used)" if d.missing else ""
     click.echo(f"resolved {outcome.record['phase']} (record {outcome.record['index']}){missing}")
+    for line in set_aside(outcome.record):
+        click.echo(f"ATTENTION: {line}")
 
 
 @main.command()
@@ -180,6 +186,7 @@ def check(file: Path, campaign_dir: Path) -> None:
     """
     camp = Campaign(campaign_dir).require()
     doc = parse_order_document(file.read_bytes(), str(file), require_signature=False)
+    shape.check_envelope(doc.data, str(file), doc.line_of)
     _, state = camp.current()
     game = camp.game()
     phase = game.current_phase(state)
@@ -188,6 +195,8 @@ def check(file: Path, campaign_dir: Path) -> None:
         raise CampaignError("the game is over")
     if doc.phase != phase.id:
         problems.append(f"{file}: phase: the current phase is '{phase.id}', not '{doc.phase}'")
+    elif doc.orders is not None:  # intake checks the shape first; so does this
+        shape.check_orders(game.name, phase.kind, doc.orders, str(file), doc.line_of)
     for power, orders in sorted((doc.orders or {}).items()):
         for p in game.validate(state, power, orders):
             path = p.path if p.path.startswith("orders.") else f"orders.{power}.{p.path}".rstrip(".")

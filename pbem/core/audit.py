@@ -396,6 +396,8 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
         for name in ("defaults", "missing_seats", "autopilot", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
             if body[name] != rec[name]:
                 raise _fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")
+        if rec.get("voided") != body.get("voided"):
+            raise _fail(path, f"replaying phase {rec['phase']} sets aside other orders than the record says")
         if rec.get("public_draws") != body["public_draws"]:
             raise _fail(path, f"replaying phase {rec['phase']} gives a different count of public draws than the record")
         for seat, used in sorted(body["orders"].items()):

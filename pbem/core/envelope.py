@@ -109,7 +109,8 @@ def parse_order_document(
     data = doc.data
     if not isinstance(data, dict):
         raise OrderFileError("an order file must be a YAML mapping (key: value lines)", source=source, line=1)
-    if data.get("pbem") != FORMAT_VERSION:
+    version = data.get("pbem")
+    if type(version) is not int or version != FORMAT_VERSION:  # not True, not 1.0
         if "pbem" not in data:
             raise OrderFileError(
                 "this is not a pbem order file: the first line should be 'pbem: 1'",
@@ -125,13 +126,13 @@ def parse_order_document(
         value = data.get(name)
         if value is None:
             raise OrderFileError(f"the field '{name}' is missing", source=source, line=None, field=name)
-        if not isinstance(value, (str, int)) or isinstance(value, bool):
+        if type(value) not in (str, int):
             raise _problem(doc, source, name, f"'{name}' must be a word, not {type(value).__name__}")
         return str(value)
 
     campaign, player, phase = text("campaign"), text("player"), text("phase")
     seq = data.get("seq")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+    if type(seq) is not int or seq < 1:
         raise _problem(doc, source, "seq", "'seq' must be a whole number 1 or more (raise it each time you resend)")
     if ("orders" in data) == ("request" in data):
         raise OrderFileError("an order file needs 'orders:' (or, for a request, 'request:'), not both", source=source, field="orders")

@@ -23,13 +23,13 @@ from typing import Any
 
 import yaml
 
-from pbem.core import atomic, gm, replies
+from pbem.core import atomic, gm, replies, shape
 from pbem.core.campaign import Campaign, format_time, parse_time, phase_key
 from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
 from pbem.core.mailin import Candidate, read_sources
 from pbem.core.replies import N_, said
-from pbem.errors import OrderError, PbemError, echo, one_line
+from pbem.errors import OrderError, OrderFileError, PbemError, echo, one_line
 
 # libyaml's emitter writes the same text as PyYAML's pure-Python one, several times faster
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -51,6 +51,7 @@ class Verdict:
     orders: Any = field(default=None, repr=False, compare=False)  # as parsed, for the receipt
     request: str | None = None
     error: PbemError | None = field(default=None, repr=False, compare=False)  # why it was refused
+    internal: bool = False  # refused because checking it raised (a bug, not the player's fault)
 
     def line(self) -> str:
         if self.accepted:
@@ -71,6 +72,11 @@ class IntakeReport:
     @property
     def refused(self) -> int:
         return sum(1 for v in self.verdicts if not v.accepted)
+
+    @property
+    def internal(self) -> list[Verdict]:
+        """Files refused because checking them raised: the GM should look (``pbem status``)."""
+        return [v for v in self.verdicts if v.internal]
 
 
 @dataclass(frozen=True)
@@ -137,7 +143,10 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
     for source in read_sources(sources, max_bytes):
         unproven = replies.Unproven()
         for cand in source.candidates:
-            verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
+            try:
+                verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
+            except Exception as exc:  # noqa: BLE001 - the safety net: one file never stops the others
+                verdict = _internal(camp, cand, exc)
             report.verdicts.append(verdict)
             if verdict.accepted or verdict.verified:
                 _reply(camp, cand, verdict, roster, phase.id if phase else "")
@@ -163,7 +172,10 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
         return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, reply=_signed_by_sender(doc, cand, roster))
     verified = _sent_by_signer(doc, cand, roster)
     try:
+        shape.check_envelope(doc.data, cand.source, doc.line_of)
         _check(camp, phase, resolved_ids, doc, cand, now)
+        if doc.orders is not None:  # shape first: no game code sees orders that do not fit
+            shape.check_orders(game.name, phase.kind, doc.orders, cand.source, doc.line_of)
     except PbemError as exc:
         return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=verified)
     folder = phase_orders_dir(camp, number, phase.id)
@@ -309,6 +321,14 @@ def _check(camp: Campaign, phase, resolved_ids, doc: OrderDocument, cand: Candid
         raise said(OrderError, N_("'entropy_commit' is missing; sign the file with 'pbem sign', which fills it"), field="entropy_commit")
 
 
+def screen(game: Any, state: dict[str, Any], phase: Any, doc: OrderDocument) -> list[str]:
+    """What intake does with the orders of a file for the phase waiting: the shape of the
+    round's schema first (raises :class:`~pbem.core.shape.ShapeError`), then the game's own
+    checks (the problems reported to the player)."""
+    shape.check_orders(game.name, phase.kind, doc.orders, doc.source, doc.line_of)
+    return _validate(game, state, phase, doc)
+
+
 def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ignore[no-untyped-def]
     problems: list[str] = []
     for power, orders in sorted(doc.orders.items()):
@@ -351,6 +371,35 @@ def _refuse(camp: Campaign, cand: Candidate, message: str, error: PbemError | No
         canonical({"source": cand.source, "sender": cand.sender, "reason": message}) + b"\n",
     )
     return Verdict(cand.source, False, message, verified=verified, reply=reply, error=error)
+
+
+def _internal(camp: Campaign, cand: Candidate, exc: Exception) -> Verdict:
+    """Refuse a file whose checking raised: the player is told it could not be checked (a
+    fixed text), the GM sees the error in the refusal record, listed by ``pbem status``."""
+    import traceback
+
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    detail = f"{type(exc).__name__}: {exc}"[:200] + (f" ({where.filename.rsplit('/', 1)[-1]} line {where.lineno})" if where else "")
+    error = said(OrderFileError, shape.MESSAGES["internal"])
+    message = one_line(f"{cand.source}: {error.message} [internal error {detail}]")
+    atomic.write_if_changed(
+        camp.refused_dir / f"{cand.key[:20]}.json",
+        canonical({"source": cand.source, "sender": cand.sender, "reason": message, "internal": True}) + b"\n",
+    )
+    return Verdict(cand.source, False, message, internal=True, error=error)
+
+
+def internal_refusals(camp: Campaign) -> list[str]:
+    """The refusal records of files whose checking raised, for ``pbem status``."""
+    out = []
+    for path in sorted(camp.refused_dir.glob("*.json")) if camp.refused_dir.is_dir() else []:
+        try:
+            rec = json.loads(path.read_bytes())
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and rec.get("internal"):
+            out.append(f"{path.relative_to(camp.root)}: {rec.get('reason', '')}")
+    return out
 
 
 def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: str) -> None:  # type: ignore[no-untyped-def]

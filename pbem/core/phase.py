@@ -11,6 +11,7 @@ same seeds, no clock inside) and writes them again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -87,7 +88,7 @@ def gather(
         if expected is None:
             continue
         reveal = doc.entropy_reveal
-        if reveal is not None and sha256_hex(bytes.fromhex(reveal)) == expected:
+        if reveal is not None and _opens(reveal, expected):
             status, value = "ok", reveal
         else:
             status, value = ("missing" if reveal is None else "wrong"), expected
@@ -110,6 +111,15 @@ def gather(
     return Inputs(orders, defaults, used, entropy, mix, missing, piloted)
 
 
+def _opens(reveal: str, commitment: str) -> bool:
+    """Does ``reveal`` (hex) open ``commitment``? A reveal that is not hex does not (it counts
+    as wrong, and the committed value is used)."""
+    try:
+        return sha256_hex(bytes.fromhex(reveal)) == commitment
+    except ValueError:
+        return False
+
+
 def autopilot_seats(records: list[dict[str, Any]], after: int) -> frozenset[str]:
     """Seats that missed the last ``after`` deadlines in a row at which they owed orders."""
     if after <= 0:
@@ -129,8 +139,8 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
     keys = derive_keys(seed)
     _chain_length(number)
     chain_key = _chain(keys["public"])[number]
-    rng = phase_rng(chain_key, keys["secret"], phase.id, inputs.mix)
-    resolution = game.resolve(state, inputs.orders, rng)
+    resolution, rng, voided = resolve_safely(
+        game, state, inputs, lambda: phase_rng(chain_key, keys["secret"], phase.id, inputs.mix))
     commitments = {
         s.label: commit(s.label, s.value, derive_salt(keys["secret"], f"{number}|{s.label}"))
         for s in game.secrets(resolution.state)
@@ -151,7 +161,37 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
         "events_hash": digest(resolution.events),
         "state_hash": digest(resolution.state),
     }
+    if voided:
+        body["voided"] = voided
     return resolution, body
+
+
+INTERNAL = "the rules failed on these orders (internal error {name}); the power's default orders were used"
+
+
+def resolve_safely(game: Any, state: dict[str, Any], inputs: Inputs, fresh_rng: Callable[[], Any]) -> tuple[Resolution, Any, dict[str, str]]:
+    """``game.resolve`` with a safety net: if the rules raise on the orders sent, the phase is
+    resolved with one power's orders replaced by its default orders (the first power, in
+    sorted order, whose replacement lets the phase resolve), else with every sent order
+    replaced. Returns the resolution, the rng it used and ``{power: why}`` for each power whose
+    orders were set aside. Pure and deterministic, so a replay of the archive takes the same
+    path; shape checks at intake make this a last resort."""
+    try:
+        rng = fresh_rng()
+        return game.resolve(state, inputs.orders, rng), rng, {}
+    except Exception as exc:  # noqa: BLE001 - one power's orders must not stop the campaign
+        why = INTERNAL.format(name=type(exc).__name__)
+    sent = sorted(p for p in inputs.orders if p not in inputs.defaults)
+    for power in sent:
+        trial = {**inputs.orders, power: game.default_orders(state, power)}
+        try:
+            rng = fresh_rng()
+            return game.resolve(state, trial, rng), rng, {power: why}
+        except Exception:  # noqa: BLE001, S112 - try the next power
+            continue
+    trial = {**inputs.orders, **{p: game.default_orders(state, p) for p in sent}}
+    rng = fresh_rng()
+    return game.resolve(state, trial, rng), rng, {p: why for p in sent}
 
 
 @lru_cache(maxsize=8)

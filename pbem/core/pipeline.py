@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from pbem.core import atomic
 from pbem.core.campaign import Campaign
@@ -41,6 +42,7 @@ class CampaignRun:
     error: str | None = None
     fetched: str = ""
     sent: str = ""
+    attention: list[str] = field(default_factory=list)  # what the GM should look at (safety net)
 
     def line(self) -> str:
         if self.error:
@@ -49,7 +51,13 @@ class CampaignRun:
         parts += [f"{len(self.resolved)} phase(s) resolved", f"{self.accepted} accepted", f"{self.refused} refused", f"{self.queued} mail(s) queued"]
         parts += [self.sent] if self.sent else []
         tail = f" — {self.waiting}" if self.waiting else ""
-        return f"{self.path}: " + ", ".join(parts) + tail
+        notes = "".join(f"\n  ATTENTION: {a}" for a in self.attention)
+        return f"{self.path}: " + ", ".join(parts) + tail + notes
+
+
+def set_aside(record: dict[str, Any]) -> list[str]:
+    """One line for each power whose orders a phase record set aside (the rules raised on them)."""
+    return [f"{record['phase']}: orders of {power} set aside: {why}" for power, why in sorted(record.get("voided", {}).items())]
 
 
 def find_campaigns(root: Path) -> list[Path]:
@@ -132,6 +140,7 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mai
             settle(camp, now)
             report = intake(camp, [camp.inbox], now)
             result.accepted, result.refused = report.accepted, report.refused
+            result.attention += [f"refused by an internal error (see pbem status): {v.message}" for v in report.internal]
             for _ in range(MAX_PHASES_PER_RUN):
                 d = due(camp, now)
                 if not d.due:
@@ -139,6 +148,7 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mai
                     break
                 outcome = resolve(camp, now)
                 result.resolved.append(outcome.record["phase"])
+                result.attention += set_aside(outcome.record)
             publish_pending(camp)
             result.queued = _outbox_count(camp) - before
         if send_mail and (path / "mail.yaml").is_file():

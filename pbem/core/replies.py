@@ -66,10 +66,16 @@ def say(exc: PbemError | None, message: str, lang: str, tz: str) -> str:
     line it is on; else the message as it is."""
     from pbem.render.i18n import gettext_for
 
-    if exc is None or exc.said is None:
+    if exc is None:
         return message
-    msgid, params = exc.said
-    text = _fill(gettext_for(lang, msgid), params, tz)
+    own = exc.in_language(lang)  # an error that says itself (a refusal by shape)
+    if own is not None:
+        text = own
+    elif exc.said is None:
+        return message
+    else:
+        msgid, params = exc.said
+        text = _fill(gettext_for(lang, msgid), params, tz)
     if exc.line:
         text = _fill(gettext_for(lang, N_("line %(line)s: %(text)s")), {"line": exc.line, "text": text}, tz)
     return text

@@ -284,7 +284,7 @@ def _politics_bot(state: dict[str, Any], power: str, legal: dict[str, Any],
         return {"commitment": bid_commitment(state["turn"], power, bid, salt)}
     out: dict[str, Any] = {"bid": bid}
     if legal["trustless"]:
-        out["salt"] = salt if rng.below(30) else "a-wrong-salt"
+        out["salt"] = salt if rng.below(30) else salt[::-1]  # now and then a wrong one
     if legal["names_trump"]:
         out["trump"] = rng.choice(["S", "H", "D", "C"])
     choices = list(legal["revealed"])

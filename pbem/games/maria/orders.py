@@ -333,7 +333,8 @@ def _stage(c: _Check, orders: dict[str, Any]) -> None:
                 c.add(ppath, f"{pid} has a second move this stage (M3.5)")
             seen.add(pid)
             start = start or rec["city"]
-        if m.get("force_march") and "piece" in m and m["piece"] in state["trains"]:
+        is_train = "piece" in m and isinstance(m["piece"], str) and m["piece"] in state["trains"]
+        if m.get("force_march") and is_train:
             c.add(f"{base}.force_march", "supply trains may not force march (M3.6)")
         path = m.get("path")
         if not isinstance(path, list) or not path:
@@ -356,7 +357,6 @@ def _stage(c: _Check, orders: dict[str, Any]) -> None:
             elif prev is not None and not board.is_main(prev, city):
                 all_main = False
             prev = city
-        is_train = "piece" in m and m["piece"] in state["trains"]
         if m.get("force_march"):
             cap = 8
             if not all_main:
@@ -404,13 +404,14 @@ def _payments(c: _Check, orders: dict[str, Any]) -> None:
 def _winter(c: _Check, orders: dict[str, Any]) -> None:
     gens = c.state["generals"]
     for i, r in enumerate(_list(c, ".recruits", orders.get("recruits", []))):
-        if not isinstance(r, dict) or r.get("general") not in gens:
+        if not isinstance(r, dict) or not isinstance(r.get("general"), str) or r["general"] not in gens:
             c.add(f".recruits[{i}]", "a recruit is {general: ID, troops: N}")
             continue
         if gens[r["general"]]["power"] != c.power:
             c.add(f".recruits[{i}].general", f"{r['general']} is not yours")
     for i, r in enumerate(_list(c, ".returns", orders.get("returns", []))):
-        if not isinstance(r, dict) or r.get("general") not in gens or "site" not in r:
+        if not isinstance(r, dict) or not isinstance(r.get("general"), str) or r["general"] not in gens \
+                or "site" not in r:
             c.add(f".returns[{i}]", "a return is {general: ID, site: CITY, troops: N}")
             continue
         if gens[r["general"]]["power"] != c.power:

@@ -245,8 +245,8 @@ def execute_move(ctx: Ctx, power: str, index: int, order: dict[str, Any]) -> Non
         if not isinstance(named, list) or not named:
             ctx.void(power, where, "'stack' must list the generals that move together")
             return
-        mine = [g for g in named if g in gens and gens[g]["power"] == power
-                or (g in gens and model.seat_of(state, gens[g]["power"])
+        mine = [g for g in named if isinstance(g, str) and g in gens and gens[g]["power"] == power
+                or (isinstance(g, str) and g in gens and model.seat_of(state, gens[g]["power"])
                     == model.seat_of(state, power) and gens[g]["power"] in ctx.stage["acting"])]
         on = [g for g in mine if gens[g]["city"] is not None]
         if not on:

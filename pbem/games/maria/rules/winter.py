@@ -40,7 +40,7 @@ def run_winter(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         adds: dict[str, int] = {}
         for i, r in enumerate(o.get("recruits") or []):
             where = f"recruits[{i}]"
-            gid = r.get("general") if isinstance(r, dict) else None
+            gid = r.get("general") if isinstance(r, dict) and isinstance(r.get("general"), str) else None
             n = _int(r.get("troops", 1)) if isinstance(r, dict) else None
             if gid not in gens or gens[gid]["power"] != power:
                 ctx.void(power, where, f"{gid} is not a general of {model.POWER_NAMES[power]}")
@@ -64,7 +64,7 @@ def run_winter(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         placed: list[tuple[str, str, int]] = []
         for i, r in enumerate(o.get("returns") or []):
             where = f"returns[{i}]"
-            gid = r.get("general") if isinstance(r, dict) else None
+            gid = r.get("general") if isinstance(r, dict) and isinstance(r.get("general"), str) else None
             site = r.get("site") if isinstance(r, dict) else None
             n = _int(r.get("troops", 1)) if isinstance(r, dict) else None
             if gid not in gens or gens[gid]["power"] != power:

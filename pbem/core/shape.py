@@ -1,0 +1,238 @@
+"""Shape first: every order and request file is checked against a JSON Schema before any game
+code sees it.
+
+The envelope (``pbem``, ``campaign``, ``player``, ``phase``, ``seq``, the entropy fields, the
+signature, a request) is checked against ``orders/envelope.schema.json``; the ``orders:`` part
+against the schema of the round's kind, ``orders/<game>/<kind>.schema.json`` -- the same files
+the order forms point editors to. A file that does not fit is refused with the path of the
+first field that is wrong (``orders.PR.moves[0].piece``), its line, and a sentence in the
+player's language. What passes has the types, lengths and bounds the rules rely on.
+
+The validator is ``jsonschema`` (Draft 2020-12), with one change: an integer is a Python
+``int`` and nothing else, so ``true`` or ``1.0`` never stands in for ``1``. Each schema is
+compiled once per process.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError, best_match
+
+from pbem.data import orders_dir
+from pbem.core.replies import N_
+from pbem.errors import OrderFileError
+
+ENVELOPE = "envelope"
+
+
+# One sentence per schema keyword; %(...)s are filled in after translation.
+MESSAGES = {
+    "type": N_("must be %(expected)s, not %(actual)s"),
+    "enum": N_("must be one of: %(choices)s"),
+    "const": N_("must be %(choices)s"),
+    "pattern": N_("'%(value)s' is not of the right form"),
+    "minLength": N_("is too short: at least %(limit)s characters"),
+    "maxLength": N_("is too long: at most %(limit)s characters"),
+    "minimum": N_("must be at least %(limit)s"),
+    "maximum": N_("must be at most %(limit)s"),
+    "exclusiveMinimum": N_("must be more than %(limit)s"),
+    "exclusiveMaximum": N_("must be less than %(limit)s"),
+    "minItems": N_("must list at least %(limit)s entries"),
+    "maxItems": N_("may list at most %(limit)s entries"),
+    "minProperties": N_("must hold at least %(limit)s entries"),
+    "maxProperties": N_("may hold at most %(limit)s entries"),
+    "uniqueItems": N_("lists an entry twice"),
+    "additionalProperties": N_("'%(value)s' is not allowed here"),
+    "propertyNames": N_("'%(value)s' is not allowed here"),
+    "required": N_("the field '%(value)s' is missing"),
+    "orders_or_request": N_("give 'orders:' or, for a request, 'request:', not both"),
+    "other": N_("does not have an allowed form"),
+    "internal": N_("the file could not be checked (an internal error); the GM has been told"),
+}
+ALLOWED = N_("allowed: %(choices)s")
+EXPECTED = N_("expected: %(hint)s")
+# What a JSON type is called in a sentence.
+TYPE_WORDS = {
+    "integer": N_("a whole number"),
+    "number": N_("a number"),
+    "float": N_("a number with a decimal point"),
+    "string": N_("a name or text"),
+    "array": N_("a list"),
+    "object": N_("a mapping (key: value lines)"),
+    "boolean": N_("yes or no"),
+    "null": N_("empty"),
+}
+OR = N_(" or ")
+# Where a value is quoted, it is cut to this many characters (the rest is attacker text).
+QUOTE = 40
+
+
+def _strict_int(_checker: Any, value: Any) -> bool:
+    return type(value) is int
+
+
+def _strict_number(_checker: Any, value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {"integer": _strict_int, "number": _strict_number}),
+)
+
+
+@cache
+def validator(game: str, kind: str) -> Any:
+    """The compiled validator of ``orders/<game>/<kind>.schema.json`` (``game`` empty and
+    ``kind`` ``envelope``: the envelope), or None when there is no such schema."""
+    path = orders_dir() / game / f"{kind}.schema.json" if game else orders_dir() / f"{kind}.schema.json"
+    if not path.is_file():
+        return None
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    return StrictValidator(schema)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "other"
+
+
+def _quote(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= QUOTE else text[:QUOTE] + "…"
+
+
+def join_path(parts: Any, prefix: str = "") -> str:
+    """``orders``, ``PR``, ``moves``, 0, ``piece`` -> ``orders.PR.moves[0].piece``."""
+    out = prefix
+    for p in parts:
+        out = f"{out}[{p}]" if isinstance(p, int) else (f"{out}.{p}" if out else str(p))
+    return out
+
+
+@dataclass(frozen=True)
+class ShapeProblem:
+    """The first field of a file that does not fit its schema: where, and what is wrong, as
+    a message id of :data:`MESSAGES` and its values (so it can be said in any language)."""
+
+    path: str
+    keyword: str
+    values: dict[str, Any] = field(default_factory=dict)
+    hint: str = ""
+
+    def sentence(self, lang: str = "en") -> str:
+        """The sentence for the player, in ``lang``."""
+        _ = _gettext(lang)
+        values = dict(self.values)
+        if self.keyword == "type":
+            values["expected"] = _(OR).join(_(TYPE_WORDS.get(t, t)) for t in values["expected"])
+            values["actual"] = _(TYPE_WORDS.get(values["actual"], values["actual"]))
+        text = _(MESSAGES.get(self.keyword, MESSAGES["other"])) % values
+        if self.values.get("allowed"):
+            text += "; " + _(ALLOWED) % {"choices": ", ".join(self.values["allowed"])}
+        if self.hint:
+            text += "; " + _(EXPECTED) % {"hint": self.hint}
+        return text
+
+
+def _gettext(lang: str) -> Any:
+    from pbem.render.i18n import gettext_for
+
+    return lambda message: gettext_for(lang, message)
+
+
+class ShapeError(OrderFileError):
+    """A file refused by its schema; says the same in every language the roster speaks."""
+
+    def __init__(self, problem: ShapeProblem, *, source: str | None = None, line: int | None = None) -> None:
+        super().__init__(problem.sentence(), source=source, line=line, field=problem.path or None)
+        self.problem = problem
+
+    def in_language(self, lang: str) -> str | None:
+        """The field and the sentence in ``lang`` (a reply adds the line)."""
+        return f"{self.field}: {self.problem.sentence(lang)}" if self.field else self.problem.sentence(lang)
+
+
+def _problem_of(error: ValidationError, prefix: str) -> ShapeProblem:
+    path = join_path(error.absolute_path, prefix)
+    kw = str(error.validator)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    instance = error.instance
+    hint = str(schema.get("description", ""))
+    if kw == "type":
+        want = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        return ShapeProblem(path, kw, {"expected": list(want), "actual": _type_name(instance)}, hint)
+    if kw in ("enum", "const"):
+        choices = error.validator_value if kw == "enum" else [error.validator_value]
+        return ShapeProblem(path, kw, {"choices": ", ".join(_quote(c) for c in choices)}, "")
+    if kw == "pattern":
+        return ShapeProblem(path, kw, {"value": _quote(instance)}, hint)
+    if kw in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
+        known = set(schema.get("properties", {}))
+        extra = sorted((k for k in instance if k not in known), key=str)
+        key = extra[0] if extra else ""
+        return ShapeProblem(join_path([key], path) if key else path, "additionalProperties",
+                            {"value": _quote(key), "allowed": sorted(known)}, "")
+    if kw == "propertyNames":
+        return ShapeProblem(join_path([instance], path), kw, {"value": _quote(instance)}, hint)
+    if kw == "required" and isinstance(instance, dict):
+        missing = [k for k in error.validator_value if k not in instance]
+        return ShapeProblem(path, kw, {"value": missing[0] if missing else ""}, "")
+    if kw in MESSAGES and kw not in ("other", "internal"):
+        return ShapeProblem(path, kw, {"limit": error.validator_value}, hint if kw.endswith("Length") else "")
+    return ShapeProblem(path, "other", {}, hint)
+
+
+def _first(errors: list[ValidationError]) -> ValidationError:
+    try:
+        found: ValidationError = best_match(errors)
+        return found
+    except TypeError:  # paths it cannot order: any error will do
+        return errors[0]
+
+
+def problem(game: str, kind: str, data: Any, prefix: str = "") -> ShapeProblem | None:
+    """The first problem of ``data`` against a schema (None if it fits or there is no schema)."""
+    v = validator(game, kind)
+    if v is None:
+        return None
+    errors = list(v.iter_errors(data))
+    if not errors:
+        return None
+    error = _first(errors)
+    if game == "" and error.validator == "oneOf" and not error.absolute_path:
+        return ShapeProblem("orders", "orders_or_request")
+    return _problem_of(error, prefix)
+
+
+def check_envelope(data: Any, source: str, line_of: Any) -> None:
+    """Raise :class:`ShapeError` unless ``data`` fits the envelope schema."""
+    found = problem("", ENVELOPE, data)
+    if found is not None:
+        raise ShapeError(found, source=source, line=line_of(found.path))
+
+
+def check_orders(game: str, kind: str, orders: Any, source: str, line_of: Any) -> None:
+    """Raise :class:`ShapeError` unless ``orders`` fits the schema of ``game``'s round ``kind``."""
+    found = problem(game, kind, orders, "orders")
+    if found is not None:
+        raise ShapeError(found, source=source, line=line_of(found.path))
