@@ -18,14 +18,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from pbem.data import orders_dir
 from pbem.core.replies import N_
 from pbem.errors import OrderFileError
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 ENVELOPE = "envelope"
 
@@ -80,11 +80,17 @@ def _strict_number(_checker: Any, value: Any) -> bool:
     return type(value) in (int, float)
 
 
-StrictValidator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
-        {"integer": _strict_int, "number": _strict_number}),
-)
+@cache
+def _strict_validator() -> Any:
+    """Draft 2020-12 with whole numbers that are ints only (jsonschema is imported on first use:
+    commands that check no file do not pay for it)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
+            {"integer": _strict_int, "number": _strict_number}),
+    )
 
 
 @cache
@@ -95,7 +101,7 @@ def validator(game: str, kind: str) -> Any:
     if not path.is_file():
         return None
     schema = json.loads(path.read_text(encoding="utf-8"))
-    return StrictValidator(schema)
+    return _strict_validator()(schema)
 
 
 def _type_name(value: Any) -> str:
@@ -203,6 +209,8 @@ def _problem_of(error: ValidationError, prefix: str) -> ShapeProblem:
 
 
 def _first(errors: list[ValidationError]) -> ValidationError:
+    from jsonschema.exceptions import best_match
+
     try:
         found: ValidationError = best_match(errors)
         return found
