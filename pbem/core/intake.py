@@ -145,8 +145,8 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
         for cand in source.candidates:
             try:
                 verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
-            except Exception as exc:  # noqa: BLE001 - the safety net: one file never stops the others
-                verdict = _internal(camp, cand, exc)
+            except Exception as crash:  # noqa: BLE001 - the safety net: one file never stops the others
+                verdict = _internal(camp, cand, crash)
             report.verdicts.append(verdict)
             if verdict.accepted or verdict.verified:
                 _reply(camp, cand, verdict, roster, phase.id if phase else "")
