@@ -117,8 +117,9 @@ def read_regular(p: Path, limit: int, too_big: Callable[[int], str]) -> tuple[by
     Opened without following a symbolic link and without blocking (a FIFO never stalls intake),
     and checked on the open file, so nothing can be swapped in between the check and the read."""
     try:
-        if not stat.S_ISREG(os.lstat(p).st_mode):  # no open at all of a device or FIFO
-            return None, _not_regular(os.lstat(p).st_mode)
+        mode = os.lstat(p).st_mode
+        if not stat.S_ISREG(mode):  # no open at all of a device or FIFO
+            return None, _not_regular(mode)
         fd = os.open(p, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
