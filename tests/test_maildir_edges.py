@@ -131,3 +131,15 @@ def test_the_part_cap_keeps_ordinary_mails(tmp_path: Path, mini_campaign: Path, 
     start = time.perf_counter()
     refused = _extract_bytes(bomb, "bomb.eml", 64 * 1024, None)
     assert time.perf_counter() - start < 0.5 and len(refused) == 1 and refused[0].sender is None
+
+
+def test_pbem_run_is_not_stalled_by_a_fifo(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    bids = _bids(tmp_path, keys)
+    new = mini_campaign / "inbox" / "new"
+    t0 = int(parse_time(NOW).timestamp())
+    os.mkfifo(new / f"{t0}.M1P1.host")
+    _write(new / f"{t0}.M2P1.host", attached(bids["north"], "north@example.org"))
+    result, elapsed, _ = _pbem("run", str(mini_campaign), "--quiet", "--now", NOW, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 accepted, 1 refused" in result.stdout and "SKIPPED" not in result.stdout
+    assert list(new.iterdir()) == []
