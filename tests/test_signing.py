@@ -240,3 +240,17 @@ def test_copies_that_keep_the_meaning_still_verify_and_are_accepted(tmp_path: Pa
     assert out.startswith("accepted: copy.yaml: north seq 1"), out
     stored = next((mini_campaign / "orders").rglob("north.000001.yaml"))
     assert stored.read_bytes() == copy.read_bytes(), "intake keeps the verbatim bytes"
+
+
+def test_check_reads_an_unsigned_file(tmp_path: Path, mini_campaign: Path) -> None:
+    """``pbem check`` validates orders before they are signed: an unsigned file is read, its
+    problems are given with their line, and a good one passes (only intake requires a signature)."""
+    hand = _hand(mini_campaign, "N")
+    good = write_orders(tmp_path / "good.yaml", "mini-1", "north", "round-1", {"N": {"bid": hand[0]}}, seq=1)
+    out = run_cli("check", str(good), "--campaign", str(mini_campaign)).stdout
+    assert out.strip() == f"{good}: no problems found for round-1"
+    bad = write_orders(tmp_path / "bad.yaml", "mini-1", "north", "round-1", {"N": {"bid": 99}}, seq=1)
+    result = run_cli("check", str(bad), "--campaign", str(mini_campaign), ok=False)
+    assert result.exit_code == 1
+    assert f"{bad}, line 8: orders.N.bid: 99 is not a card in your hand" in result.output
+    assert "not signed" not in result.output
