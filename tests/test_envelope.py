@@ -161,7 +161,8 @@ def _with_signature(signature: object) -> bytes:
     ({"key": "k"}, "'signature' must have exactly 'key' and 'value'", "signature"),
     ({"key": "k", "value": "v", "x": 1}, "'signature' must have exactly 'key' and 'value'", "signature"),
     ({"key": "k", "value": "not base64!"}, "the signature is not valid base64", "signature.value"),
-    ({"key": "k", "value": base64.b64encode(b"x" * 63).decode()}, "the signature has the wrong length", "signature.value"),
+    ({"key": "k", "value": base64.b64encode(b"x" * 63).decode()}, "the signature has the wrong length",
+     "signature.value"),
 ])
 def test_malformed_signatures(signature: object, message: str, field: str) -> None:
     err = refusal(_with_signature(signature))
