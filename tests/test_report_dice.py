@@ -136,7 +136,7 @@ _SAMPLES = [
     ({"type": "manilian", "commander": "4", "war": "W2"}, "W2"),
     ({"type": "four_wars", "count": 4}, "4"),
     ({"type": "era_ends_revealed"}, ""),
-    ({"type": "era", "era": "late"}, "late"),
+    ({"type": "era", "era": "late"}, ""),
     ({"type": "consul_for_life_lost", "senator": "4", "reason": "R7.2 appointment"}, "Julius (4)"),
     ({"type": "discard", "faction": "B", "card": "C17", "how": "default"}, "C17"),
     ({"type": "desert_lapsed", "legion": "7", "faction": "A"}, "7"),
