@@ -9,6 +9,8 @@ English, and in Chinese on a zh-TW seat's page) and the page will not sign it.""
 
 from __future__ import annotations
 
+import json
+import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -307,3 +309,89 @@ def test_rule_ids_link_to_the_rules_reference(driver: Any, rounds: Callable[[str
     driver.find_element(By.CSS_SELECTOR, "a.rule[href$='#r2-11']").click()
     assert not driver.find_elements(By.CSS_SELECTOR, ".rule-text")
     assert not [u for u in requests_made(driver) if "docs/rules" in u]
+
+
+def random_orders(r: Round, rng: random.Random) -> dict[str, Any]:
+    """Orders of the shapes the form makes, with values legal and not: ids of the state and ids
+    that do not exist, empty picks, negative and missing numbers."""
+    st, legal, p = r.state, r.legal, r.power
+    senators = sorted(st["senators"])[:12] + ["99", "", "4B"]
+    legions = sorted(st["legions"])[:10] + ["26", "0"]
+    wars = sorted(st["wars"]) + ["W99"]
+    cards = list(legal.get("hand", [])) + ["1A", "25A", "harbor_fees", "mining", "denarius", ""]
+    factions = list(st["factions"]) + ["Z", ""]
+    number = lambda: rng.choice([-1, 0, 1, 2, 5, ""])  # noqa: E731
+    some = lambda pool, n=3: [rng.choice(pool) for _ in range(rng.randint(0, n))]  # noqa: E731
+    o: dict[str, Any] = {}
+    kind = legal["kind"]
+    if kind == "revolution":
+        o["trades"] = [{"give": some(cards), "to": rng.choice(factions)} if rng.random() < .5 else
+                       {"give": some(cards), "get": some(cards), "with": rng.choice(factions)} for _ in range(rng.randint(0, 2))]
+        o["plays"] = [{"statesman": rng.choice(cards)} if rng.random() < .5 else
+                      {"concession": rng.choice(cards), "senator": rng.choice(senators)} for _ in range(rng.randint(0, 3))]
+        o["discards"] = some(cards)
+    if kind in ("revolution", "declare", "revolution-2"):
+        commanders = list(legal["commanders"]) + ["99", rng.choice(senators)]
+        decls = []
+        for _ in range(rng.randint(0, 2)):
+            d: dict[str, Any] = {"commander": rng.choice(commanders), "decision": rng.choice(["revolt", "lay_down", "manilian", "roll"])}
+            if d["decision"] == "manilian":
+                d["war"] = rng.choice(wars)
+            if rng.random() < .6:
+                d["bribes"] = some(legions)
+            for key in ("moh_pays", "min_strength"):
+                if rng.random() < .4:
+                    d[key] = number()
+            for key in ("moh_joins", "only_if_primary", "roll"):
+                if rng.random() < .2:
+                    d[key] = rng.random() < .5
+            if rng.random() < .6:
+                d["secondaries"] = some(senators)
+            decls.append(d)
+        o["declarations"] = decls
+        if kind != "revolution-2" and rng.random() < .5:
+            o["consent_pay"] = [{"moh": rng.choice(senators), "n": number()}]
+    if kind == "senate":
+        for key, who in (("dispatch", "commander"), ("reinforce", "proconsul")):
+            o[key] = [{who: rng.choice(senators), "legions": some(legions, 5), **({"raise": number()} if rng.random() < .5 else {})}
+                      for _ in range(rng.randint(0, 2))]
+    if kind == "endgame":
+        o["attack"] = some(wars, 5)
+    standing: dict[str, Any] = {}
+    if rng.random() < .5:
+        standing["desert"] = [{"legion": rng.choice(legions), "to": rng.choice(["senate_army", "active_forces"])}]
+    if rng.random() < .5:
+        standing["consent"] = {rng.choice(senators): rng.random() < .5 for _ in range(2)}
+    if rng.random() < .4:
+        standing["release"] = some(legions)
+    if rng.random() < .4:
+        standing["accept"] = "all" if rng.random() < .5 else some(legions)
+    if rng.random() < .4:
+        standing["attack"] = some(wars)
+    if rng.random() < .5:
+        standing["redistribute"] = [{"from": rng.choice(senators + ["treasury"]),
+                                     "to": rng.choice(senators + ["treasury"] + [f"faction:{f}" for f in factions]),
+                                     "amount": number()}]
+    if standing:
+        o["standing"] = standing
+    return {p: {k: v for k, v in o.items() if v != [] or rng.random() < .3}}
+
+
+@pytest.mark.parametrize("kind", list(ROUNDS))
+def test_the_form_and_pbem_check_agree_on_random_orders(driver: Any, rounds: Callable[[str], Round], kind: str) -> None:
+    """Two hundred orders of the form's shapes per round kind, legal and not: the page's checker
+    says exactly pbem check's lines, in the same order."""
+    r = rounds(kind)
+    open_page(driver, r.page)
+    rng = random.Random(f"ror-{kind}")
+    batch = [random_orders(r, rng) for _ in range(200)]
+    # each orders as the page holds them (a signed file keeps that key order) and what it says of them
+    said = driver.execute_script(
+        "return arguments[0].map(function (o) { return [JSON.stringify(o), PBEM.checkOrders(o).problems.map(function (p) { return p.path + ': ' + p.message; })]; });",
+        batch)
+    flagged = 0
+    for text, lines in said:
+        orders = json.loads(text)
+        assert lines == r.expected(orders), orders
+        flagged += bool(lines)
+    assert 20 < flagged < 200  # both legal and illegal orders were among them

@@ -188,11 +188,12 @@
     return String(v);
   }
   function Checker(power) { this.power = power; this.problems = []; }
+  function where(power, path) { return ("orders." + power + path).replace(/\.$/, ""); } // as pbem check prints it
   Checker.prototype.bad = function (path, template, args) {
-    this.problems.push({ path: "orders." + this.power + path, message: sentence(template, args, false), text: sentence(t(template), args, true) });
+    this.problems.push({ path: where(this.power, path), message: sentence(template, args, false), text: sentence(t(template), args, true) });
   };
   Checker.prototype.reason = function (path, why) { // a rule function's own sentence: [english, shown]
-    this.problems.push({ path: "orders." + this.power + path, message: why[0], text: why[1] });
+    this.problems.push({ path: where(this.power, path), message: why[0], text: why[1] });
   };
   Checker.prototype.intOk = function (x, path, lo) {
     if (typeof x !== "number" || !Number.isInteger(x) || x < lo) { this.bad(path, "must be a whole number of at least {lo}", { lo: lo }); return false; }
@@ -741,4 +742,5 @@
   }
 
   PBEM.register({ render: render, collect: collect, check: check });
+  PBEM.checkOrders = check; // the form's checker on any orders of the form's shape (for the tests)
 })();
