@@ -91,6 +91,9 @@ class MiniGame:
     def bot_orders(self, state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         return {"bid": rng.choice(sorted(state["hands"][power]))}
 
+
+    def autopilot_orders(self, state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
+        return self.bot_orders(state, power, rng)
     def secrets(self, state: dict[str, Any]) -> list[Secret]:
         return [
             Secret("hand:N", "north", state["hands"]["N"]),

@@ -103,6 +103,11 @@ def test_autopilot_takes_over_after_missed_deadlines(tmp_path: Path, keys: dict[
     assert [r["missing_seats"] for r in phases] == [["south"]] * 4
     assert [r["autopilot"] for r in phases] == [[], [], ["S"], ["S"]]
     assert "4 phases replayed" in run_cli("audit", str(camp)).output
+    # the public report says who played the seat
+    reports = sorted(p for p in (camp / "reports").iterdir() if p.is_dir() and "round" in p.name)
+    told = [(p / "public.txt").read_text(encoding="utf-8") for p in reports]
+    assert ["The autopilot played S" in t for t in told] == [False, False, True, True]
+    assert ["No orders arrived from S" in t for t in told] == [True, True, False, False]
 
 
 def test_replace_player_new_key_counts_old_key_refused(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:

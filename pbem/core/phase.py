@@ -104,7 +104,7 @@ def gather(
     for power in defaults:
         if game.seat_of(state, power) in autopilot:
             piloted.append(power)
-            orders[power] = game.bot_orders(state, power, Rng(H(b"pbem|autopilot|" + mix + power.encode())))
+            orders[power] = game.autopilot_orders(state, power, Rng(H(b"pbem|autopilot|" + mix + power.encode())))
         else:
             orders[power] = game.default_orders(state, power)
     missing = sorted({s for p in defaults if (s := game.seat_of(state, p)) is not None and s not in used})

@@ -104,7 +104,11 @@ class Game(Protocol):
         """The legal choices of ``power`` now, for order forms and bots."""
 
     def bot_orders(self, state: State, power: str, rng: Rng) -> Orders:
-        """Legal orders chosen at random (fuzzing, the demo, autopilot)."""
+        """Legal orders chosen at random (fuzzing, the demo)."""
+
+    def autopilot_orders(self, state: State, power: str, rng: Rng) -> Orders:
+        """Orders for a seat whose player is gone (``--autopilot-after``), played to win from
+        what that seat may know; deterministic in ``rng``."""
 
     def secrets(self, state: State) -> list[Secret]:
         """The hidden parts of ``state`` that each report commits to."""

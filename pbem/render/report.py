@@ -156,7 +156,10 @@ def phase_header(campaign: str, game: str, record: Mapping[str, Any], key: str) 
         "number": record.get("phase_number", 0),
         "key": key,
         "resolved_at": record.get("resolved_at") or record.get("opened_at"),
-        "defaults": list(record.get("defaults", [])),
+        # powers with no orders: the autopilot's (their seats missed too many deadlines) and
+        # those that played the rules' default orders
+        "autopilot": list(record.get("autopilot", [])),
+        "defaults": [p for p in record.get("defaults", []) if p not in record.get("autopilot", [])],
     }
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem.core.fair import PhaseRng, Rng
 from pbem.games.base import OrderProblem, Phase, Resolution, Secret
-from pbem.games.maria import adjudicate, bots, model, orders, views
+from pbem.games.maria import adjudicate, autopilot, bots, model, orders, views
 
 
 class MariaGame:
@@ -64,6 +64,10 @@ class MariaGame:
     def bot_orders(self, state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         """Random legal orders."""
         return bots.bot_orders(state, power, rng)
+
+    def autopilot_orders(self, state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
+        """Orders that play to win for the power's seat, from what that seat knows."""
+        return autopilot.autopilot_orders(state, power, rng)
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """``{winner, player, reason}`` once the game is over (M10)."""

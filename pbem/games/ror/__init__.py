@@ -75,6 +75,11 @@ class RorGame:
         """Random legal orders."""
         return bots.bot_orders(state, power, rng)
 
+    def autopilot_orders(self, state: State, power: str, rng: Rng) -> dict[str, Any]:
+        """The Republic of Rome has no autopilot of its own yet: an absent seat plays the
+        random legal bot."""
+        return bots.bot_orders(state, power, rng)
+
     def secrets(self, state: State) -> list[Secret]:
         """Hands and Faction Treasuries (each seen by its player), and the deck if any."""
         out = []
