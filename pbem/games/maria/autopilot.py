@@ -194,7 +194,7 @@ def _play_out(state: dict[str, Any], power: str, mine: dict[str, Any], rng: Rng)
 
 
 def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dict[str, Any]:
-    ctx = Ctx(state, model.board_of(state), None)  # type: ignore[arg-type]
+    ctx = Ctx(state, model.board_of(state), PhaseRng(rng.fork("ctx-public"), rng.fork("ctx-secret")))
     board = ctx.board
     gens = state["generals"]
     side = _side(state, seat, power)
@@ -228,7 +228,7 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
         paths = bots.destinations(ctx, power, [g], "general")
         ranked = sorted(paths, key=lambda c: (_conquests(state, board, power, paths[c], side) * -10
                                               + near.get(c, 30), c))[:CANDIDATES]
-        tries = [{"piece": g, "path": paths[c]} for c in ranked]
+        tries: list[dict[str, Any]] = [{"piece": g, "path": paths[c]} for c in ranked]
         fast = bots.destinations(ctx, power, [g], "general", True)
         tries += [{"piece": g, "path": fast[c], "force_march": True}
                   for c in sorted(fast, key=lambda c: (near.get(c, 30), c))[:2]]
@@ -255,7 +255,7 @@ def _train_moves(state: dict[str, Any], ctx: Ctx, power: str, planned: dict[str,
         if v["power"] != power or v["city"] is None or not cities:
             continue
         paths = bots.destinations(ctx, power, [t], "train")
-        options = {v["city"]: []} | paths
+        options: dict[str, list[str]] = {v["city"]: [], **paths}
 
         def cost(c: str) -> tuple[int, int, str]:
             d = [board.distance(c, g) or 99 for g in cities]
