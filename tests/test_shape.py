@@ -254,3 +254,4 @@ def test_pbem_check_checks_the_shape_first(camp: tuple[Path, dict[str, Path]]) -
     (path.parent / "c.yaml").write_text(format_document(data))
     result = run_cli("check", str(path.parent / "c.yaml"), "--campaign", str(path), ok=False)
     assert result.exit_code == 1 and "orders.PR.moves[0].path: must be a list, not a name or text" in result.output, result.output
+    assert "orders.PR.moves[0].path: must list the cities entered, in order" in result.output  # and the rules' word

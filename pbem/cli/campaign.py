@@ -195,13 +195,20 @@ def check(file: Path, campaign_dir: Path) -> None:
         raise CampaignError("the game is over")
     if doc.phase != phase.id:
         problems.append(f"{file}: phase: the current phase is '{phase.id}', not '{doc.phase}'")
-    elif doc.orders is not None:  # intake checks the shape first; so does this
-        shape.check_orders(game.name, phase.kind, doc.orders, str(file), doc.line_of)
-    for power, orders in sorted((doc.orders or {}).items()):
-        for p in game.validate(state, power, orders):
-            path = p.path if p.path.startswith("orders.") else f"orders.{power}.{p.path}".rstrip(".")
-            line = doc.line_of(path)
-            problems.append(f"{file}{', line ' + str(line) if line else ''}: {path}: {p.message}")
+    elif doc.orders is not None:  # intake refuses a file that does not fit the round's schema
+        try:
+            shape.check_orders(game.name, phase.kind, doc.orders, str(file), doc.line_of)
+        except shape.ShapeError as exc:
+            problems.append(str(exc))
+    try:
+        for power, orders in sorted((doc.orders or {}).items()):
+            for p in game.validate(state, power, orders):
+                path = p.path if p.path.startswith("orders.") else f"orders.{power}.{p.path}".rstrip(".")
+                line = doc.line_of(path)
+                problems.append(f"{file}{', line ' + str(line) if line else ''}: {path}: {p.message}")
+    except Exception:  # noqa: BLE001 - the rules cannot read a file of the wrong shape; its first problem is said
+        if not problems:
+            raise
     if problems:
         echo_lines(problems)
         sys.exit(1)
