@@ -32,6 +32,7 @@ from test_orderpage_browser import (
     sign,
 )
 
+from pbem.core import shape
 from pbem.core.campaign import Campaign, format_time
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.demo import run_demo
@@ -71,7 +72,11 @@ class Round:
         assert self.page.is_file() and self.page.stat().st_size < MAX_BYTES, self.page
 
     def expected(self, orders: dict[str, Any]) -> list[str]:
-        """pbem check's lines for ``orders`` (the engine's paths are relative to the faction's orders)."""
+        """pbem check's lines for ``orders``: the first problem of their shape if there is one
+        (pbem check stops there), else the rules' (paths relative to the faction's orders)."""
+        found = shape.problem("ror", self.phase.kind, orders, "orders")
+        if found is not None:
+            return [f"{found.path}: {found.sentence()}"]
         return [f"{f'orders.{self.power}.{p.path}'.rstrip('.')}: {p.message}"
                 for p in self.game.validate(self.state, self.power, orders[self.power])]
 
@@ -283,7 +288,9 @@ def test_a_chinese_page_says_pbem_checks_lines_in_chinese(driver: Any, rounds: C
     assert r.camp.roster()[r.seat].lang == "zh-TW"
     open_page(driver, r.page)
     assert driver.find_element(By.ID, "sign").text == "簽署"
-    spoil_senate(driver, r)
+    click(driver, f"#add-dispatch-{r.power}")  # a second army under a legal commander, with a legion already sent
+    select(driver, f"#power-{r.power} .row.dispatch select[name=commander]", r.legal["commanders"][-1])
+    tick(driver, f"#power-{r.power} .row.dispatch", "legion", str(r.legal["default"][0]["legions"][0]))
     expected = r.expected(page_orders(driver))
     assert problems(driver) == expected
     items = driver.find_elements(By.CSS_SELECTOR, "#problems li.problem")

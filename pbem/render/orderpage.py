@@ -455,6 +455,8 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     from html import escape
 
     scripts = [_asset("orderpage.js")]
+    if data.get("schema"):  # the shape check of pbem check, before the game's own checks
+        scripts.append(_asset("shape.js"))
     if has_form(str(data["game"])):
         scripts.append(_asset(f"{data['game']}.js"))
 

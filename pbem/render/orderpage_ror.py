@@ -176,8 +176,28 @@ MESSAGES: dict[str, str] = {
 
 
 def message_table(lang: str) -> dict[str, str]:
-    """The Rome page's words in ``lang`` (the catalog first, then the table above)."""
-    return pagekit.message_table(lang, MESSAGES)
+    """The Rome page's words in ``lang`` (the catalog first, then the table above), with the
+    sentences of the shape check (pbem.core.shape), which the catalog translates."""
+    from pbem.core import shape
+
+    table = pagekit.message_table(lang, MESSAGES)
+    for msg in (*shape.MESSAGES.values(), *shape.TYPE_WORDS.values(), shape.ALLOWED, shape.EXPECTED, shape.OR):
+        table[msg] = i18n.gettext_for(lang, msg)
+    return table
+
+
+def schema(kind: str) -> dict[str, Any] | None:
+    """The JSON Schema of the round ``kind`` (orders/ror/<kind>.schema.json), which pbem check
+    and intake hold the orders to before any rule; the page checks the same shape first."""
+    import json
+
+    from pbem.data import orders_dir
+
+    path = orders_dir() / "ror" / f"{kind}.schema.json"
+    if not path.is_file():
+        return None
+    found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return found
 
 
 def rules_doc(lang: str) -> str:
@@ -316,6 +336,7 @@ def ror_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str
         "two_round": st["options"].get("ror.pbem_loyalty_test") == "two_round",
         "optional_roll": st["options"].get("ror.loyalty_roll") == "optional_all_follow",
         "title": f"{view['round'] or ''}",
+        "schema": schema(str((view.get("awaiting") or {}).get("kind"))),
         "rules_doc": rules_doc(lang),
         "rule_texts": rule_texts(i18n.check_lang(lang)),
     }

@@ -357,6 +357,9 @@
   }
 
   function check(orders) {
+    // pbem check and intake hold the file to the round's schema first and stop at its first problem
+    var shaped = D.schema && PBEM.shape ? PBEM.shape.problem(D.schema, orders, "orders", t) : null;
+    if (shaped) return { problems: [shaped], notes: [] };
     var problems = [];
     D.powers.forEach(function (p) {
       var o = orders[p] || {}, c = new Checker(p);
