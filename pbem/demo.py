@@ -91,7 +91,7 @@ def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None
             break
         now += timedelta(hours=1)
         for seat, orders in sorted(bot_orders_by_seat(game, state, phase, bot).items()):
-            data = {"pbem": 1, "campaign": camp.id, "player": seat, "phase": phase.id, "orders": orders}
+            data = {"pbem": 1, "campaign": camp.id, "nonce": camp.nonce, "player": seat, "phase": phase.id, "orders": orders}
             fresh = H(f"demo entropy {seed} {seat} {phase.id}".encode())  # reproducible demo players
             signed = sign_file_data(data, private[seat], keys_dir / f"{seat}.key", fresh)
             _mail(camp, seat, phase.id, format_document(signed), now, mails)

@@ -20,6 +20,7 @@ from orders_util import signed
 
 from pbem.core.campaign import Campaign, record_hash
 from pbem.core.canonical import canonical
+from pbem.core.fair import phase_seed
 
 PIN = re.compile(r"^record (\d+) sha256:([0-9a-f]{64})$", re.M)
 
@@ -293,3 +294,185 @@ def test_m1e_a_key_swapped_and_back_is_listed_in_the_next_report_and_the_audit(t
     assert code == 0
     assert "record 1 (archive/000001.json): roster change, north now signs with" in out
     assert "record 3 (archive/000003.json): roster change, north now signs with" in out
+
+
+# -- M2: a player audits a copy of archive/ in the middle of the game --------------------------------
+
+def _public_copy(camp: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "pub"
+    shutil.copytree(camp / "archive", out / "archive")
+    return out
+
+
+def _public_audit(folder: Path, *pins: str) -> tuple[int, str]:
+    args = [a for p in pins for a in ("--pin", p)]
+    result = run_cli("audit", str(folder), "--public", *args, ok=False)
+    return result.exit_code, result.output
+
+
+def test_m2_the_public_archive_audits_mid_game(played: Path, tmp_path: Path) -> None:
+    assert sorted(p.name for p in (played / "archive").iterdir()) == ["000000.json", "000001.json", "000002.json"]
+    pub = _public_copy(played, tmp_path)
+    pin = _pins((played / "reports" / "0002-round-2" / "public.txt").read_text())[0]
+    code, out = _public_audit(pub, pin)
+    assert code == 0, out
+    assert "3 records: hash chain intact" in out
+    assert "2 phases: public hash-chain keys and the players' entropy verified" in out
+    assert "1 pin(s) from reports or receipts" in out
+    # the seed of each phase's dice, from which a player recomputes every die of its report
+    seed = re.search(r"round-2 \(record 2\): public stream seed ([0-9a-f]{64})", out)
+    rec = Campaign(played).records()[2]
+    assert seed is not None and seed.group(1) == phase_seed("public", bytes.fromhex(rec["public_key"]), "round-2", bytes.fromhex(rec["entropy_mix"])).hex()
+    assert "audit passed" in out
+    # the full audit of the same copy fails: states and orders are not there
+    assert _audit(pub)[0] == 1
+
+
+def test_m2_a_truncated_public_copy_fails_given_a_pin_from_a_report(played: Path, tmp_path: Path) -> None:
+    pub = _public_copy(played, tmp_path)
+    pin = _pins((played / "reports" / "0002-round-2" / "public.txt").read_text())[0]
+    (pub / "archive" / "000002.json").unlink()
+    assert _public_audit(pub)[0] == 0
+    code, out = _public_audit(pub, pin)
+    assert code == 1 and "record 2 is missing, but a report or receipt pinned it" in out
+
+
+def test_m2_a_reveal_rewritten_in_a_public_copy_is_caught(played: Path, tmp_path: Path) -> None:
+    pub = _public_copy(played, tmp_path)
+    rec = json.loads((pub / "archive" / "000002.json").read_bytes())
+    seat = sorted(rec["entropy"])[0]
+    assert rec["entropy"][seat]["status"] == "ok"
+    _rewrite_from(pub, 2, lambda r: r["entropy"][seat].update(used="00" * 32, reveal="00" * 32))
+    code, out = _public_audit(pub)
+    assert code == 1
+    assert f"record 2 (archive/000002.json): {seat}'s entropy does not open the commitment" in out
+
+
+def test_m2_pause_majority_checked_in_a_public_copy(tmp_path: Path) -> None:
+    camp, keys = _new(tmp_path)
+    for seat in ("north", "south"):
+        run_cli("intake", str(camp), str(_request(tmp_path, keys[seat], seat, "pause", 1, phase="round-1")), "--now", NOW)
+    assert Campaign(camp).records()[-1]["kind"] == "pause"
+    pub = _public_copy(camp, tmp_path)
+    code, out = _public_audit(pub)
+    assert code == 0, out
+    # the GM drops one of the two requests from the record: 1 of 2 is no majority
+    _rewrite_from(pub, 1, lambda r: r["requests"].pop("south"))
+    code, out = _public_audit(pub)
+    assert code == 1 and "record 1 (archive/000001.json) is a pause with 1 signed request(s) of 2 seats" in out
+
+
+# -- L2: two campaigns with the same id ------------------------------------------------------------
+
+def _form_signed(camp: Path, key: Path, seat: str, out: Path, bid_index: int = 0) -> Path:
+    """What a player does: take the order form of the latest report, fill it in, pbem sign it."""
+    forms = sorted((camp / "reports").glob(f"*/forms/{seat}.yaml"))
+    text = forms[-1].read_text()
+    power = {"north": "N", "south": "S"}[seat]
+    text = re.sub(r"(\n    bid: )\d+", rf"\g<1>{_hands(camp)[power][bid_index]}", text)
+    src = out.with_name(out.stem + "-src.yaml")
+    src.write_text(text)
+    run_cli("sign", str(src), "--key", str(key), "-o", str(out))
+    return out
+
+
+def test_l2_a_file_from_a_campaign_with_the_same_id_is_refused(tmp_path: Path) -> None:
+    a, keys = _new(tmp_path, "a")
+    run_cli("report", str(a), "--all")
+    nonce_a = Campaign(a).nonce
+    assert nonce_a and re.fullmatch(r"[0-9a-f]{32}", nonce_a)
+    # the nonce is published in the start report (and its mail) before anyone sends a file
+    assert nonce_a in (a / "reports" / "0000-start" / "public.txt").read_text()
+    assert nonce_a in (a / "outbox" / "report-0000-start-north.eml").read_text()
+    filed = _form_signed(a, keys["north"], "north", tmp_path / "north-a.yaml")
+    assert f"nonce: {nonce_a}" in filed.read_text()
+    assert "accepted:" in run_cli("intake", str(a), str(filed), "--now", NOW).output
+    # campaign B: the same id, the same players' keys
+    b = tmp_path / "b"
+    run_cli("new", str(b), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+            "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
+    assert Campaign(b).nonce != nonce_a
+    out = run_cli("intake", str(b), str(filed), "--now", NOW).output
+    assert "refused:" in out and "is for another campaign named 'mini-1'" in out
+    assert not list((b / "orders").glob("*/north.*.yaml"))
+
+
+# -- M3: chance nobody can steer ---------------------------------------------------------------------
+
+def test_m3_1_the_gm_is_committed_in_the_start_report_before_anyone_sends_entropy(tmp_path: Path) -> None:
+    """The anchor of the public hash chain, the commitment to the secret key and the campaign
+    nonce are in the start report and in the first mail every player gets, before any order
+    file. A GM who re-creates the campaign to try another seed after that shows a different
+    anchor, and the players' files of the first campaign are refused (the nonce differs)."""
+    camp, _ = _new(tmp_path)
+    run_cli("report", str(camp), "--all")
+    create = Campaign(camp).create_record()
+    mail = (camp / "outbox" / "report-0000-start-south.eml").read_text()
+    for field in ("public_anchor", "secret_commitment", "nonce"):
+        assert create[field] in (camp / "reports" / "0000-start" / "public.txt").read_text()
+        assert create[field] in mail, field
+    assert not list((camp / "orders").glob("*/*.yaml"))
+
+
+def test_m3_2_a_withheld_reveal_costs_the_seat_its_orders(tmp_path: Path) -> None:
+    """A GM who plays (north) sees the other reveals and could send his file with or without his
+    own reveal to choose between two outcomes. Without the reveal his orders do not count: the
+    seat plays its defaults, the public report says so, and the new commitment counts next."""
+    camp, keys = _new(tmp_path)
+    (tmp_path / "d").mkdir()
+    _round(tmp_path / "d", camp, keys, 1)
+    hands = _hands(camp)
+    lost = tmp_path / "lost"  # the same key without the value pbem sign kept beside it
+    lost.mkdir()
+    shutil.copy(keys["north"], lost / "north.key")
+    bid = max(hands["N"])
+    assert bid != min(hands["N"])
+    north = signed(tmp_path, lost / "north.key", "mini-1", "north", "round-2", {"N": {"bid": bid}})
+    assert "entropy_reveal" not in north.read_text()
+    south = signed(tmp_path, keys["south"], "mini-1", "south", "round-2", {"S": {"bid": hands["S"][0]}})
+    run_cli("intake", str(camp), str(north), str(south), "--now", NOW)
+    receipt = next(p.read_text() for p in (camp / "outbox").glob("receipt-*.eml") if "round-2" in p.read_text() and "north" in p.read_text()
+                   and "entropy_reveal" in p.read_text())
+    assert "this file's orders will not count" in receipt
+    run_cli("resolve", str(camp), "--now", NOW)
+    rec = Campaign(camp).records()[-1]
+    assert rec["entropy"]["north"]["status"] == "withheld" and rec["entropy"]["south"]["status"] == "ok"
+    assert rec["defaults"] == ["N"]
+    events = json.loads((camp / "states" / f"{rec['index']:06d}.events.json").read_bytes())
+    assert any(e.get("power") == "N" and e.get("bid") == min(hands["N"]) for e in events), events
+    report = (camp / "reports" / "0002-round-2" / "public.txt").read_text()
+    assert "Withheld entropy reveal (orders not counted, defaults played): north" in report
+    # the withheld file's fresh commitment counts from the next phase: north is out one phase only
+    hands = _hands(camp)
+    north3 = signed(tmp_path, lost / "north.key", "mini-1", "north", "round-3", {"N": {"bid": hands["N"][0]}})
+    south3 = signed(tmp_path, keys["south"], "mini-1", "south", "round-3", {"S": {"bid": hands["S"][0]}})
+    run_cli("intake", str(camp), str(north3), str(south3), "--now", NOW)
+    run_cli("resolve", str(camp), "--now", NOW)
+    rec3 = [r for r in Campaign(camp).records() if r["kind"] == "phase"][-1]
+    assert rec3["entropy"]["north"]["status"] == "ok" and rec3["defaults"] == []
+    assert _audit(camp)[0] == 0
+
+
+def test_m3_3_a_rollback_moves_to_a_fresh_chain_key(tmp_path: Path) -> None:
+    """Every reveal of the superseded phase is public; with the same chain key anyone could
+    compute the re-run's dice before choosing orders. The re-run takes the next key instead,
+    which nobody but the GM knows before its report."""
+    camp, keys = _new(tmp_path)
+    (tmp_path / "d").mkdir()
+    _round(tmp_path / "d", camp, keys, 1)
+    run_cli("rollback", str(camp), "--to", "round-1", "--now", NOW)
+    run_cli("resolve", str(camp), "--force", "--now", NOW)
+    recs = Campaign(camp).records()
+    first, rerun = recs[1], recs[3]
+    assert recs[2]["kind"] == "rollback" and rerun["phase"] == first["phase"] == "round-1"
+    assert rerun["public_key"] != first["public_key"]
+    assert hashlib.sha256(bytes.fromhex(rerun["public_key"])).hexdigest() == first["public_key"]
+    assert (first.get("chain_index"), rerun.get("chain_index")) == (1, 2)
+    assert _audit(camp)[0] == 0
+    assert _public_audit(_public_copy(camp, tmp_path))[0] == 0
+    # a GM who re-uses the old key for the re-run is caught
+    pub = _public_copy(camp, tmp_path / "x")
+    _rewrite_from(pub, 3, lambda r: r.update(public_key=first["public_key"]))
+    code, out = _public_audit(pub)
+    assert code == 1 and "archive/000003.json: the public key of phase 1 is not the next key of the hash chain" in out

@@ -163,14 +163,17 @@ def resolve(campaign_dir: Path, force: bool, confirm_missing: bool, now: datetim
 @campaign_arg
 @click.option("--pin", "pins", multiple=True, metavar="N:HASH",
               help="A record pinned by a report or receipt ('record N sha256:HASH'); the audit fails if it is missing or differs. Repeatable.")
-def audit(campaign_dir: Path, pins: tuple[str, ...]) -> None:
+@click.option("--public", "public", is_flag=True,
+              help="Check only a copy of the campaign's archive/ folder (what a player can have mid-game): chain, pins, chain keys, entropy, pauses, roster changes.")
+def audit(campaign_dir: Path, pins: tuple[str, ...], public: bool) -> None:
     """Re-verify signatures, the hash chain and commitments, and replay the whole game.
 
     \b
-    Example (the pin is the 'record N sha256:…' line of any report or receipt you received):
+    Examples (a pin is the 'record N sha256:…' line of any report or receipt you received):
       pbem audit maria-1741 --pin 12:3f2a…
+      pbem audit copy-of-archive --public --pin 12:3f2a…   # a folder holding archive/
     """
-    report = run_audit(Campaign(campaign_dir), [parse_pin(p) for p in pins])
+    report = run_audit(Campaign(campaign_dir), [parse_pin(p) for p in pins], public=public)
     echo_lines(report.lines())
     click.echo("audit passed")
 

@@ -22,7 +22,7 @@ from pbem.core.campaign import Campaign, derive_keys, format_pin, parse_pin, par
 from pbem.core.gm import majority
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document, verify_signature
-from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, hash_chain
+from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, entropy_mix, hash_chain, phase_seed
 from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
 from pbem.errors import AuditError, PbemError
 
@@ -33,13 +33,18 @@ class AuditReport:
     order_files: int = 0
     replayed: int = 0
     replay: bool = False
+    public: bool = False
+    phases: int = 0
     notes: list[str] = field(default_factory=list)
+    seeds: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [
-            f"{self.records} records: hash chain intact",
-            f"{self.order_files} order files: hashes and signatures verified",
-        ]
+        out = [f"{self.records} records: hash chain intact"]
+        if self.public:
+            out.append(f"{self.phases} phases: public hash-chain keys and the players' entropy verified")
+            out += self.seeds
+        else:
+            out.append(f"{self.order_files} order files: hashes and signatures verified")
         if self.replay:
             out.append(f"{self.replayed} phases replayed: every state, event and commitment hash matches")
         out += self.notes
@@ -55,45 +60,59 @@ def _rel(camp: Campaign, rec: dict[str, Any]) -> str:
     return str(camp.record_path(rec["index"]).relative_to(camp.root))
 
 
-def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = ()) -> AuditReport:
+def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = False) -> AuditReport:
     """Audit ``camp``; raise :class:`AuditError` naming the first record or file that does not match.
 
     ``pins`` are ``(index, sha256)`` pairs copied from reports and receipts: each pinned record
     must still be there with that hash, which anchors the chain up to it (a truncated archive, or
-    a suffix rewritten with recomputed links, fails)."""
+    a suffix rewritten with recomputed links, fails).
+
+    ``public``: check only what ``archive/`` holds, so a player can audit a copy of it in the
+    middle of the game: the record chain and the pins, the public hash chain, every phase's
+    players' entropy (each reveal against the commitment of an earlier record, and the mix made
+    from them), the pause and resume requests the records carry (signatures and majorities) and
+    the roster changes. Order files, states and the replay stay for the full audit."""
     camp.require()
-    report = AuditReport()
+    report = AuditReport(public=public)
     records = _check_chain(camp, report)
     _check_pins(camp, records, pins, report)
     create = records[0]
-    _check_snapshot(camp, create)
+    if not public:
+        _check_snapshot(camp, create)
     roster = {name: parse_public_key(e["key"]) for name, e in create["roster"].items()}
     anchor = bytes.fromhex(create["public_anchor"])
     previous_key = anchor
     cited: set[str] = set()
+    live: list[dict[str, Any]] = []
     for rec in records:
         if rec["kind"] == "roster":
             roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
             report.notes.append(f"record {rec['index']} ({_rel(camp, rec)}): roster change, {rec['seat']} now signs with {rec['entry']['key'][:28]}…")
         if "requests" in rec or rec["kind"] in ("pause", "resume"):
-            _check_requests(camp, rec, roster, create["campaign"])
+            _check_requests(camp, rec, roster, create["campaign"], public)
+        if rec["kind"] == "rollback":
+            live = [r for r in live if r["index"] <= rec["to"]]
+        live.append(rec)
         if rec["kind"] != "phase":
             continue
+        _check_entropy(camp, rec, outstanding_commits(live[:-1]))
+        report.phases += 1
+        if public:
+            previous_key = _check_key(camp, records, rec, anchor, previous_key)
+            report.seeds.append(f"{rec['phase']} (record {rec['index']}): public stream seed "
+                                f"{phase_seed('public', bytes.fromhex(rec['public_key']), rec['phase'], bytes.fromhex(rec['entropy_mix'])).hex()}")
+            continue
         path = camp.record_path(rec["index"])
-        key = bytes.fromhex(rec["public_key"])
-        if rec["phase_number"] == 1 or _after_rollback(records, rec):
-            chain_ok = _chain_reaches(key, anchor, rec["phase_number"])
-        else:
-            chain_ok = check_chain_key(key, previous_key)
-        if not chain_ok:
-            raise _fail(path, f"the public key of phase {rec['phase_number']} is not the next key of the hash chain")
-        previous_key = key
+        previous_key = _check_key(camp, records, rec, anchor, previous_key)
         for seat, used in sorted(rec["orders"].items()):
             _check_order_file(camp, rec, seat, used, roster, path)
             cited.add(used["file"])
             report.order_files += 1
         _check_newest_used(camp, rec, roster)
         _check_snapshot(camp, rec)
+    if public:
+        report.notes.append("order files, states and the replay are left to the full audit (they hold secrets until the game ends)")
+        return report
     report.order_files += _check_order_folders(camp, cited)
     found = _seed(camp, records)
     if found is None:
@@ -151,6 +170,39 @@ def _check_pins(camp: Campaign, records: list[dict[str, Any]], pins: Sequence[tu
         report.notes.append(f"{len(set(pins))} pin(s) from reports or receipts: every pinned record is there, unchanged")
 
 
+def _check_key(camp: Campaign, records: list[dict[str, Any]], rec: dict[str, Any], anchor: bytes, previous_key: bytes) -> bytes:
+    """A phase's public key is the next key of the hash chain; returns it."""
+    key = bytes.fromhex(rec["public_key"])
+    if "chain_index" in rec:  # the key's place in the chain: every phase record, superseded or not, uses a fresh one
+        chain_ok = rec["chain_index"] == sum(1 for r in records[: rec["index"]] if r["kind"] == "phase") + 1 and check_chain_key(key, previous_key)
+    elif rec["phase_number"] == 1 or _after_rollback(records, rec):
+        chain_ok = _chain_reaches(key, anchor, rec["phase_number"])
+    else:
+        chain_ok = check_chain_key(key, previous_key)
+    if not chain_ok:
+        raise _fail(camp.record_path(rec["index"]), f"the public key of phase {rec['phase_number']} is not the next key of the hash chain")
+    return key
+
+
+def _check_entropy(camp: Campaign, rec: dict[str, Any], commits: dict[str, str]) -> None:
+    """The players' entropy of a phase: each reveal opens the seat's commitment of an earlier
+    record (or the commitment itself is used, and the status says why), no seat with a pending
+    commitment is left out when its reveal counted, and the mix is made of exactly these values."""
+    where = f"record {rec['index']} ({_rel(camp, rec)})"
+    used: dict[str, str] = {}
+    for seat, e in sorted(rec.get("entropy", {}).items()):
+        expected = commits.get(seat)
+        if expected is None:
+            raise _fail(camp.record_path(rec["index"]), f"{where} mixes entropy of {seat}, who had no commitment pending")
+        reveal, value, status = e.get("reveal"), e.get("used"), e.get("status")
+        opens = isinstance(reveal, str) and bool(re.fullmatch(r"(?:[0-9a-f]{2})+", reveal)) and sha256_hex(bytes.fromhex(reveal)) == expected
+        if (status == "ok") != opens or value != (reveal if opens else expected):
+            raise _fail(camp.record_path(rec["index"]), f"{where}: {seat}'s entropy does not open the commitment {expected[:16]}… of an earlier record as the record says ({status})")
+        used[seat] = str(value)
+    if entropy_mix(used).hex() != rec.get("entropy_mix"):
+        raise _fail(camp.record_path(rec["index"]), f"{where}: the entropy mix is not the mix of the players' values the record lists")
+
+
 def _chain_break(camp: Campaign, index: int, data: bytes) -> AuditError:
     """Name the record that was changed when record ``index`` does not chain to the one before.
 
@@ -200,8 +252,10 @@ def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict
         verify_signature(doc, roster[seat])
     except PbemError as exc:
         raise _fail(path, f"the order file does not verify: {exc.message}") from None
-    if doc.campaign != camp.id:
-        raise _fail(path, f"the order file is for campaign '{doc.campaign}', but record {rec['index']} ({_rel(camp, rec)}) uses it in '{camp.id}'")
+    nonce = doc.data.get("nonce")
+    if doc.campaign != camp.id or (nonce is not None and nonce != camp.nonce):
+        named = f"'{doc.campaign}'" + (f" (nonce {str(nonce)[:40]})" if nonce is not None and nonce != camp.nonce else "")
+        raise _fail(path, f"the order file is for campaign {named}, but record {rec['index']} ({_rel(camp, rec)}) uses it in '{camp.id}'")
     if doc.player != seat or doc.phase != rec["phase"]:
         raise _fail(path, f"the order file is for {doc.player}/{doc.phase}, but record {rec['index']} uses it for {seat}/{rec['phase']}")
 
@@ -250,7 +304,7 @@ def _check_head(camp: Campaign, vpath: Path, head: Any) -> None:
         raise _fail(vpath, f"the verdict says the file was accepted on {head}, which is not a record of this archive")
 
 
-def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], campaign: str) -> None:
+def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], campaign: str, public: bool = False) -> None:
     """A pause or resume record: every signed request it cites is there, unchanged, signed by its
     seat's roster key, of the record's kind, for its phase and this campaign; and the requests
     are a majority of the seats (a GM who plays cannot pause alone)."""
@@ -258,7 +312,14 @@ def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any],
     requests = rec.get("requests") or {}
     for seat, req in sorted(requests.items()):
         path = camp.root / req["file"]
-        raw = _read_cited(camp, rec, path, req["sha256"], f"the {rec['kind']} request of {seat}")
+        if "text" in req:  # the record carries the signed request itself: a public copy checks it
+            raw = str(req["text"]).encode("utf-8")
+            if sha256_hex(raw) != req["sha256"]:
+                raise _fail(camp.record_path(rec["index"]), f"{where}: the {rec['kind']} request of {seat} it carries does not match its hash")
+        elif public:
+            raise _fail(camp.record_path(rec["index"]), f"{where} does not carry {seat}'s signed request; only the full audit can check it")
+        else:
+            raw = _read_cited(camp, rec, path, req["sha256"], f"the {rec['kind']} request of {seat}")
         if seat not in roster:
             raise _fail(path, f"{where} cites a request of '{seat}', who is not on the roster")
         try:
@@ -392,7 +453,7 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
         docs = {seat: ((camp.root / used["file"]).read_bytes(), Path(used["file"]).name) for seat, used in rec["orders"].items()}
         autopilot = autopilot_seats(live, int(create.get("autopilot_after", 0)))
         inputs = gather(game, state, phase, docs, outstanding_commits(live), autopilot)
-        resolution, body = play(game, state, phase, rec["phase_number"], inputs, seed)
+        resolution, body = play(game, state, phase, rec["phase_number"], inputs, seed, rec.get("chain_index"))
         for name in ("defaults", "missing_seats", "autopilot", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
             if body[name] != rec[name]:
                 raise _fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")

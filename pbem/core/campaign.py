@@ -201,6 +201,9 @@ class Campaign:
             "chain_length": CHAIN_LENGTH,
             "public_anchor": chain[0].hex(),
             "secret_commitment": sha256_hex(keys["secret"]),
+            # a random value that every order form and order page puts in the files it signs,
+            # so a file cannot count in another campaign that has the same id (L2)
+            "nonce": campaign_nonce(seed),
             "state_hash": digest(state),
         }
         record.update(settings or {})
@@ -264,6 +267,12 @@ class Campaign:
     @property
     def id(self) -> str:
         return str(self.create_record()["campaign"])
+
+    @property
+    def nonce(self) -> str | None:
+        """The campaign nonce order files carry (``None`` for a campaign made before nonces)."""
+        value = self.create_record().get("nonce")
+        return None if value is None else str(value)
 
     def game(self) -> Any:
         from pbem.games import get_game
@@ -389,6 +398,12 @@ def parse_pin(text: str) -> tuple[int, str]:
     if not m:
         raise CampaignError(f"'{text}' is not a pin such as 12:3f2a… or 'record 12 sha256:3f2a…' (copy it from a report or receipt)")
     return int(m.group(1)), m.group(2)
+
+
+def campaign_nonce(seed: bytes) -> str:
+    """The campaign nonce: 16 bytes derived from the secret seed (as unpredictable as the seed,
+    and no help in guessing it), in hex."""
+    return hmac.new(seed, b"pbem|campaign-nonce", hashlib.sha256).digest()[:16].hex()
 
 
 def derive_keys(seed: bytes) -> dict[str, bytes]:

@@ -4,6 +4,7 @@ An order file is YAML::
 
     pbem: 1
     campaign: maria-1741
+    nonce: 5f0c...             # the campaign nonce from the order form (binds the file to this campaign)
     player: frederick          # the roster seat that sends and signs it
     phase: 1741-1/prussia
     seq: 3                     # a higher seq replaces a lower one within the phase
@@ -38,6 +39,7 @@ FORMAT_VERSION = 1
 FIELD_ORDER = (
     "pbem",
     "campaign",
+    "nonce",
     "player",
     "phase",
     "seq",

@@ -192,7 +192,7 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
             "this looks like a replay. To replace your orders, send them with seq %(next)s or more"),
             line=doc.line_of("seq"), field="seq", seq=doc.seq, best=existing.seq, phase=doc.phase, next=existing.seq + 1)
         return _refuse(camp, cand, str(replay.located(cand.source)), error=replay, verified=verified)
-    problems = _validate(game, state, phase, doc)
+    problems = _validate(game, state, phase, doc) + _reveal_problem(camp, doc)
     verdict: dict[str, Any] = {
         "seat": doc.player,
         "seq": doc.seq,
@@ -246,7 +246,9 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
         if gm.majority(len(agreeing), len(roster)) and paused == (kind == "resume"):
             body: dict[str, Any] = {
                 "kind": kind, "phase": phase.id, "phase_number": camp.phase_number(),
-                "requests": {seat: {"file": str(p.relative_to(camp.root)), "sha256": sha256_hex(p.read_bytes())} for seat, p in sorted(agreeing.items())},
+                # each signed request is carried in the record too, so a public copy of the
+                # archive proves the majority ('pbem audit --public')
+                "requests": {seat: _cited_request(camp, p) for seat, p in sorted(agreeing.items())},
                 "resolved_at": format_time(now),
             }
             if kind == "resume":
@@ -255,6 +257,16 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
                 body["seconds"] = max(0, int((now - parse_time(since.since)).total_seconds()))
             camp.append_record(body)
     return Verdict(cand.source, True, f"{kind} request accepted", doc.player, doc.seq, request=kind)
+
+
+def _cited_request(camp: Campaign, path: Path) -> dict[str, str]:
+    raw = path.read_bytes()
+    cited = {"file": str(path.relative_to(camp.root)), "sha256": sha256_hex(raw)}
+    try:
+        cited["text"] = raw.decode("utf-8")
+    except UnicodeDecodeError:  # a file in another encoding stays in orders/ only
+        pass
+    return cited
 
 
 def _doc_name(seat: str, seq: int, tag: str = "") -> str:
@@ -288,6 +300,12 @@ def _identify(camp: Campaign, roster, doc: OrderDocument) -> None:  # type: igno
     """The file is for this campaign and signed by the roster key of the seat it names."""
     if doc.campaign != camp.id:
         raise OrderError(f"this file is for campaign '{echo(doc.campaign)}', not '{camp.id}'", line=doc.line_of("campaign"), field="campaign")
+    nonce = doc.data.get("nonce")
+    if nonce is not None and nonce != camp.nonce:
+        raise said(OrderError, N_(
+            "this file is for another campaign named '%(campaign)s' (its nonce is %(nonce)s, this campaign's is %(ours)s); "
+            "use the order form or order page of this campaign's latest report"),
+            line=doc.line_of("nonce"), field="nonce", campaign=camp.id, nonce=echo(str(nonce))[:40], ours=camp.nonce)
     seat = roster.get(doc.player)
     if seat is None:
         raise OrderError(f"'{echo(doc.player)}' is not a player of this campaign (players: {', '.join(roster)})", line=doc.line_of("player"), field="player")
@@ -340,6 +358,20 @@ def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ign
             line = doc.line_of(path)
             problems.append(f"line {line}: {path}: {problem.message}" if line else f"{path}: {problem.message}")
     return problems
+
+
+def _reveal_problem(camp: Campaign, doc: OrderDocument) -> list[str]:
+    """The file does not reveal the entropy its seat committed to in an earlier phase: it will not
+    count (the seat's defaults are played), though its new commitment will."""
+    from pbem.core.phase import outstanding_commits
+
+    expected = outstanding_commits(camp.effective_records()).get(doc.player)
+    reveal = doc.entropy_reveal
+    if expected is None or (reveal is not None and len(reveal) % 2 == 0 and sha256_hex(bytes.fromhex(reveal)) == expected):
+        return []
+    return [f"entropy_reveal: {'missing' if reveal is None else 'does not open'} your commitment {expected[:16]}… of an earlier phase; "
+            "this file's orders will not count (your defaults are played) unless a file with a higher seq reveals it. "
+            "pbem sign and the order page keep the value beside your key"]
 
 
 def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster) -> bool:  # type: ignore[no-untyped-def]

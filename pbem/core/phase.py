@@ -91,7 +91,12 @@ def gather(
         if reveal is not None and _opens(reveal, expected):
             status, value = "ok", reveal
         else:
-            status, value = ("missing" if reveal is None else "wrong"), expected
+            # the reveal is withheld (absent, or it does not open the commitment): the file's
+            # orders do not count in this phase, so nobody gains a choice between two outcomes by
+            # keeping a value back; its new commitment counts from the next phase
+            status, value = "withheld", expected
+            for power in [p for p in orders if game.seat_of(state, p) == seat]:
+                del orders[power]
         entropy[seat] = {"reveal": reveal, "used": value, "status": status}
         reveals[seat] = value
     for seat, expected in sorted(commits.items()):
@@ -134,11 +139,18 @@ def autopilot_seats(records: list[dict[str, Any]], after: int) -> frozenset[str]
     return frozenset(seat for seat, n in streak.items() if n >= after)
 
 
-def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: Inputs, seed: bytes) -> tuple[Resolution, dict[str, Any]]:
-    """Resolve the phase and build the record body (without index/prev/time). Pure."""
+def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: Inputs, seed: bytes,
+         chain_index: int | None = None) -> tuple[Resolution, dict[str, Any]]:
+    """Resolve the phase and build the record body (without index/prev/time). Pure.
+
+    ``chain_index`` is the key of the public hash chain the phase uses: one more than the phase
+    records in the archive, superseded ones included, so a phase reopened by a rollback draws
+    with a fresh key that nobody can know before its report (``None``: the phase number, as
+    campaigns made before this rule did)."""
     keys = derive_keys(seed)
-    _chain_length(number)
-    chain_key = _chain(keys["public"])[number]
+    index = number if chain_index is None else chain_index
+    _chain_length(index)
+    chain_key = _chain(keys["public"])[index]
     resolution, rng, voided = resolve_safely(
         game, state, inputs, lambda: phase_rng(chain_key, keys["secret"], phase.id, inputs.mix))
     commitments = {
@@ -156,6 +168,7 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
         "entropy": inputs.entropy,
         "entropy_mix": inputs.mix.hex(),
         "public_key": chain_key.hex(),
+        **({} if chain_index is None else {"chain_index": chain_index}),
         "public_draws": rng.public.draws,
         "commitments": commitments,
         "events_hash": digest(resolution.events),
@@ -271,7 +284,8 @@ def resolve(camp: Campaign, now: datetime) -> Outcome:
     for seat, acc in chosen.items():
         inputs.docs[seat]["file"] = str(acc.path.relative_to(camp.root))
         inputs.docs[seat]["verdict_sha256"] = sha256_hex(acc.path.with_name(acc.path.name + ".verdict.json").read_bytes())
-    resolution, body = play(game, state, phase, number, inputs, camp.seed())
+    chain_index = sum(1 for r in camp.records() if r["kind"] == "phase") + 1
+    resolution, body = play(game, state, phase, number, inputs, camp.seed(), chain_index)
     index = len(camp.records())
     camp.write_state(index, resolution.state)
     atomic.write_bytes(camp.states_dir / f"{index:06d}.events.json", canonical(resolution.events) + b"\n", mode=0o600)

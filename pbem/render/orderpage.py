@@ -414,7 +414,7 @@ def _card_titles(lang: str, names: list[str]) -> dict[str, str]:
 
 def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, phase: Phase, *,
               campaign: str, lang: str = "en", deadline: str | None = None,
-              pubkey: str | None = None) -> dict[str, Any] | None:
+              pubkey: str | None = None, nonce: str | None = None) -> dict[str, Any] | None:
     """Everything the page embeds, or ``None`` when ``seat`` sends no orders in ``phase``.
 
     Only the seat's view and the legal choices of the seat's own powers in ``phase`` go in."""
@@ -427,6 +427,7 @@ def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, p
         "version": PAGE_VERSION,
         "game": game_name,
         "campaign": campaign,
+        "nonce": nonce,
         "seat": seat,
         "phase": phase.id,
         "kind": phase.kind,
@@ -480,7 +481,7 @@ def has_form(game_name: str) -> bool:
 
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
                campaign: str, lang: str = "en", deadline: str | None = None,
-               pubkey: str | None = None, map_svg: str | None = None) -> str | None:
+               pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it, the game is over, or the page has no form for the game.
 
@@ -493,7 +494,7 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
     if phase is None:
         return None
     data = page_data(game_name, game, state, seat, phase, campaign=campaign, lang=lang,
-                     deadline=deadline, pubkey=pubkey)
+                     deadline=deadline, pubkey=pubkey, nonce=nonce)
     if data is None:
         return None
     svg = map_svg

@@ -152,6 +152,11 @@ class _Publisher:
         if self.rec["kind"] != "phase":
             return None
         number = self.rec["phase_number"]
+        if "chain_index" in self.rec:  # every phase record, superseded or not, takes the next key
+            previous = [r for r in self.camp.records() if r["kind"] == "phase" and r["index"] < self.rec["index"]]
+            if previous:
+                return report.chain_check(self.rec, previous[-1]["public_key"], f"record {previous[-1]['index']}")
+            return report.chain_check(self.rec, self.create["public_anchor"], "anchor")
         previous = [r for r in self.camp.effective_records() if r["kind"] == "phase" and r["phase_number"] == number - 1 and r["index"] < self.rec["index"]]
         if previous:
             return report.chain_check(self.rec, previous[-1]["public_key"], f"phase {number - 1}")
@@ -237,7 +242,7 @@ class _Publisher:
         defaults = {p: self.game.default_orders(self.state, p) for p in powers}
         ctx = report.form_context(
             campaign=self.camp.id, game=self.game_name, seat=seat, phase=upcoming, powers=powers,
-            legal=legal, defaults=defaults, schema=self._schema_ref(upcoming.kind),
+            legal=legal, defaults=defaults, schema=self._schema_ref(upcoming.kind), nonce=self.camp.nonce,
         )
         ctx["dump"] = _dump_yaml
         ctx["flow"] = _flow_yaml
@@ -290,7 +295,7 @@ class _Publisher:
                     self._write(f"forms/{schema.name}", report.PUBLIC, schema.read_text(encoding="utf-8"))
             # the offline order page: write, check and sign the next orders in a browser (issue 9)
             page = orderpage.order_page(
-                self.game_name, game, self.state, seat_name, campaign=self.camp.id, lang=lang,
+                self.game_name, game, self.state, seat_name, campaign=self.camp.id, nonce=self.camp.nonce, lang=lang,
                 deadline=upcoming.deadline if upcoming else None, pubkey=seat.key.line(), map_svg=svg,
             )
             if page is not None:

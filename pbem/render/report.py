@@ -231,10 +231,12 @@ def form_context(
     legal: Mapping[str, Any],
     defaults: Mapping[str, Any],
     schema: str,
+    nonce: str | None = None,
 ) -> dict[str, Any]:
     """The context of an order form for ``seat``'s ``powers`` in ``phase``."""
     return {
         "campaign": campaign,
+        "nonce": nonce,
         "game": game,
         "seat": seat,
         "phase": phase.as_dict(),

@@ -10,7 +10,7 @@
 
 var PBEM = (function () {
   var data = JSON.parse(document.getElementById("pbem-data").textContent);
-  var FIELD_ORDER = ["pbem", "campaign", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature"];
+  var FIELD_ORDER = ["pbem", "campaign", "nonce", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature"];
   var PKCS8_PREFIX = "302e020100300506032b657004220420";
   var STORE_KEY = "pbem:entropy";
   var game = null;
@@ -314,7 +314,9 @@ var PBEM = (function () {
       value = bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
       seq = Math.max(wantedSeq || 0, 1);
     }
-    var doc = { pbem: 1, campaign: data.campaign, player: data.seat, phase: data.phase, seq: seq };
+    var doc = { pbem: 1, campaign: data.campaign };
+    if (data.nonce) doc.nonce = data.nonce;  // binds the file to this campaign (an equal id elsewhere does not count)
+    Object.assign(doc, { player: data.seat, phase: data.phase, seq: seq });
     if (reveal) doc.entropy_reveal = reveal;
     doc.entropy_commit = await sha256Hex(hexToBytes(value));
     doc.orders = orders;
