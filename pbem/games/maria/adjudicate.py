@@ -61,13 +61,16 @@ def phase_id(state: dict[str, Any]) -> str | None:
 
 def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
     """The powers that must send orders in the current round: those with a player and with
-    something to order (M12.12: a step nobody can give orders for runs on by itself)."""
+    something to order (M12.12: a step nobody can give orders for runs on by itself).
+
+    Decided from public facts only (the pieces on the map, the generals and trains off it), never
+    from hidden troop numbers or a hand's value: the report that names who owes orders is public."""
     step = state["step"]
     with_player = [p for p in state["powers"] if model.seat_of(state, p) is not None]
     if step == "setup":
         return tuple(with_player)
     if step == "winter":
-        return tuple(p for p in with_player if can_buy_in_winter(state, p))
+        return tuple(p for p in with_player if may_buy_in_winter(state, p))
     if step in ("politics", "commit"):
         return tuple(p for p in politics.BIDDERS if p in with_player)
     if step == "hussars":
@@ -83,30 +86,22 @@ def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
     return ()
 
 
-def _purse(state: dict[str, Any], power: str) -> int:
-    """The TC points ``power``'s hand can pay (M6.4)."""
-    from pbem.games.maria.cards import payment_value
-
-    return sum(payment_value(c, state["options"]) for c in state["cards"]["hands"].get(power, []))
-
-
 def has_stage_orders(state: dict[str, Any], power: str) -> bool:
-    """True if ``power`` has a piece on the map, or could bring back a train (M3.9)."""
+    """True if ``power`` has a piece on the map, or a train off it that may come back (M3.9).
+    Whether its hand can pay the return is hidden, so it is not asked here: the orders are
+    optional, and the stage checks the payment."""
     if any(v["power"] == power and v["city"] is not None
            for v in (*state["generals"].values(), *state["trains"].values())):
         return True
     off = any(v["power"] == power and v["city"] is None for v in state["trains"].values())
-    return off and state["train_max"].get(power, 0) > 0 and \
-        _purse(state, power) >= int(state["options"]["trains.reentry_cost"])
+    return off and state["train_max"].get(power, 0) > 0
 
 
-def can_buy_in_winter(state: dict[str, Any], power: str) -> bool:
-    """True if ``power`` could buy a troop or a return this winter (M8.2, M8.3)."""
-    if _purse(state, power) < max(1, int(state["options"]["winter.recruit_cost"])):
-        return False
-    top = int(state["options"]["troops.max"])
-    return any(g["power"] == power and (g["city"] is None or g["troops"] < top)
-               for g in state["generals"].values())
+def may_buy_in_winter(state: dict[str, Any], power: str) -> bool:
+    """True if ``power`` has a general, on the map or off it: it may buy troops or a return this
+    winter (M8.2, M8.3). Troop numbers and hand values are hidden, so whether it can afford any
+    is left to its orders (optional, like every winter order)."""
+    return any(g["power"] == power for g in state["generals"].values())
 
 
 def current_phase(state: dict[str, Any]) -> Phase | None:
