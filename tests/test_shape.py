@@ -113,14 +113,14 @@ def test_h1_odd_entropy_reveal_is_refused(camp: tuple[Path, dict[str, Path]]) ->
 
 def test_h1_a_stored_reveal_that_is_not_hex_counts_as_wrong() -> None:
     """An archive from before the envelope was strict may hold such a file: it still resolves,
-    with the seat's committed value used as for any wrong reveal."""
+    with the seat's committed value used as for any withheld reveal (its orders do not count)."""
     data = {"pbem": 1, "campaign": "c", "player": "frederick", "phase": "p", "seq": 1,
             "entropy_reveal": "a" * 33, "entropy_commit": COMMIT, "orders": {}}
     raw = format_document(sign_data(data, generate("fritz"))).encode()
     committed = sha256_hex(b"x")
     inputs = gather(get_game("maria"), {}, Phase("p", "stage", ()), {"frederick": (raw, "f.yaml")},
                     {"frederick": committed})
-    assert inputs.entropy["frederick"] == {"reveal": "a" * 33, "used": committed, "status": "wrong"}
+    assert inputs.entropy["frederick"] == {"reveal": "a" * 33, "used": committed, "status": "withheld"}
 
 
 @pytest.mark.parametrize(("orders", "field"), [

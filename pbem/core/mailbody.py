@@ -33,7 +33,7 @@ from html.parser import HTMLParser
 from pbem.core.safeyaml import load_document
 from pbem.errors import OrderFileError
 
-FIELDS = ("pbem", "campaign", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature")
+FIELDS = ("pbem", "campaign", "nonce", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature")
 _START = re.compile(r"^pbem[ \t]*:")
 _FIELD = re.compile(r"^(?:%s)[ \t]*:(?:[ \t]|$)" % "|".join(FIELDS))
 _QUOTE = re.compile(r"^((?:> ?)*>) ?")
