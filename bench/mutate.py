@@ -177,7 +177,10 @@ def mutants(path: Path) -> list[Mutant]:
     for node, where, parents in _segments(tree):
         if _skip(node, parents) or not hasattr(node, "lineno"):
             continue
-        toplevel = not any(isinstance(p, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) for p in parents)
+        # code of a function body runs when called; its defaults run at import, like the module's
+        toplevel = not any(isinstance(p, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+                           and not any(_inside(node, d) for d in [*p.args.defaults, *p.args.kw_defaults] if d)
+                           for p in parents)
         edits: list[tuple[ast.AST, str]] = [(node, r) for r in _replacements(node)]
         edits += [(t, ast.unparse(ast.UnaryOp(ast.Not(), t))) for t in _tests_of(node)]
         if isinstance(node, ast.Return) and node.value is not None and not (

@@ -161,6 +161,9 @@ def _with_signature(signature: object) -> bytes:
     ({"key": "k"}, "'signature' must have exactly 'key' and 'value'", "signature"),
     ({"key": "k", "value": "v", "x": 1}, "'signature' must have exactly 'key' and 'value'", "signature"),
     ({"key": "k", "value": "not base64!"}, "the signature is not valid base64", "signature.value"),
+    # 64 bytes in base64 with one stray character: refused, not read with the character dropped
+    ({"key": "k", "value": "*" + base64.b64encode(b"x" * 64).decode()}, "the signature is not valid base64",
+     "signature.value"),
     ({"key": "k", "value": base64.b64encode(b"x" * 63).decode()}, "the signature has the wrong length",
      "signature.value"),
 ])
@@ -181,6 +184,8 @@ def test_verify_refuses_another_key_and_a_changed_file() -> None:
     with pytest.raises(SignatureError) as err:
         verify_signature(doc, OTHER.public())
     assert "not the roster key of 'north'" in err.value.message and err.value.field == "signature.key"
+    assert err.value.message.endswith(
+        f"(signed by {KEY.public().sign_id[:20]}…, roster has {OTHER.public().sign_id[:20]}…)")
     assert err.value.line == doc.line_of("signature.key")
     changed = parse_order_document(raw.replace(b"bid: 4", b"bid: 5"), "o")
     with pytest.raises(SignatureError) as err:
