@@ -24,8 +24,11 @@ WORDS = ["broglie", "belle_isle", "toerring", "karl", "traun", "friedrich", "rut
          "atlantis", "X10.9"]
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.sampled_from(WORDS))
+# a name position may hold a list or a mapping of names too
+names = st.one_of(st.sampled_from(WORDS), st.lists(st.sampled_from(WORDS), max_size=2),
+                  st.dictionaries(st.sampled_from(WORDS), st.sampled_from(WORDS), max_size=2))
 plain = st.recursive(
-    scalars,
+    st.one_of(scalars, names),
     lambda inner: st.one_of(
         st.lists(inner, max_size=4),
         st.dictionaries(st.sampled_from(KEYS + WORDS), inner, max_size=4),
@@ -60,6 +63,11 @@ STATES = _states()
 @example(which=2, power="FR", sent={"standing": {"hussar_policy": {"pay_up_to": "x"},
                                                  "defence": 1, "loss_order": 2}})
 @example(which=2, power="FR", sent={"plans": {"stage": {"retreat": 5, "prefer": True}}})
+# lists and mappings where a name belongs (security findings H2, H3)
+@example(which=2, power="FR", sent={"moves": [{"piece": ["broglie"], "path": ["prag"]}]})
+@example(which=2, power="FR", sent={"moves": [{"piece": {"a": 1}, "path": ["prag"], "force_march": True}]})
+@example(which=2, power="FR", sent={"moves": [{"stack": [{"a": 1}, "broglie"], "path": ["prag"]}]})
+@example(which=3, power="PR", sent={"moves": [{"stack": [["friedrich"], "friedrich"], "path": [["x"]]}]})
 @given(which=st.integers(0, len(STATES) - 1), power=st.sampled_from(["FR", "BA", "PR", "AU"]),
        sent=power_orders)
 def test_garbage_never_raises(which: int, power: str, sent: dict[str, Any]) -> None:
