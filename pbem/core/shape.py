@@ -101,7 +101,30 @@ def validator(game: str, kind: str) -> Any:
     if not path.is_file():
         return None
     schema = json.loads(path.read_text(encoding="utf-8"))
-    return _strict_validator()(schema)
+    return _strict_validator()(_inline(schema))
+
+
+def _inline(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every ``{"$ref": "#/$defs/NAME"}`` replaced by the definition itself (the
+    order schemas have no recursion): the same meaning, checked about twice as fast, since no
+    reference is looked up per value."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs:
+            target = walk(defs[ref[8:]])
+            rest = {k: walk(v) for k, v in node.items() if k != "$ref"}
+            if set(rest) <= {"description"}:
+                return {**target, **rest}
+            return {"allOf": [target], **rest}
+        return {k: walk(v) for k, v in node.items()}
+
+    return walk(schema)
 
 
 def _type_name(value: Any) -> str:
