@@ -231,23 +231,23 @@ def spoil_revolution(driver: Any, r: Round) -> None:
     type_in(driver, f"#power-{p} input[name=get]", "denarius")
     click(driver, f"#add-gift-{p}")  # no card given
     select(driver, f"#power-{p} .row.trade select[name=partner]", legal["trade_partners"][0])
-    spoil_declaration(driver, r)
 
 
 def spoil_declaration(driver: Any, r: Round) -> None:
     sid = next(iter(r.legal["commanders"]))
     decl = f"#declaration-{sid}"
     select(driver, f"{decl} select[name=decision]", "revolt")
-    tick(driver, decl, "secondary", sid)  # his own Secondary
     if r.phase.kind != "revolution-2":
-        type_in(driver, f"{decl} input[name=min_strength]", "-1")
+        type_in(driver, f"{decl} input[name=min_strength]", "-1")  # below the schema's minimum
+    else:
+        spoil_endgame(driver, r)  # a standing transfer from nobody, of 0 talents
 
 
 def spoil_senate(driver: Any, r: Round) -> None:
     p, legal = r.power, r.legal
-    click(driver, f"#add-dispatch-{p}")  # a second army with a legion already sent, and no commander
+    click(driver, f"#add-dispatch-{p}")  # a second army under a legal commander, with a legion already sent
+    select(driver, f"#power-{p} .row.dispatch select[name=commander]", legal["commanders"][-1])
     tick(driver, f"#power-{p} .row.dispatch", "legion", str(legal["default"][0]["legions"][0]))
-    type_in(driver, f"#power-{p} .row.dispatch input[name=raise]", "-2")
 
 
 def spoil_endgame(driver: Any, r: Round) -> None:
@@ -258,6 +258,8 @@ def spoil_endgame(driver: Any, r: Round) -> None:
     type_in(driver, f"#power-{p} .redistribute input[name=amount]", "0")
 
 
+# revolution and senate break the rules (validate_orders' lines); the others break the round's
+# schema, where pbem check stops at the first problem
 SPOIL: dict[str, Callable[[Any, Round], None]] = {
     "revolution": spoil_revolution, "senate": spoil_senate, "declare": spoil_declaration,
     "revolution-2": spoil_declaration, "endgame": spoil_endgame,
@@ -273,7 +275,7 @@ def test_an_illegal_order_shows_pbem_checks_lines_and_is_not_signed(driver: Any,
     SPOIL[kind](driver, r)
     orders = page_orders(driver)
     expected = r.expected(orders)
-    assert expected
+    assert expected and (shape.problem("ror", kind, orders, "orders") is None) == (kind in ("revolution", "senate"))
     assert problems(driver) == expected
     status = check_agrees_and_signing_is_refused(driver, tmp_path, r.dir, r.header(), orders, expected)
     assert status
@@ -288,9 +290,7 @@ def test_a_chinese_page_says_pbem_checks_lines_in_chinese(driver: Any, rounds: C
     assert r.camp.roster()[r.seat].lang == "zh-TW"
     open_page(driver, r.page)
     assert driver.find_element(By.ID, "sign").text == "簽署"
-    click(driver, f"#add-dispatch-{r.power}")  # a second army under a legal commander, with a legion already sent
-    select(driver, f"#power-{r.power} .row.dispatch select[name=commander]", r.legal["commanders"][-1])
-    tick(driver, f"#power-{r.power} .row.dispatch", "legion", str(r.legal["default"][0]["legions"][0]))
+    spoil_senate(driver, r)
     expected = r.expected(page_orders(driver))
     assert problems(driver) == expected
     items = driver.find_elements(By.CSS_SELECTOR, "#problems li.problem")

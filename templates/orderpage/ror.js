@@ -525,6 +525,8 @@
     var kind = D.legal[p].kind, m = model[p];
     var d = m.decl[sid] = m.decl[sid] || { decision: "", war: "", bribes: [], moh_pays: "", moh_joins: false, min_strength: "", only_if_primary: false, secondaries: [], no_roll: false };
     var army = D.armies[sid] ? D.armies[sid].legions : info.legions;
+    // a Master of Horse goes with a Dictator only (R4.2, R4.4)
+    var dictator = D.senators[sid] && D.senators[sid].offices.indexOf("dictator") !== -1;
     var decisions = info.decisions.slice();
     if (D.two_round && kind !== "revolution-2" && decisions.indexOf("roll") === -1) decisions.push("roll");
     var words = { lay_down: t("lay down command"), revolt: t("revolt"), manilian: t("take the army to a war (Manilian Law)"), roll: t("roll the loyalty dice first") };
@@ -545,17 +547,17 @@
               onChange();
             } }), legionName(lid)]);
           }))]));
-        details.appendChild(numberField("moh_pays", t("Master of Horse pays up to"), d.moh_pays, function (v) { d.moh_pays = v; }, 0));
+        if (dictator) details.appendChild(numberField("moh_pays", t("Master of Horse pays up to"), d.moh_pays, function (v) { d.moh_pays = v; }, 0));
       }
       if (d.decision === "revolt") {
-        details.appendChild(checkField("moh_joins", t("Master of Horse joins"), d.moh_joins, function (v) { d.moh_joins = v; }));
+        if (dictator) details.appendChild(checkField("moh_joins", t("Master of Horse joins"), d.moh_joins, function (v) { d.moh_joins = v; }));
         if (kind !== "revolution-2") {
           details.appendChild(numberField("min_strength", t("revolt only with a strength of at least"), d.min_strength, function (v) { d.min_strength = v; }, 0));
           details.appendChild(checkField("only_if_primary", t("only if I become the Primary Rebel"), d.only_if_primary, function (v) { d.only_if_primary = v; }));
           if (D.optional_roll) details.appendChild(checkField("no_roll", t("roll for every legion"), !d.no_roll, function (v) { d.no_roll = !v; }));
         }
         details.appendChild(el("label", { class: "wide" }, [el("span", {}, [t("Secondary Rebels (senators of yours who join)")].concat(ruleLinks(["R4.3"]))),
-          el("div", { class: "picks" }, (D.legal[p].secondaries || []).map(function (s) {
+          el("div", { class: "picks" }, (D.legal[p].secondaries || []).filter(function (s) { return s !== sid; }).map(function (s) {
             return el("label", { class: "inline" }, [el("input", { type: "checkbox", name: "secondary", value: s, checked: d.secondaries.indexOf(s) !== -1, onchange: function (ev) {
               d.secondaries = d.secondaries.filter(function (x) { return x !== s; });
               if (ev.target.checked) d.secondaries.push(s);
