@@ -218,3 +218,33 @@ def test_line_of_knows_each_field() -> None:
     for name in ("pbem", "campaign", "player", "phase", "seq", "entropy_commit", "orders", "signature"):
         assert doc.line_of(name) == next(i for i, ln in enumerate(lines, 1) if ln.startswith(name + ":")), name
     assert doc.line_of("orders.N.bid") == next(i for i, ln in enumerate(lines, 1) if "bid:" in ln)
+
+
+BASE = "be cee dddd eeeee ffffff g hh iii jjjj kkkkk llllll m nn ooo pppp qqqqq rrrrrr s tt uuu vvvv wwwww"
+
+
+def test_format_document_folds_text_where_pyyaml_does_at_width_60() -> None:
+    """Text is folded by PyYAML at width 72 - 12: pinned with two texts whose folds move if the
+    width moves by one either way."""
+    for text in ("aa " + BASE, "a " + BASE):
+        assert format_document({"note": text}) == yaml.safe_dump(
+            {"note": text}, sort_keys=False, allow_unicode=True, default_flow_style=False, width=60)
+
+
+def test_format_document_keeps_chinese_and_a_line_of_exactly_72() -> None:
+    assert format_document({"note": "中文命令"}) == "note: 中文命令\n"
+    line = "x: " + "a" * 69
+    assert format_document({"x": "a" * 69}) == line + "\n" and len(line) == 72
+
+
+def test_a_long_word_is_split_into_lines_of_exactly_72() -> None:
+    out = format_document({"entropy_commit": "ab" * 32, "n": int("9" * 80)})
+    lines = out.splitlines()
+    assert lines[0] == 'entropy_commit: "' + ("ab" * 32)[:54] + "\\" and len(lines[0]) == 72
+    assert lines[1] == "  " + ("ab" * 32)[54:] + '"'
+    assert yaml.safe_load(out) == {"entropy_commit": "ab" * 32, "n": int("9" * 80)}  # a number stays a number
+
+
+def test_sign_data_keeps_fields_outside_the_standard_order_before_the_signature() -> None:
+    signed = sign_data({"pbem": 1, "zeta": 2, "campaign": "c"}, KEY)
+    assert list(signed) == ["pbem", "campaign", "zeta", "signature"]
