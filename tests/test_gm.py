@@ -130,23 +130,44 @@ def test_replace_player_new_key_counts_old_key_refused(tmp_path: Path, mini_camp
 
 
 def test_rollback_reopens_a_phase_keeps_history_and_audits(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
-    for seat in ("north", "south"):
-        run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, seat)), "--now", NOW)
+    old = {seat: _bid(tmp_path, mini_campaign, keys, seat) for seat in ("north", "south")}
+    for doc in old.values():
+        run_cli("intake", str(mini_campaign), str(doc), "--now", NOW)
     run_cli("resolve", str(mini_campaign), "--now", NOW)
+    for mail in (mini_campaign / "outbox").glob("*.eml"):  # as if pbem send had delivered them
+        mail.rename(mini_campaign / "sent" / mail.name)
+    first_reports = sorted(p.name for p in (mini_campaign / "sent").glob("report-0001-*.eml"))
     before = _records(mini_campaign)
     first_state = json.loads((mini_campaign / "states" / "000000.json").read_bytes())
-    out = run_cli("rollback", str(mini_campaign), "--to", "round-1", "--now", "2026-12-01T13:00:00Z").output
-    assert "reopened round-1" in out
+    out = run_cli("rollback", str(mini_campaign), "--to", "round-1", "--now", "2026-12-02T09:00:00Z").output
+    assert "reopened round-1" in out and "new deadline 2026-12-04T09:00:00Z" in out
     after = _records(mini_campaign)
     assert after[: len(before)] == before, "nothing is deleted or changed"
     assert after[-1]["kind"] == "rollback" and after[-1]["state_hash"] == after[0]["state_hash"]
     assert _state(mini_campaign) == first_state
-    assert "phase round-1" in run_cli("status", str(mini_campaign), "--now", NOW).output
-    # the accepted orders still stand; resolving again gives the same state as the first time
-    again = run_cli("resolve", str(mini_campaign), "--now", "2026-12-01T14:00:00Z").output
+    # H5: a fresh deadline, and the superseded orders no longer count as orders in
+    status = run_cli("status", str(mini_campaign), "--now", "2026-12-02T09:00:00Z").output
+    assert "phase round-1" in status and "deadline 2026-12-04T09:00:00Z" in status
+    assert "orders in" not in status and "due: no" in status
+    assert "not due" in run_cli("resolve", str(mini_campaign), "--now", "2026-12-02T10:00:00Z").output
+    # every player is told, with the new deadline
+    notices = sorted((mini_campaign / "outbox").glob("notice-*.eml"))
+    assert [n.read_text().split("To: ")[1].split("\n")[0].strip() for n in notices] == ["north@example.org", "south@example.org"]
+    assert all("2026-12-04 09:00 UTC" in n.read_text() and "seq 2 or more" in n.read_text() for n in notices)
+    # an old signed file cannot be replayed into the reopened phase; a new one with a higher seq counts
+    assert "looks like a replay" in run_cli("intake", str(mini_campaign), str(old["north"]), "--now", "2026-12-02T10:00:00Z").output
+    state = _state(mini_campaign)
+    for seat in ("north", "south"):
+        power = seat[0].upper()
+        doc = signed(tmp_path, keys[seat], "mini-1", seat, "round-1", {power: {"bid": state["hands"][power][-1]}}, seq=2, name=f"{seat}-again")
+        assert "accepted: " in run_cli("intake", str(mini_campaign), str(doc), "--now", "2026-12-02T10:00:00Z").output
+    again = run_cli("resolve", str(mini_campaign), "--now", "2026-12-02T11:00:00Z").output
     assert "resolved round-1" in again
     recs = _records(mini_campaign)
-    assert recs[-1]["state_hash"] == before[1]["state_hash"]
+    assert [recs[-1]["orders"][s]["seq"] for s in ("north", "south")] == [2, 2]
+    # the corrected reports are new mails, not skipped because the first ones were sent
+    corrected = sorted(p.name for p in (mini_campaign / "outbox").glob("report-0001-*.eml"))
+    assert len(corrected) == 2 and not set(corrected) & set(first_reports)
     assert "audit passed" in run_cli("audit", str(mini_campaign)).output
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -130,3 +131,135 @@ def test_refusal_of_a_verified_file_says_why_in_the_seats_language(tmp_path: Pat
     assert "2026-12-01 18:30 Asia/Taipei (2026-12-01 10:30 UTC)" in text
     assert "round-9" in text and "round-1" in text and "未開放" in text
     assert "not open" not in text
+
+
+# -- every mail to a zh-TW seat is in Traditional Chinese ------------------------------------------
+
+# What a Chinese mail may still spell in Latin letters: ids and names, not English words.
+#  - the campaign id, seat names, phase ids and power ids (the player types them in files);
+#  - the order file's own keys and values, echoed in "the orders as understood" (YAML ids);
+#  - the time zone's IANA name, "UTC", "seq" (a field of the file), "SHA-256", and command
+#    names (pbem sign, pbem check, pbem audit --pin), file kinds (.yaml, HTML);
+#  - the archive pin a receipt or report prints for 'pbem audit --pin' (``record 7 sha256:…``);
+#  - in a report: the test game's view keys and event fields (it has no templates of its own:
+#    hand, round, score, die, point...), commitment labels (deck, hand:N), the order form's YAML (its
+#    keys and the editor's schema line), key ids (ed25519:…, and the name of the key file), and
+#    command lines with their placeholders (pbem sign FILE --key YOUR.key, pbem audit DIR --pin
+#    N:HASH, the python3 one-liner that checks a chain key, printf 'label|value|salt' | sha256sum);
+#  - e-mail addresses and hex hashes (removed before the check).
+ALLOWED_WORDS = {"mini", "north", "south", "round", "N", "S", "bid", "seq", "UTC", "Asia", "Taipei", "SHA",
+                 "pbem", "sign", "check", "audit", "pin", "yaml", "HTML", "record", "sha",
+                 "hand", "score", "campaign", "player", "phase", "orders", "language", "server", "schema", "json",
+                 "FILE", "YOUR", "key", "DIR", "HASH", "start",  # start: the first report's folder id, 0000-start
+                 "deck", "die", "point", "power", "ed", "mallory",
+                 "python", "import", "hashlib", "print", "bytes", "fromhex", "hexdigest", "printf", "sum", "label", "value", "salt"}
+_HEX = r"\b[0-9a-f]{12,}\b"
+_EMAIL = r"[\w.+-]+@[\w.-]+"
+
+
+def _visible_text(path: Path) -> str:
+    """The subject and every body part a client shows (text/plain, and text/html as text),
+    decoded; attachments (the order form, the order page, the map) are files for tools."""
+    from html.parser import HTMLParser
+
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    out = [str(msg["Subject"])]
+    for part in msg.walk():
+        if part.is_multipart() or part.get_content_disposition() == "attachment":
+            continue
+        if part.get_content_type() == "text/plain":
+            out.append(part.get_content())
+        elif part.get_content_type() == "text/html":
+            chunks: list[str] = []
+
+            class Text(HTMLParser):
+                skip = 0
+
+                def handle_starttag(self, tag: str, attrs: object) -> None:
+                    self.skip += tag in ("style", "script")
+
+                def handle_endtag(self, tag: str) -> None:
+                    self.skip -= tag in ("style", "script")
+
+                def handle_data(self, data: str) -> None:
+                    if not self.skip:
+                        chunks.append(data)
+
+            Text().feed(part.get_content())
+            out.append(" ".join(chunks))
+    return "\n".join(out)
+
+
+def english_words(text: str, allowed: set[str]) -> list[str]:
+    """Runs of two or more Latin letters that are not an allowed id or name."""
+    import re
+
+    text = re.sub(_EMAIL, " ", re.sub(_HEX, " ", text))
+    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in allowed})
+
+
+def test_every_mail_to_a_zh_tw_seat_is_in_traditional_chinese(tmp_path: Path, keys: dict[str, Path]) -> None:
+    camp = tmp_path / "camp"
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+            "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
+            "--lang", "north=zh-TW", "--tz", "north=Asia/Taipei", "--deadline", "stage=48h", "--now", NOW)
+    run_cli("report", str(camp))  # the opening report
+
+    def mail_in(name: str, doc: Path | None, subject: str) -> None:
+        msg = _mail("north@example.org", subject=subject, mid=f"<{name}@north.example>")
+        msg.set_content("請見附件" if doc else "截止時間是什麼時候？")
+        if doc:
+            msg.add_attachment(doc.read_bytes(), maintype="text", subtype="yaml", filename="orders.yaml")
+        (tmp_path / f"{name}.eml").write_bytes(msg.as_bytes())
+        run_cli("intake", str(camp), str(tmp_path / f"{name}.eml"), "--now", NOW)
+
+    state = Campaign(camp).current()[1]
+    mail_in("bid", signed(tmp_path, keys["north"], "mini-1", "north", "round-1", {"N": {"bid": state["hands"]["N"][0]}}), "我的出價")
+    mail_in("late", signed(tmp_path, keys["north"], "mini-1", "north", "round-9", {"N": {"bid": 1}}, name="r9"), "第九回合")
+    mail_in("question", None, "問題")
+    run_cli("extend", str(camp), "--by", "24h", "--reason", "南方玩家出差", "--now", NOW)
+    for seat in ("north", "south"):
+        src = tmp_path / f"{seat}-pause.yaml"
+        src.write_text(f"pbem: 1\ncampaign: mini-1\nplayer: {seat}\nphase: round-1\nseq: 7\nrequest: {{kind: pause}}\n")
+        run_cli("sign", str(src), "--key", str(keys[seat]), "-o", str(tmp_path / f"{seat}-pause.signed.yaml"))
+        run_cli("intake", str(camp), str(tmp_path / f"{seat}-pause.signed.yaml"), "--now", NOW)
+    for seat in ("north", "south"):
+        src = tmp_path / f"{seat}-resume.yaml"
+        src.write_text(f"pbem: 1\ncampaign: mini-1\nplayer: {seat}\nphase: round-1\nseq: 8\nrequest: {{kind: resume}}\n")
+        run_cli("sign", str(src), "--key", str(keys[seat]), "-o", str(tmp_path / f"{seat}-resume.signed.yaml"))
+        run_cli("intake", str(camp), str(tmp_path / f"{seat}-resume.signed.yaml"), "--now", "2026-12-01T18:00:00Z")
+    run_cli("replace-player", str(camp), f"south=m@example.org:{keys['mallory'].with_suffix('.pub')}", "--now", NOW)
+    run_cli("resolve", str(camp), "--force", "--now", "2026-12-01T19:00:00Z")
+    run_cli("rollback", str(camp), "--to", "round-1", "--now", "2026-12-01T20:00:00Z")
+
+    to_north = [p for p in sorted((camp / "outbox").glob("*.eml")) if "To: north@example.org" in p.read_text(errors="replace")]
+    kinds = {p.name.split("-")[0] for p in to_north}
+    assert kinds == {"receipt", "refused", "request", "notice", "report"}, kinds
+    assert len([p for p in to_north if p.name.startswith("notice-")]) == 5  # extend, pause, resume, replace, rollback
+    for path in to_north:
+        text = _visible_text(path)
+        assert english_words(text, ALLOWED_WORDS) == [], f"{path.name}: English in a zh-TW mail:\n{text}"
+        assert re.search(r"[\u4e00-\u9fff]{4}", text), path.name
+    extend = _visible_text(next(p for p in to_north if p.name.startswith("notice-000001.")))
+    assert "南方玩家出差" in extend and "2026-12-04 20:00 Asia/Taipei (2026-12-04 12:00 UTC)" in extend
+
+
+def test_extend_and_replace_player_notify_every_player(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    run_cli("extend", str(mini_campaign), "--by", "24h", "--reason", "Louis is travelling", "--now", NOW)
+    notices = sorted((mini_campaign / "outbox").glob("notice-*.eml"))
+    assert [_text(p).split("To: ")[1].split("\n")[0] for p in notices] == ["north@example.org", "south@example.org"]
+    text = _text(notices[0])
+    assert "Subject: [mini-1] a new deadline for round-1" in text
+    assert "The GM's reason: Louis is travelling" in text and "Deadline of round-1: 2026-12-04 12:00 UTC" in text
+    run_cli("replace-player", str(mini_campaign), f"south=m@example.org:{keys['mallory'].with_suffix('.pub')}",
+            "--tz", "America/New_York", "--now", NOW)
+    new = sorted(set((mini_campaign / "outbox").glob("notice-*.eml")) - set(notices))
+    by_address = {_text(p).split("To: ")[1].split("\n")[0]: _text(p) for p in new}
+    assert sorted(by_address) == ["m@example.org", "north@example.org"]
+    assert "You now play seat south" in by_address["m@example.org"]
+    assert "2026-12-04 07:00 America/New_York (2026-12-04 12:00 UTC)" in by_address["m@example.org"]
+    assert "Seat south is now played by a new player" in by_address["north@example.org"]
+    bad = run_cli("replace-player", str(mini_campaign), f"south=m@example.org:{keys['mallory'].with_suffix('.pub')}",
+                  "--tz", "Mars/Olympus", "--now", NOW, ok=False)
+    assert bad.exit_code == 1 and "not an IANA time zone" in bad.output

@@ -37,15 +37,17 @@ def extend(campaign_dir: Path, by: str, reason: str, now: datetime, wait: float)
 @campaign_arg
 @click.argument("player", metavar="SEAT=EMAIL:PUBKEY")
 @click.option("--lang", default="en", show_default=True, help="en or zh-TW.")
+@click.option("--tz", default="UTC", show_default=True, metavar="ZONE", help="The new player's time zone for deadlines in mail, e.g. Asia/Taipei.")
 @now_option
 @wait_option
-def replace_player(campaign_dir: Path, player: str, lang: str, now: datetime, wait: float) -> None:
+def replace_player(campaign_dir: Path, player: str, lang: str, tz: str, now: datetime, wait: float) -> None:
     """Give a seat to a new player (recorded in the archive).
 
     \b
     Example:  pbem replace-player maria-1741 louis=new@example.org:new.pub
     """
-    seat = parse_player(player, {player.partition("=")[0]: lang})
+    name = player.partition("=")[0]
+    seat = parse_player(player, {name: lang}, {name: tz})
     with Campaign(campaign_dir).locked(wait) as camp:
         rec = gm.replace_player(camp, seat, now)
     click.echo(f"seat {rec['seat']} now played by {seat.email} (record {rec['index']})")
@@ -59,9 +61,15 @@ def replace_player(campaign_dir: Path, player: str, lang: str, now: datetime, wa
 def rollback(campaign_dir: Path, phase_id: str, now: datetime, wait: float) -> None:
     """Reopen a resolved phase. Appends a record that supersedes the later ones; nothing is deleted.
 
+    The phase gets a fresh deadline; orders sent before for it and later phases no longer count.
+    Every player gets a notice, and the reports of phases resolved again are mailed anew.
+
     \b
     Example:  pbem rollback maria-1741 --to 1741-2/prussia
     """
     with Campaign(campaign_dir).locked(wait) as camp:
         rec = gm.rollback(camp, phase_id, now)
-    click.echo(f"reopened {phase_id} (record {rec['index']} restores the state of record {rec['to']})")
+        _, state = camp.current()
+        phase = camp.game().current_phase(state)
+        deadline = f", new deadline {format_time(camp.deadline(phase.deadline_kind))}" if phase is not None else ""
+    click.echo(f"reopened {phase_id} (record {rec['index']} restores the state of record {rec['to']}){deadline}; every player was notified")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.core.campaign import Campaign, derive_keys, format_pin, parse_pin, parse_public_key, phase_key, record_hash
+from pbem.core.campaign import Campaign, derive_keys, effective, format_pin, orders_folder_name, parse_pin, parse_public_key, record_hash
 from pbem.core.gm import majority
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document, verify_signature
@@ -108,7 +108,7 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
             _check_order_file(camp, rec, seat, used, roster, path)
             cited.add(used["file"])
             report.order_files += 1
-        _check_newest_used(camp, rec, roster)
+        _check_newest_used(camp, rec, roster, orders_folder_name(effective(records[: rec["index"]]), rec["phase_number"], rec["phase"]))
         _check_snapshot(camp, rec)
     if public:
         report.notes.append("order files, states and the replay are left to the full audit (they hold secrets until the game ends)")
@@ -336,11 +336,11 @@ def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any],
                                                     f"{len(roster)} seats: a {rec['kind']} needs a majority")
 
 
-def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any]) -> None:
+def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], folder_name: str) -> None:
     """The phase used each seat's newest file: no accepted file of a seat, signed with the key the
     roster held and received before the phase resolved, has a higher seq than the one the record
     cites (or is left out while the seat's orders count as missing)."""
-    folder = camp.orders_dir / phase_key(rec["phase_number"], rec["phase"])
+    folder = camp.orders_dir / folder_name  # where the orders of the phase were taken in
     resolved = rec.get("resolved_at")
     for vpath in sorted(folder.glob("*.yaml.verdict.json")):
         verdict = _json_or_none(vpath.read_bytes())

@@ -116,6 +116,30 @@ def parse_player(spec: str, langs: dict[str, str] | None = None, tzs: dict[str, 
     return Seat(seat, email, load_public_key(key), lang, check_tz((tzs or {}).get(seat, DEFAULT_TZ), seat))
 
 
+def effective(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records in force among ``records``: a ``rollback`` supersedes those after its target."""
+    live: list[dict[str, Any]] = []
+    for rec in records:
+        if rec["kind"] == "rollback":
+            live = [r for r in live if r["index"] <= rec["to"]]
+        live.append(rec)
+    return live
+
+
+def orders_folder_name(live: list[dict[str, Any]], number: int, phase_id: str) -> str:
+    """The folder name (under ``orders/``) of phase ``number``'s orders, given the records in
+    force ``live``: ``0007-1741-1_prussia``, or after a rollback that reopened this phase or an
+    earlier one ``0007-1741-1_prussia.r000042`` (42: the rollback record). Orders accepted before
+    the rollback stay where they were, set aside: they no longer count as orders in."""
+    epoch, phases = 0, 0
+    for rec in live:
+        if rec["kind"] == "phase":
+            phases += 1
+        elif rec["kind"] == "rollback" and phases + 1 <= number:
+            epoch = rec["index"]
+    return phase_key(number, phase_id) + (f".r{epoch:06d}" if epoch else "")
+
+
 def _record_bytes(record: dict[str, Any]) -> bytes:
     return canonical(record) + b"\n"
 
@@ -292,12 +316,19 @@ class Campaign:
 
     def effective_records(self) -> list[dict[str, Any]]:
         """The records in force: a ``rollback`` record supersedes the records after its target."""
-        live: list[dict[str, Any]] = []
-        for rec in self.records():
-            if rec["kind"] == "rollback":
-                live = [r for r in live if r["index"] <= rec["to"]]
-            live.append(rec)
-        return live
+        return effective(self.records())
+
+    def as_of(self, index: int) -> Campaign:
+        """This campaign as it stood when record ``index`` was written (records after it unseen):
+        what a mail about that record says does not depend on when it is queued."""
+        then = Campaign(self.root)
+        then._records = self.records()[: index + 1]
+        return then
+
+    def orders_folder(self, number: int, phase_id: str) -> Path:
+        """Where the orders of phase ``number`` (now, or once it waits) are kept: see
+        :func:`orders_folder_name`."""
+        return self.orders_dir / orders_folder_name(self.effective_records(), number, phase_id)
 
     def state_records(self) -> list[dict[str, Any]]:
         """Effective records that set a state (create, phase, rollback)."""

@@ -23,7 +23,7 @@ def extend(camp: Campaign, seconds: int, now: datetime, reason: str = "") -> dic
     phase = camp.game().current_phase(state)
     if phase is None:
         raise CampaignError("the game is over; there is no deadline to extend")
-    return camp.append_record({
+    return _announced(camp, {
         "kind": "extend", "phase": phase.id, "phase_number": camp.phase_number(), "seconds": seconds,
         "reason": reason, "resolved_at": format_time(now),
     })
@@ -35,24 +35,36 @@ def replace_player(camp: Campaign, seat: Seat, now: datetime) -> dict[str, Any]:
     roster = camp.roster()
     if seat.name not in roster:
         raise CampaignError(f"'{seat.name}' is not a seat of this campaign (seats: {', '.join(roster)})")
-    return camp.append_record({"kind": "roster", "seat": seat.name, "entry": seat.to_record(), "resolved_at": format_time(now)})
+    return _announced(camp, {"kind": "roster", "seat": seat.name, "entry": seat.to_record(), "resolved_at": format_time(now)})
 
 
 def rollback(camp: Campaign, phase_id: str, now: datetime) -> dict[str, Any]:
     """Reopen ``phase_id``: append a record that restores the state before it was resolved.
 
-    The records after it stay in the archive, superseded; the orders accepted for the reopened
-    phase still stand, and players may replace them with a higher seq before the new deadline."""
+    The records after it stay in the archive, superseded. The reopened phase gets a fresh
+    deadline (its full length from now); the orders accepted for it and for later phases are set
+    aside (they stay on disk for the audit but no longer count as orders in), so players send new
+    ones, with a seq above their old one. Every player gets a notice; the reports of the phases
+    resolved again are mailed under new names (see :mod:`pbem.render.publish`)."""
     live = camp.effective_records()
     target = next((r for r in reversed(live) if r["kind"] == "phase" and r["phase"] == phase_id), None)
     if target is None:
         resolved = [r["phase"] for r in live if r["kind"] == "phase"]
         raise CampaignError(f"phase '{phase_id}' has not been resolved; resolved phases: {', '.join(resolved) or 'none'}")
     before = [r for r in live if "state_hash" in r and r["index"] < target["index"]][-1]
-    return camp.append_record({
+    return _announced(camp, {
         "kind": "rollback", "to": before["index"], "state_of": before.get("state_of", before["index"]),
         "state_hash": before["state_hash"], "reopens": phase_id, "resolved_at": format_time(now),
     })
+
+
+def _announced(camp: Campaign, record: dict[str, Any]) -> dict[str, Any]:
+    """Append ``record`` and queue the notice to every player (see ``replies.notify``)."""
+    from pbem.core.replies import notify
+
+    full = camp.append_record(record)
+    notify(camp, full["index"])
+    return full
 
 
 def confirm_missing(camp: Campaign, now: datetime) -> dict[str, Any]:

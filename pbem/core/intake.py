@@ -90,13 +90,14 @@ class Accepted:
 
 
 def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:
-    return camp.orders_dir / phase_key(number, phase_id)
+    return camp.orders_folder(number, phase_id)
 
 
-def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: bool = False) -> Any:
+def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: bool = False, folder: Path | None = None) -> Any:
     """The highest-seq accepted document of each seat for a phase (with ``all_seqs``: every
-    accepted document of each seat, highest seq first)."""
-    folder = phase_orders_dir(camp, number, phase_id)
+    accepted document of each seat, highest seq first); from ``folder`` instead of the phase's
+    own folder when given."""
+    folder = folder or phase_orders_dir(camp, number, phase_id)
     by_seat: dict[str, list[Accepted]] = {}
     if folder.is_dir():
         for vpath in sorted(folder.glob("*.verdict.json")):
@@ -111,18 +112,34 @@ def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: boo
     return {seat: docs[0] for seat, docs in by_seat.items()}
 
 
-def chosen_documents(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
+def chosen_documents(camp: Campaign, number: int, phase_id: str, folder: Path | None = None) -> dict[str, Accepted]:
     """Each seat's highest-seq accepted document signed by the key the roster holds now (after
     a replace-player, the old player's orders no longer count, and their seqs do not either)."""
     roster = camp.roster()
     chosen: dict[str, Accepted] = {}
-    for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True).items():
+    for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True, folder=folder).items():
         for candidate in acc:
             doc = parse_order_document(candidate.path.read_bytes(), candidate.path.name)
             if seat in roster and doc.key_id == roster[seat].key.sign_id:
                 chosen[seat] = candidate
                 break
     return chosen
+
+
+def set_aside(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
+    """Each seat's highest-seq file (under its current key) among the orders of this phase that a
+    rollback set aside. They no longer count, but a new file must still have a higher seq, so
+    an old signed file cannot be replayed into the reopened phase."""
+    current, key = phase_orders_dir(camp, number, phase_id), phase_key(number, phase_id)
+    best: dict[str, Accepted] = {}
+    for folder in sorted(camp.orders_dir.glob(key + "*")):
+        same_phase = folder.name == key or (folder.name.startswith(key + ".r") and folder.name[len(key) + 2:].isdigit())
+        if folder == current or not same_phase or not folder.is_dir():
+            continue
+        for seat, acc in chosen_documents(camp, number, phase_id, folder).items():
+            if seat not in best or acc.seq > best[seat].seq:
+                best[seat] = acc
+    return best
 
 
 def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
@@ -139,6 +156,9 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
     # the highest accepted seq of each seat under its current key, read once and kept up to date
     # as files are accepted (this process holds the lock, so nothing else changes the folder)
     best = chosen_documents(camp, number, phase.id) if phase is not None else {}
+    for seat, old in (set_aside(camp, number, phase.id) if phase is not None else {}).items():
+        if seat not in best or old.seq > best[seat].seq:
+            best[seat] = old
     budget = replies.Budget()
     for source in read_sources(sources, max_bytes):
         unproven = replies.Unproven()
@@ -255,7 +275,7 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
                 since = gm.pause_in_force(camp)
                 assert since is not None
                 body["seconds"] = max(0, int((now - parse_time(since.since)).total_seconds()))
-            camp.append_record(body)
+            replies.notify(camp, camp.append_record(body)["index"])
     return Verdict(cand.source, True, f"{kind} request accepted", doc.player, doc.seq, request=kind)
 
 

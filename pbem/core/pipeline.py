@@ -116,10 +116,13 @@ def publish_pending(camp: Campaign) -> list[int]:
         mark = int(mark_path.read_text().strip())
     except (FileNotFoundError, ValueError):
         mark = -1
+    from pbem.core.replies import notify
+
     done = []
     for rec in camp.effective_records():
         if rec["index"] > mark:
             publish_phase(camp, rec["index"])
+            notify(camp, rec["index"])  # a GM's change, a pause: the same notice its command queued
             atomic.write_text(mark_path, f"{rec['index']}\n")
             done.append(rec["index"])
     return done

@@ -217,3 +217,39 @@ def request_receipt(camp: Campaign, seat: Seat, cand: Candidate, *, kind: str, s
     key = sha256_hex(f"{cand.key}|{kind}".encode())[:24]
     return send(camp, seat, "request", {"mail": mail_ref(cand, seat.tz), "kind": kind, "seq": seq, "phase": phase_id},
                 name=key, kind="request", headers=thread(cand))
+
+
+# -- notices ------------------------------------------------------------------------------------
+
+NOTICE_KINDS = ("extend", "pause", "resume", "rollback", "roster")
+
+
+def notify(camp: Campaign, index: int) -> list[Path]:
+    """Queue one notice to each player about record ``index`` when it is a GM's change or a
+    pause or resume: what changed and why, and the deadline of the waiting phase, as they stood
+    when the record was written. Idempotent (same record, same bytes); ``pbem run`` calls it
+    for every record not yet published, so a command killed after its record still mails."""
+    rec = camp.records()[index]
+    if rec["kind"] not in NOTICE_KINDS:
+        return []
+    then = camp.as_of(index)
+    _, state = then.current()
+    phase = then.game().current_phase(state)
+    paused = rec["kind"] == "pause"
+    deadline = then.deadline(phase.deadline_kind) if phase is not None and not paused else None
+    floor = _set_aside_seqs(then, phase.id) if rec["kind"] == "rollback" and phase is not None else {}
+    out = []
+    for seat in then.roster().values():
+        ctx = {
+            "kind": rec["kind"], "phase": phase.id if phase else "", "reason": " ".join(str(rec.get("reason", "")).split()),
+            "deadline": deadline, "seats": ", ".join(rec.get("requests", {})), "changed": rec.get("seat", ""),
+            "next_seq": floor.get(seat.name, 0) + 1,
+        }
+        out.append(send(camp, seat, "notice", ctx, name=f"{index:06d}.{seat.name}", kind="notice"))
+    return out
+
+
+def _set_aside_seqs(camp: Campaign, phase_id: str) -> dict[str, int]:
+    from pbem.core.intake import set_aside
+
+    return {seat: acc.seq for seat, acc in set_aside(camp, camp.phase_number(), phase_id).items()}

@@ -244,6 +244,7 @@ class _Publisher:
             campaign=self.camp.id, game=self.game_name, seat=seat, phase=upcoming, powers=powers,
             legal=legal, defaults=defaults, schema=self._schema_ref(upcoming.kind), nonce=self.camp.nonce,
         )
+        ctx["tz"] = self.roster[seat].tz  # the deadline in the seat's time zone, beside UTC
         ctx["dump"] = _dump_yaml
         ctx["flow"] = _flow_yaml
         text = render(lang, [f"{self.game_name}/form.yaml", "base/form.yaml"], ctx)
@@ -286,6 +287,7 @@ class _Publisher:
                 openings=self._openings(seat_name), form=form, map_svg=svg,
             )
             ctx["events"] = own_events
+            ctx["tz"] = seat.tz  # deadlines in the seat's time zone, beside UTC
             mine = Rendered(_html(lang, "private", ctx), _text(lang, "private", ctx), svg)
             self._write(f"private/{seat_name}.html", seat_name, mine.html)
             self._write(f"private/{seat_name}.txt", seat_name, mine.text)
@@ -329,10 +331,18 @@ class _Publisher:
             attachments.append((schema.read_bytes(), "application", "schema+json", schema.name))
         msg = build_mail(
             sender=str(self.create.get("gm_email", "pbem@localhost")), to=entry.email, subject=subject,
-            mid=outbox.message_id("report", f"{self.key}.{seat}", self.camp.id),
+            mid=outbox.message_id("report", f"{self._mail_key()}.{seat}", self.camp.id),
             text=text, html=html, attachments=attachments,
         )
-        return f"report-{self.key}-{seat}", msg
+        return f"report-{self._mail_key()}-{seat}", msg
+
+    def _mail_key(self) -> str:
+        """The report folder's name, and for a phase resolved again after a rollback the record
+        too (``0006-1741-2_hussars.r000014``): a corrected report is a new mail, not one that
+        ``outbox.queue`` skips because the first report of that phase was sent."""
+        again = any(r["kind"] == "phase" and r["phase_number"] == self.rec.get("phase_number") and r["index"] < self.rec["index"]
+                    for r in self.camp.records())
+        return f"{self.key}.r{self.rec['index']:06d}" if again else self.key
 
 
 def glossary(game: str, lang: str) -> dict[str, Any]:
