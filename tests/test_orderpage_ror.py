@@ -127,3 +127,27 @@ def test_every_rule_the_form_cites_reads_from_the_rules_reference(lang: str) -> 
         assert text.startswith(rule + " ") and len(text) > len(rule) + 10, text
         if lang == "zh-TW":
             assert re.search(r"[\u4e00-\u9fff]", text), text
+
+
+def test_the_pages_shape_check_knows_every_keyword_of_the_order_schemas() -> None:
+    """shape.js judges a schema only if it knows each of its keywords; every order schema pbem
+    ships (both games, every round) uses only those, so the page never skips the shape check."""
+    from pbem.data import orders_dir
+
+    script = (templates_dir() / "orderpage" / "shape.js").read_text(encoding="utf-8")
+    known = set(re.findall(r'case "([$\w]+)":', script))
+    used: set[str] = set()
+
+    def walk(node: Any, names: bool = False) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if not names:
+                    used.add(key)
+                walk(value, not names and key in ("properties", "$defs"))
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in sorted(orders_dir().rglob("*.schema.json")):
+        walk(json.loads(path.read_text(encoding="utf-8")))
+    assert len(used) > 15 and used <= known, sorted(used - known)

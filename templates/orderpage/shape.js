@@ -1,9 +1,9 @@
 /* Shape first, as pbem check and intake do (pbem.core.shape): the orders are checked against the
  * round's JSON Schema before any rule, and only the first problem is said, the one jsonschema's
  * best_match picks, in shape.py's words. This covers the keywords pbem's order schemas use (type,
- * enum, const, pattern, minimum, maximum, maxLength, maxItems, maxProperties, required,
- * properties, additionalProperties, propertyNames, items, oneOf, $ref); a schema with another
- * keyword is not judged here (the page then shows the rules' problems only). */
+ * enum, const, pattern, the bounds, required, properties, additionalProperties, propertyNames,
+ * items, anyOf, oneOf, not, $ref; tests/test_orderpage_ror.py keeps that list complete); a schema
+ * with another keyword is not judged here (the page then shows the rules' problems only). */
 "use strict";
 
 PBEM.shape = (function () {
@@ -78,6 +78,27 @@ PBEM.shape = (function () {
         case "minimum":
           if (typeof inst === "number" && inst < val) add();
           break;
+        case "exclusiveMinimum":
+          if (typeof inst === "number" && inst <= val) add();
+          break;
+        case "exclusiveMaximum":
+          if (typeof inst === "number" && inst >= val) add();
+          break;
+        case "minLength":
+          if (typeof inst === "string" && chars(inst) < val) add();
+          break;
+        case "minItems":
+          if (Array.isArray(inst) && inst.length < val) add();
+          break;
+        case "uniqueItems":
+          if (val && Array.isArray(inst) && inst.some(function (x, i) { return inst.slice(i + 1).some(function (y) { return same(x, y); }); })) add();
+          break;
+        case "minProperties":
+          if (isType(inst, "object") && Object.keys(inst).length < val) add();
+          break;
+        case "not":
+          if (!errors(root, val, inst, path).length) add();
+          break;
         case "maximum":
           if (typeof inst === "number" && inst > val) add();
           break;
@@ -113,6 +134,15 @@ PBEM.shape = (function () {
           break;
         case "items":
           if (Array.isArray(inst)) inst.forEach(function (x, i) { out = out.concat(errors(root, val, x, path.concat([i]))); });
+          break;
+        case "anyOf":
+          var anyContext = [], anyValid = false;
+          val.forEach(function (sub) {
+            var errs = errors(root, sub, inst, path);
+            if (!errs.length) anyValid = true;
+            anyContext = anyContext.concat(errs);
+          });
+          if (!anyValid) add({ context: anyContext });
           break;
         case "oneOf":
           var context = [], valid = 0;
