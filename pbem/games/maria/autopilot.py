@@ -30,8 +30,9 @@ from pbem.games.maria.rules.hussars import hussar_count
 from pbem.games.maria.rules.movement import reentry_problem, train_max
 from pbem.games.maria.rules.victory import intro_counts
 
-CANDIDATES = 5      # destinations tried per general
+CANDIDATES = 4      # destinations tried per general (and one force march)
 PLAN = {"use_reserve": True}  # battle plan: every card that helps, reserves included
+GUARD = 6.0         # a conquest left unguarded with an enemy general within reach
 
 
 def seat_state(state: dict[str, Any], seat: str | None, rng: Rng) -> dict[str, Any]:
@@ -124,6 +125,12 @@ def _targets(state: dict[str, Any], board: Any, major: str) -> list[str]:
     return fs
 
 
+def _takeable(state: dict[str, Any], board: Any, fortress: str, major: str) -> bool:
+    """M4.3: an enemy fortress of ``major`` (held by an enemy or by nobody); an ally's is not."""
+    holder = model.controller(state, board, fortress)
+    return holder is None or model.are_enemies(state, major, holder)
+
+
 def _protected(state: dict[str, Any], board: Any, fortress: str, major: str) -> bool:
     """M4.4: an enemy of ``major`` has a general within 3 of the fortress."""
     gens = state["generals"]
@@ -156,26 +163,22 @@ def score(state: dict[str, Any], side: set[str]) -> float:
     val += 4.0 * sum(gens[g]["troops"] for g in ours) - 3.0 * sum(gens[g]["troops"] for g in theirs)
     val -= 12.0 * sum(1 for g, v in gens.items() if v["power"] in side and v["city"] is None)
     val -= 3.0 * sum(1 for g in ours if gens[g]["face_down"])
-    if theirs:  # what we hold and do not guard, an enemy general can take back next stage
-        foes_near = _distances(board, {gens[g]["city"] for g in theirs})
-        guard = {c for g in ours for c in board.within(gens[g]["city"], 3)}
-        val -= 12.0 * sum(1 for f in held if f not in guard and foes_near.get(f, 99) <= 4)
-    open_targets = [f for f in targets if model.controller(state, board, f) not in side]
+    foe_cities = {gens[g]["city"] for g in theirs}
+    guard = {c for g in ours for c in board.within(gens[g]["city"], 3)}
+    # what we hold and do not guard, an enemy general can take back next stage
+    val -= GUARD * sum(1 for f in held if f not in guard and not foe_cities.isdisjoint(board.within(f, 4)))
+    open_targets = [f for f in targets if _takeable(state, board, f, major)]
     if open_targets and major != "AU":
         near = _distances(board, [f for f in open_targets if not _protected(state, board, f, major)] or open_targets)
         val -= 3.0 * sum(min(near.get(gens[g]["city"], 30), 30) for g in ours)
     if major == "AU" or not model.is_intro(state):
-        own = [f for f in targets if model.controller(state, board, f) in side]
-        guarded = {c for g in ours for c in board.within(gens[g]["city"], 3)}
-        val += 2.0 * sum(1 for f in own if f in guarded)
-        if theirs:
-            foes = _distances(board, {gens[g]["city"] for g in theirs})
+        val += 2.0 * sum(1 for f in held if f in guard)
+        if foe_cities:
+            foes = _distances(board, foe_cities)
             val -= 0.5 * sum(min(foes.get(gens[g]["city"], 30), 30) for g in ours)
     trains = {v["city"] for v in state["trains"].values() if v["power"] in side and v["city"]}
-    if trains:
-        supply = _distances(board, trains)
-        val -= 3.0 * sum(1 for g in ours if supply.get(gens[g]["city"], 99) > 5
-                         and board.home_of(gens[g]["city"]) != gens[g]["power"])
+    val -= 3.0 * sum(1 for g in ours if trains.isdisjoint(board.within(gens[g]["city"], 5))
+                     and board.home_of(gens[g]["city"]) != gens[g]["power"])
     return val
 
 
@@ -201,7 +204,7 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
     major = model.major_of(state, power)
     mine = sorted((g for g in model.on_map(state) if gens[g]["power"] == power and not gens[g].get("blocked")),
                   key=lambda g: (-gens[g]["troops"], g))
-    goals = [f for f in _targets(state, board, major) if model.controller(state, board, f) not in side]
+    goals = [f for f in _targets(state, board, major) if _takeable(state, board, f, major)]
     foes = [gens[g]["city"] for g in model.on_map(state) if model.are_enemies(state, power, gens[g]["power"])]
     near = _distances(board, goals or foes or [])
     moves: dict[str, dict[str, Any]] = {}
@@ -231,7 +234,7 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
         tries: list[dict[str, Any]] = [{"piece": g, "path": paths[c]} for c in ranked]
         fast = bots.destinations(ctx, power, [g], "general", True)
         tries += [{"piece": g, "path": fast[c], "force_march": True}
-                  for c in sorted(fast, key=lambda c: (near.get(c, 30), c))[:2]]
+                  for c in sorted(fast, key=lambda c: (near.get(c, 30), c))[:1]]
         for move in tries:
             trial = dict(moves)
             trial[g] = move
@@ -243,7 +246,7 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
 
 def _conquests(state: dict[str, Any], board: Any, power: str, path: list[str], side: set[str]) -> int:
     """How many fortresses of interest the path passes that are not ours."""
-    return sum(1 for c in path if board.cities[c].fortress and model.controller(state, board, c) not in side)
+    return sum(1 for c in path if board.cities[c].fortress and _takeable(state, board, c, model.major_of(state, power)))
 
 
 def _train_moves(state: dict[str, Any], ctx: Ctx, power: str, planned: dict[str, str]) -> list[dict[str, Any]]:

@@ -10,16 +10,26 @@ FR_TARGET = 9   # M10.1: Austrian home fortresses
 PR_TARGET = 12  # M10.1: Austrian or Silesian fortresses
 
 
+_COUNTED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _counted(board: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The board's Austrian home fortresses, and its Silesian fortresses outside Austria's home
+    country (computed once per board: the count runs at every stage)."""
+    found = _COUNTED.get(board.id)
+    if found is None:
+        forts = model.fortresses_of(board)
+        austrian = tuple(f for f in forts if board.home_of(f) == "AU")
+        silesian = tuple(f for f in forts if board.home_of(f) != "AU" and board.territory_of(f) == "silesia")
+        found = _COUNTED[board.id] = (austrian, silesian)
+    return found
+
+
 def intro_counts(state: dict[str, Any], board: Any) -> dict[str, int]:
     """M4.9: the fortresses FR and PR count towards M10.1."""
-    fr = pr = 0
-    for f in model.fortresses_of(board):
-        holder = model.controller(state, board, f)
-        territory = board.territory_of(f)
-        if holder == "FR" and board.home_of(f) == "AU":
-            fr += 1
-        if holder == "PR" and (board.home_of(f) == "AU" or territory == "silesia"):
-            pr += 1
+    austrian, silesian = _counted(board)
+    fr = sum(1 for f in austrian if model.controller(state, board, f) == "FR")
+    pr = sum(1 for f in austrian + silesian if model.controller(state, board, f) == "PR")
     return {"FR": fr, "PR": pr}
 
 
