@@ -223,9 +223,12 @@ def test_secrets_and_salts_reach_only_their_owner(campaigns: list[Campaign]) -> 
                     for fid in (e["giver"], e["receiver"]):
                         traded.setdefault(state["factions"][fid]["player"], set()).update(
                             e.get("cards", []) + e.get("received", []))
+            # Rome: the report that ends the game reveals every hand and Faction Treasury (R8.7)
+            revealed = game.name == "ror" and game.result(state) is not None
             for secret in game.secrets(state):
                 owner = str(secret.owner)
                 tokens = [t for t in _tokens(secret.value) if not (t[:1].isalnum() and f'"{t}"' in played)]
+                tokens = [] if revealed else tokens
                 tokens += salts.get(owner, [])
                 for who, files in received.items():
                     if who == owner:
@@ -322,6 +325,8 @@ def _non_interference(campaigns: list[Campaign], wanted: Callable[[Campaign, dic
             if not wanted(camp, state):
                 continue
             original = render_record(camp, rec["index"])  # fresh: shipped files may change meanwhile
+            if camp.create_record()["game"] == "ror" and game.result(state) is not None:
+                continue  # the report that ends the game reveals every hand and treasury (R8.7)
             for secret in game.secrets(state):
                 changed = mutate(state, secret)
                 if changed == state:
