@@ -256,7 +256,8 @@ def test_m1d_an_older_seq_used_while_the_newest_is_kept_is_caught(two_seqs: tupl
             "was accepted before it: the newest file must count") in out
 
 
-def test_m1d_an_older_seq_used_after_deleting_the_newest_shows_in_receipt_and_report(two_seqs: tuple[Path, dict[str, Path], list[Path]]) -> None:
+def test_m1d_an_older_seq_used_after_deleting_the_newest_shows_in_receipt_and_report(two_seqs: tuple[Path, dict[str, Path], list[Path]],
+                                                                                     tmp_path: Path) -> None:
     """A GM who deletes seq 2 and its verdict leaves the audit nothing to compare; the player's
     receipt for seq 2 holds its file hash, and the public report lists the file actually used."""
     camp, _, docs = two_seqs
@@ -269,6 +270,15 @@ def test_m1d_an_older_seq_used_after_deleting_the_newest_shows_in_receipt_and_re
     report = (camp / "reports" / "0001-round-1" / "public.txt").read_text()
     assert f"north seq 1: {hashlib.sha256(docs[0].read_bytes()).hexdigest()}" in report
     assert sent not in report  # north sees that the file it sent is not the one used
+    # and so does the audit of a public copy, given the file north sent
+    pub = tmp_path / "pub"
+    shutil.copytree(camp / "archive", pub / "archive")
+    result = run_cli("audit", str(pub), "--public", "--sent", str(docs[1]), ok=False)
+    assert result.exit_code == 1
+    assert (f"archive/000001.json: record 1 (archive/000001.json) resolved round-1 with seq 1 (sha256:{hashlib.sha256(docs[0].read_bytes()).hexdigest()}) "
+            f"for north, not with the file you sent, north's seq 2 (sha256:{sent})") in result.output
+    ok = run_cli("audit", str(pub), "--public", "--sent", str(docs[2])).output
+    assert f"{docs[2].name}: record 1 (archive/000001.json) used this file" in ok
 
 
 # -- M1e: a seat's key swapped to the GM's and back --------------------------------------------------

@@ -12,6 +12,7 @@ from pbem.cli import main
 from pbem.cli.options import campaign_arg, echo_lines, now_option, wait_option
 from pbem.core import gm, shape
 from pbem.core.audit import audit as run_audit
+from pbem.core.audit import check_sent
 from pbem.core.campaign import Campaign, format_time, parse_duration, parse_pin, parse_player
 from pbem.core.envelope import parse_order_document
 from pbem.core.intake import intake as run_intake
@@ -165,15 +166,19 @@ def resolve(campaign_dir: Path, force: bool, confirm_missing: bool, now: datetim
               help="A record pinned by a report or receipt ('record N sha256:HASH'); the audit fails if it is missing or differs. Repeatable.")
 @click.option("--public", "public", is_flag=True,
               help="Check only a copy of the campaign's archive/ folder (what a player can have mid-game): chain, pins, chain keys, entropy, pauses, roster changes.")
-def audit(campaign_dir: Path, pins: tuple[str, ...], public: bool) -> None:
+@click.option("--sent", "sent", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
+              help="A signed order file you sent: the audit fails if the phase was resolved with an older file of yours, or none. Repeatable.")
+def audit(campaign_dir: Path, pins: tuple[str, ...], public: bool, sent: tuple[Path, ...]) -> None:
     """Re-verify signatures, the hash chain and commitments, and replay the whole game.
 
     \b
     Examples (a pin is the 'record N sha256:…' line of any report or receipt you received):
       pbem audit maria-1741 --pin 12:3f2a…
       pbem audit copy-of-archive --public --pin 12:3f2a…   # a folder holding archive/
+      pbem audit copy-of-archive --public --sent orders.signed.yaml   # was my file used?
     """
     report = run_audit(Campaign(campaign_dir), [parse_pin(p) for p in pins], public=public)
+    report.notes += check_sent(Campaign(campaign_dir), sent)
     echo_lines(report.lines())
     click.echo("audit passed")
 

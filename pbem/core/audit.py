@@ -170,6 +170,36 @@ def _check_pins(camp: Campaign, records: list[dict[str, Any]], pins: Sequence[tu
         report.notes.append(f"{len(set(pins))} pin(s) from reports or receipts: every pinned record is there, unchanged")
 
 
+def check_sent(camp: Campaign, sent: Sequence[Path]) -> list[str]:
+    """A player's own check: for each signed file the player sent, the phase record in force
+    used it (or a later file of the same seat). Raise :class:`AuditError` naming the record that
+    resolved the phase with an older file, or with none, while this one had been sent."""
+    records = [r for r in camp.effective_records() if r["kind"] == "phase"]
+    out = []
+    for path in sent:
+        raw = path.read_bytes()
+        try:
+            doc = parse_order_document(raw, str(path), max_bytes=max(len(raw), 1))
+        except PbemError as exc:
+            raise AuditError(f"your file does not parse: {exc.message}", source=str(path)) from None
+        mine = f"{doc.player}'s seq {doc.seq} (sha256:{sha256_hex(raw)})"
+        rec = next((r for r in reversed(records) if r["phase"] == doc.phase), None)
+        if rec is None:
+            out.append(f"{path.name}: {doc.phase} is not resolved yet in this archive")
+            continue
+        where = f"record {rec['index']} ({_rel(camp, rec)})"
+        used = rec["orders"].get(doc.player)
+        if used is None or used.get("seq", 0) < doc.seq:
+            what = "no file" if used is None else f"seq {used.get('seq')} (sha256:{used.get('sha256')})"
+            raise _fail(camp.record_path(rec["index"]), f"{where} resolved {doc.phase} with {what} for {doc.player}, not with the file you sent, {mine}")
+        if used.get("seq") == doc.seq and used.get("sha256") != sha256_hex(raw):
+            out.append(f"{path.name}: {where} used {doc.player}'s seq {doc.seq} with other bytes (sha256:{used.get('sha256')}): "
+                       "a mail client may have changed the line endings; the receipt shows the hash of what arrived")
+        else:
+            out.append(f"{path.name}: {where} used {'this file' if used.get('seq') == doc.seq else 'a later file of yours, seq ' + str(used.get('seq'))}")
+    return out
+
+
 def _check_key(camp: Campaign, records: list[dict[str, Any]], rec: dict[str, Any], anchor: bytes, previous_key: bytes) -> bytes:
     """A phase's public key is the next key of the hash chain; returns it."""
     key = bytes.fromhex(rec["public_key"])
