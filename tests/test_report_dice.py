@@ -151,6 +151,7 @@ _SAMPLES = [
     ({"type": "pending_win", "condition": 3, "faction": "B", "senator": "4", "turn": 6, "phase": "senate"},
      "Julius (4)"),
     ({"type": "secret_draw", "purpose": "R2.11 discard A", "value": "C4"}, "C4"),
+    ({"type": "secret_draw", "purpose": "R2.11 discard A", "value": "C4", "candidates": ["C1", "C4"]}, "C1, C4"),
     ({"type": "loyalty_auto", "commander": "4", "legions": ["1", "7"]}, "1, 7"),
     ({"type": "script_void", "effect": "army", "senator": "4", "why": "cannot_take_army"}, "Julius (4)"),
     ({"type": "script_void", "effect": "war", "senator": None, "why": "unknown_effect"}, "war"),

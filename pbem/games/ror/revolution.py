@@ -336,6 +336,7 @@ def step_hand_limit(ctx: Ctx) -> None:
                 card = in_order[ctx.secret.below(len(in_order))]
                 how = "default"
                 ctx.emit("secret_draw", purpose=f"R2.11 discard {fid}", value=card,
+                         candidates=in_order,
                          audience=ctx.seat(fid))
             hand.remove(card)
             st["discard"].append(card)
