@@ -30,7 +30,7 @@ from pbem.games.maria.rules.hussars import hussar_count
 from pbem.games.maria.rules.movement import reentry_problem, train_max
 from pbem.games.maria.rules.victory import intro_counts
 
-CANDIDATES = 4      # destinations tried per general (and one force march)
+TRIES = 16          # plays of the stage per decision, shared among the seat's generals
 PLAN = {"use_reserve": True}  # battle plan: every card that helps, reserves included
 GUARD = 6.0         # a conquest left unguarded with an enemy general within reach
 
@@ -185,11 +185,12 @@ def score(state: dict[str, Any], side: set[str]) -> float:
 # -- the stage ---------------------------------------------------------------------------------------
 
 
-def _play_out(state: dict[str, Any], power: str, mine: dict[str, Any], rng: Rng) -> dict[str, Any]:
-    """The state after this stage's round with ``mine`` for ``power`` and defaults for the rest."""
+def _play_out(state: dict[str, Any], mine: dict[str, dict[str, Any]], rng: Rng) -> dict[str, Any]:
+    """The state after this stage's round with ``mine`` (power -> orders) and defaults for the
+    rest."""
     phase = adjudicate.current_phase(state)
     assert phase is not None
-    orders = {p: (mine if p == power else default_orders(state, p)) for p in phase.powers}
+    orders = {p: mine.get(p) or default_orders(state, p) for p in phase.powers}
     try:
         return adjudicate.resolve(state, orders, PhaseRng(rng.fork("p"), rng.fork("s"))).state
     except Exception:  # noqa: BLE001 - a plan the engine cannot play is simply not chosen
@@ -197,42 +198,48 @@ def _play_out(state: dict[str, Any], power: str, mine: dict[str, Any], rng: Rng)
 
 
 def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dict[str, Any]:
+    """The seat plans its whole stage at once (France with Bavaria, Prussia with Saxony, ...),
+    so that its powers' marches work together; ``power``'s part of that plan is returned."""
     ctx = Ctx(state, model.board_of(state), PhaseRng(rng.fork("ctx-public"), rng.fork("ctx-secret")))
     board = ctx.board
     gens = state["generals"]
     side = _side(state, seat, power)
+    acting = [p for p in adjudicate.phase_powers(state) if p in side] or [power]
     major = model.major_of(state, power)
-    mine = sorted((g for g in model.on_map(state) if gens[g]["power"] == power and not gens[g].get("blocked")),
+    mine = sorted((g for g in model.on_map(state) if gens[g]["power"] in acting and not gens[g].get("blocked")),
                   key=lambda g: (-gens[g]["troops"], g))
     goals = [f for f in _targets(state, board, major) if _takeable(state, board, f, major)]
     foes = [gens[g]["city"] for g in model.on_map(state) if model.are_enemies(state, power, gens[g]["power"])]
     near = _distances(board, goals or foes or [])
     moves: dict[str, dict[str, Any]] = {}
-
-    order = list(mine)
     sim = rng.fork("sim")
 
-    def orders_for(moves: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def orders_for(moves: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         planned = {g: (moves[g]["path"][-1] if g in moves else gens[g]["city"]) for g in mine}
-        out: dict[str, Any] = {"moves": [moves[g] for g in order if g in moves]
-                               + _train_moves(state, ctx, power, planned),
-                               "plans": {"stage": dict(PLAN)}}
-        reentry = _reentry(state, ctx, power, planned)
-        if reentry:
-            out["reentries"] = reentry
-        return out
+        plan = {}
+        for p in acting:
+            out: dict[str, Any] = {"moves": [moves[g] for g in mine if g in moves and gens[g]["power"] == p]
+                                   + _train_moves(state, ctx, p, planned),
+                                   "plans": {"stage": dict(PLAN)}}
+            reentry = _reentry(state, ctx, p, planned)
+            if reentry:
+                out["reentries"] = reentry
+            plan[p] = out
+        return plan
 
     def value(moves: dict[str, dict[str, Any]]) -> float:
-        after = _play_out(state, power, orders_for(moves), sim)
+        after = _play_out(state, orders_for(moves), sim)
         return score(after, side) if after else float("-inf")
 
     best = value(moves)
+    each = max(2, TRIES // max(1, len(mine)))  # tries per general: marches, and a force march
     for g in mine:
-        paths = bots.destinations(ctx, power, [g], "general")
-        ranked = sorted(paths, key=lambda c: (_conquests(state, board, power, paths[c], side) * -10
-                                              + near.get(c, 30), c))[:CANDIDATES]
+        owner = gens[g]["power"]
+        paths = bots.destinations(ctx, owner, [g], "general")
+        ranked = sorted(paths, key=lambda c: (_conquests(state, board, owner, paths[c]) * -10
+                                              + near.get(c, 30), c))[:each - 1]
         tries: list[dict[str, Any]] = [{"piece": g, "path": paths[c]} for c in ranked]
-        fast = bots.destinations(ctx, power, [g], "general", True)
+        fast = bots.destinations(ctx, owner, [g], "general", True)
         tries += [{"piece": g, "path": fast[c], "force_march": True}
                   for c in sorted(fast, key=lambda c: (near.get(c, 30), c))[:1]]
         for move in tries:
@@ -241,10 +248,10 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
             v = value(trial)
             if v > best:
                 best, moves = v, trial
-    return orders_for(moves)
+    return orders_for(moves)[power]
 
 
-def _conquests(state: dict[str, Any], board: Any, power: str, path: list[str], side: set[str]) -> int:
+def _conquests(state: dict[str, Any], board: Any, power: str, path: list[str]) -> int:
     """How many fortresses of interest the path passes that are not ours."""
     return sum(1 for c in path if board.cities[c].fortress and _takeable(state, board, c, model.major_of(state, power)))
 
