@@ -53,6 +53,26 @@ def words(seat: str) -> dict[str, str]:
     return orderpage.message_table(LANGS.get(seat, "en"))
 
 
+def settles(driver: Any, selector: str, read: Any, want: Any) -> None:
+    """Wait until ``read(element)`` of the element at CSS ``selector`` is ``want``. The page redraws
+    its form as it loads the store, so an element found a moment ago may be replaced: each try
+    looks the element up again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    seen: list[Any] = []
+
+    def settled(d: Any) -> bool:
+        seen[:] = [read(d.find_element(By.CSS_SELECTOR, selector))]
+        return bool(seen[0] == want)
+
+    try:
+        WebDriverWait(driver, 10, ignored_exceptions=(StaleElementReferenceException,)).until(settled)
+    except Exception as exc:
+        raise AssertionError(f"{selector}: {seen[0] if seen else 'never found'!r}, not {want!r}") from exc
+
+
 def make_campaign(root: Path, *options: str) -> dict[str, Any]:
     """An advanced Maria campaign resolved through its set-up: the political phase opens next."""
     keys = make_keys(root / "keys", SEATS)
@@ -250,22 +270,20 @@ def test_trustless_commit_then_reveal_matches_the_commitment(driver: Any, tmp_pa
     # the same browser: bid and salt are filled in and match the published commitment
     said = words(seat)
     driver.get(page.as_uri())
-    record = driver.find_element(By.ID, f"record-{power}")
-    assert record.text == said[FILLED] and "good" in str(record.get_attribute("class"))
+    settles(driver, f"#record-{power}", lambda e: (e.text, "good" in str(e.get_attribute("class"))), (said[FILLED], True))
     for suit, card in bid.items():
-        assert driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=bid-{suit}]").get_attribute("value") == card
-    assert driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=salt]").get_attribute("value") == kept["salt"]
+        settles(driver, f"#power-{power} input[name=bid-{suit}]", lambda e: e.get_attribute("value"), card)
+    settles(driver, f"#power-{power} input[name=salt]", lambda e: e.get_attribute("value"), kept["salt"])
     match = f"#commitment-{power}"
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, match).text == said[MATCH])
+    settles(driver, match, lambda e: e.text, said[MATCH])
     # another browser (nothing kept): the page says so, and the exported file fills them in
     open_page(driver, page)
-    record = driver.find_element(By.ID, f"record-{power}")
-    assert record.text == said[NO_RECORD] and "bad" in str(record.get_attribute("class"))
-    assert driver.find_element(By.CSS_SELECTOR, f"#power-{power} input[name=salt]").get_attribute("value") == ""
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, match).text == said[NO_MATCH])
+    settles(driver, f"#record-{power}", lambda e: (e.text, "bad" in str(e.get_attribute("class"))), (said[NO_RECORD], True))
+    settles(driver, f"#power-{power} input[name=salt]", lambda e: e.get_attribute("value"), "")
+    settles(driver, match, lambda e: e.text, said[NO_MATCH])
     driver.find_element(By.ID, "import-file").send_keys(str(exported))
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, f"record-{power}").text == said[FILLED])
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, match).text == said[MATCH])
+    settles(driver, f"#record-{power}", lambda e: e.text, said[FILLED])
+    settles(driver, match, lambda e: e.text, said[MATCH])
     load_key(driver, campaign["keys"][seat])
     orders = page_orders(driver)
     assert orders[power] == {"bid": full, "salt": kept["salt"]}
