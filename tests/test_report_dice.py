@@ -170,6 +170,11 @@ _SAMPLES = [
     ({"type": "game_end", "outcome": "all_lose", "condition": "L2", "faction": None, "senator": None}, "L2"),
     ({"type": "game_end", "outcome": "win", "condition": 1, "faction": "A", "senator": "4"}, "Julius (4)"),
     ({"type": "four_wars", "count": 4, "wars": ["W1", "W2", "W3", "civil_war"]}, "W3"),
+    ({"type": "void", "power": "B", "order": "orders.B.plays[0]", "reason": "29A cannot be played: 29A is not in your hand",
+      "why": {"code": "cannot_play", "args": {"card": "29A", "why": {"code": "not_in_hand", "args": {"card": "29A"}}}}},
+     "29A"),
+    ({"type": "void", "power": "B", "order": "orders.B.dispatch[0]", "reason": "faction A does not consent to sending 4",
+      "why": {"code": "no_consent", "args": {"faction": "A", "senator": "4"}}}, "Julius (4)"),
 ]
 
 

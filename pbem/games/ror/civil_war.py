@@ -8,6 +8,7 @@ from pbem.games.ror.loyalty import loyalty_rolls
 from pbem.games.ror.model import (
     Ctx,
     State,
+    Why,
     army_fleets,
     army_legions,
     army_of,
@@ -79,13 +80,15 @@ def _decision_for(ctx: Ctx, faction: str, commander: str) -> tuple[dict[str, Any
         path = f"orders.declarations[{i}]"
         kind = d.get("decision")
         if kind not in DECISIONS:
-            void(ctx, faction, path, "the decision must be revolt, lay_down, manilian or roll")
+            void(ctx, faction, path, Why("decision_kind",
+                                         "the decision must be revolt, lay_down, manilian or roll"))
             continue
         two_round = st["options"]["ror.pbem_loyalty_test"] == "two_round"
         second = bool((st.get("declaring") or {}).get("second_round"))
         if kind == "roll" and (not two_round or second):
-            void(ctx, faction, path, "ROLL is sent only in the first round under two_round "
-                 "(R8.3)")
+            void(ctx, faction, path, Why("roll_round",
+                                         "ROLL is sent only in the first round under two_round "
+                                         "(R8.3)"))
             continue
         if kind == "manilian":
             why = manilian_problem(st, commander, d.get("war"))
@@ -99,15 +102,16 @@ def _decision_for(ctx: Ctx, faction: str, commander: str) -> tuple[dict[str, Any
 def manilian_problem(st: State, commander: str, war: Any) -> str | None:
     """Why a victor may not take his army to ``war`` under the Manilian Law (R3.2)."""
     if not st["laws"].get("manilian_law"):
-        return "the Manilian Law is not in play"
+        return Why("no_manilian_law", "the Manilian Law is not in play")
     w = st["wars"].get(str(war))
     if w is None:
-        return f"there is no war '{war}'"
+        return Why("no_such_war", f"there is no war '{war}'", war=str(war))
     if w["status"] == "defeated":
-        return f"war {war} is defeated"
+        return Why("war_defeated", f"war {war} is defeated", war=str(war))
     a = army_of(st, commander)
     if a is None or len(army_fleets(st, a)) < int(w["fleet_support"]):
-        return f"war {war} needs {w['fleet_support']} fleets"
+        return Why("needs_fleets", f"war {war} needs {w['fleet_support']} fleets", war=str(war),
+                   n=int(w["fleet_support"]))
     return None
 
 
@@ -210,8 +214,9 @@ def _declare(ctx: Ctx, dec: dict[str, Any], fid: str, sid: str, two_round: bool)
         lay_down(ctx, sid, "default" if decl.get("default") else "ordered")
         return
     if dec["blocked"] or sid == cfl:
-        why = "a Primary Rebel is alive" if dec["blocked"] else "the Consul for Life never revolts"
-        void(ctx, fid, path, f"no revolt: {why} (R3.3)")
+        why = ("rebel_alive" if dec["blocked"] else "consul_for_life")
+        text = "a Primary Rebel is alive" if dec["blocked"] else "the Consul for Life never revolts"
+        void(ctx, fid, path, Why(f"no_revolt_{why}", f"no revolt: {text} (R3.3)"))
         lay_down(ctx, sid, "R3.3")
         return
     a = army_of(st, sid)

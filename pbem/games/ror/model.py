@@ -193,6 +193,33 @@ def fleet_key(fid: str) -> int:
     return int(str(fid)[1:])
 
 
+# --------------------------------------------------------------------------- reasons
+
+
+class Why(str):
+    """A reason in English (what ``pbem check`` and the order file's checks print) that also keeps
+    a message code and its arguments, so a report words it in its reader's language."""
+
+    code: str
+    args: dict[str, Any]
+
+    def __new__(cls, code: str, text: str, **args: Any) -> Why:
+        obj = super().__new__(cls, text)
+        obj.code = code
+        obj.args = args
+        return obj
+
+    def data(self) -> dict[str, Any]:
+        """The code and arguments as plain data for an event (nested reasons included)."""
+        return {"code": self.code,
+                "args": {k: v.data() if isinstance(v, Why) else v for k, v in self.args.items()}}
+
+
+def why_data(reason: Any) -> dict[str, Any] | None:
+    """The code and arguments of a reason, or None for plain text."""
+    return reason.data() if isinstance(reason, Why) else None
+
+
 # --------------------------------------------------------------------------- dice
 
 

@@ -9,6 +9,7 @@ from pbem.games.ror.model import (
     PAIRS,
     Ctx,
     State,
+    Why,
     card_data,
     clockwise_from,
     hrao,
@@ -18,6 +19,7 @@ from pbem.games.ror.model import (
     is_rebel,
     is_statesman_id,
     number_of,
+    why_data,
 )
 
 
@@ -31,7 +33,8 @@ def void(ctx: Ctx, faction: str, path: str, reason: str) -> None:
     """An order that could not run: reported only to its sender (R8.6)."""
     if path.startswith("orders."):  # the path in the order file: orders.<faction>.<...>
         path = f"orders.{faction}.{path[len('orders.'):]}"
-    ctx.emit("void", faction=faction, power=faction, path=path, order=path, reason=reason, audience=ctx.seat(faction))
+    ctx.emit("void", faction=faction, power=faction, path=path, order=path, reason=str(reason),
+             why=why_data(reason), audience=ctx.seat(faction))
 
 
 # --------------------------------------------------------------------------- (a) trading
@@ -51,12 +54,13 @@ def step_trading(ctx: Ctx) -> None:
 
     def can_move(faction: str, cards: list[str]) -> str | None:
         if len(set(cards)) != len(cards):
-            return "names a card twice"
+            return Why("card_twice", "names a card twice")
         for c in cards:
             if c not in start[faction]:
-                return f"card {c} was not in your hand at the start of trading"
+                return Why("not_in_hand_at_start",
+                           f"card {c} was not in your hand at the start of trading", card=c)
             if c in moved or c not in st["factions"][faction]["hand"]:
-                return f"card {c} has already moved"
+                return Why("already_moved", f"card {c} has already moved", card=c)
         return None
 
     def move(src: str, dst: str, cards: list[str]) -> None:
@@ -74,9 +78,10 @@ def step_trading(ctx: Ctx) -> None:
             if "to" in o:  # GIVE
                 to = str(o["to"])
                 if to not in st["factions"] or to == fid:
-                    void(ctx, fid, path, f"'{to}' is not another faction")
+                    void(ctx, fid, path, Why("not_other_faction", f"'{to}' is not another faction",
+                                             faction=to))
                     continue
-                why = can_move(fid, give) if give else "names no card"
+                why = can_move(fid, give) if give else Why("no_card", "names no card")
                 if why:
                     void(ctx, fid, path, why)
                     continue
@@ -89,7 +94,8 @@ def step_trading(ctx: Ctx) -> None:
             other = str(o.get("with"))
             get = _card_list(o.get("get"))
             if other not in st["factions"] or other == fid:
-                void(ctx, fid, path, f"'{other}' is not another faction")
+                void(ctx, fid, path, Why("not_other_faction", f"'{other}' is not another faction",
+                                         faction=other))
                 continue
             mirror = None
             for j, p in enumerate(faction_orders(ctx, other).get("trades") or []):
@@ -100,11 +106,12 @@ def step_trading(ctx: Ctx) -> None:
                     mirror = j
                     break
             if mirror is None:
-                void(ctx, fid, path, f"faction {other} sent no matching TRADE")
+                void(ctx, fid, path, Why("no_matching_trade",
+                                         f"faction {other} sent no matching TRADE", faction=other))
                 continue
             done.add((other, mirror))
             why = (can_move(fid, give) or can_move(other, get)
-                   or (None if give or get else "names no card"))
+                   or (None if give or get else Why("no_card", "names no card")))
             if why:
                 void(ctx, fid, path, why)
                 void(ctx, other, f"orders.trades[{mirror}]", why)
@@ -134,9 +141,9 @@ def family_controller(st: State, num: str) -> str | None:
 def statesman_problem(st: State, faction: str, card: str) -> str | None:
     """Why ``faction`` may not play Statesman ``card`` now (R2.4, R2.9), or None."""
     if card not in st["factions"][faction]["hand"]:
-        return f"{card} is not in your hand"
+        return Why("not_in_hand", f"{card} is not in your hand", card=card)
     if not is_statesman_id(card):
-        return f"{card} is not a Statesman"
+        return Why("not_statesman", f"{card} is not a Statesman", card=card)
     num = number_of(card)
     pair = PAIRS.get(num)
     other_in_play = bool(pair) and any(
@@ -144,29 +151,31 @@ def statesman_problem(st: State, faction: str, card: str) -> str | None:
     )
     holder = family_controller(st, num)
     if holder is not None and holder != faction and not other_in_play:
-        return f"faction {holder} controls family card {num} (R2.4)"
+        return Why("family_controlled", f"faction {holder} controls family card {num} (R2.4)",
+                   faction=holder, family=num)
     if not pair:
         for sid, r in st["senators"].items():
             if sid != num and number_of(sid) == num and is_in_play(r):
-                return f"Statesman {sid} of the same number is in play (R2.4)"
+                return Why("same_number", f"Statesman {sid} of the same number is in play (R2.4)",
+                           senator=sid)
     fam = st["senators"].get(num)
     if (fam is not None and is_aligned(fam) and fam["faction"] == faction and is_rebel(fam)
             and st["options"]["ror.play_on_rebel"] == "forbid"):
-        return f"family senator {num} is a rebel (R2.9)"
+        return Why("family_rebel", f"family senator {num} is a rebel (R2.9)", senator=num)
     return None
 
 
 def concession_problem(st: State, faction: str, card: str, senator: str) -> str | None:
     """Why ``faction`` may not place Concession ``card`` on ``senator`` (R2.10), or None."""
     if card not in st["factions"][faction]["hand"]:
-        return f"{card} is not in your hand"
+        return Why("not_in_hand", f"{card} is not in your hand", card=card)
     if not is_concession_id(card):
-        return f"{card} is not a Concession"
+        return Why("not_concession", f"{card} is not a Concession", card=card)
     rec = st["senators"].get(senator)
     if rec is None or not is_aligned(rec) or rec["faction"] != faction:
-        return f"senator {senator} is not in your faction"
+        return Why("not_your_senator", f"senator {senator} is not in your faction", senator=senator)
     if is_rebel(rec) and st["options"]["ror.play_on_rebel"] == "forbid":
-        return f"senator {senator} is a rebel (R2.9)"
+        return Why("senator_rebel", f"senator {senator} is a rebel (R2.9)", senator=senator)
     return None
 
 
@@ -284,13 +293,14 @@ def step_plays(ctx: Ctx) -> None:
         for i, o in enumerate(faction_orders(ctx, fid).get("plays") or []):
             path = f"orders.plays[{i}]"
             if not isinstance(o, dict):
-                void(ctx, fid, path, "a play must be a mapping")
+                void(ctx, fid, path, Why("play_shape", "a play must be a mapping"))
                 continue
             if "statesman" in o:
                 card = str(o["statesman"])
                 why = statesman_problem(st, fid, card)
                 if why:
-                    void(ctx, fid, path, f"{card} cannot be played: {why}")
+                    void(ctx, fid, path, Why("cannot_play", f"{card} cannot be played: {why}",
+                                             card=card, why=why))
                     continue
                 how = play_statesman(ctx, fid, card)
                 rec = st["senators"][card]
@@ -300,13 +310,14 @@ def step_plays(ctx: Ctx) -> None:
                 card, target = str(o["concession"]), str(o.get("senator"))
                 why = concession_problem(st, fid, card, target)
                 if why:
-                    void(ctx, fid, path, f"{card} cannot be placed: {why}")
+                    void(ctx, fid, path, Why("cannot_place", f"{card} cannot be placed: {why}",
+                                             card=card, why=why))
                     continue
                 st["factions"][fid]["hand"].remove(card)
                 st["senators"][target]["concessions"].append(card)
                 ctx.emit("concession_placed", faction=fid, card=card, senator=target)
             else:
-                void(ctx, fid, path, "a play names a statesman or a concession")
+                void(ctx, fid, path, Why("play_kind", "a play names a statesman or a concession"))
 
 
 # --------------------------------------------------------------------------- (c) hand limit

@@ -22,6 +22,7 @@ from pbem.games.ror.model import (
     PHASES,
     Ctx,
     State,
+    Why,
     active_war_count,
     army_legions,
     card_data,
@@ -39,6 +40,7 @@ from pbem.games.ror.model import (
     sen,
     senators_sorted,
     transfer,
+    why_data,
 )
 from pbem.games.ror.mortality import draw_chits, kill
 from pbem.games.ror.revolution import (
@@ -256,11 +258,12 @@ def redistribution(ctx: Ctx) -> None:
             src, dst = _holder(st, fid, o.get("from")), _holder(st, fid, o.get("to"), dest=True)
             if src is None or dst is None or src == dst:
                 ctx.emit("void", faction=fid, power=fid, path=path, order=path, reason="not a transfer your faction "
-                         "may make", audience=ctx.seat(fid))
+                         "may make", why={"code": "not_a_transfer", "args": {}}, audience=ctx.seat(fid))
                 continue
             why = _r48(st, src, dst)
             if why:
-                ctx.emit("void", faction=fid, power=fid, path=path, order=path, reason=why, audience=ctx.seat(fid))
+                ctx.emit("void", faction=fid, power=fid, path=path, order=path, reason=str(why),
+                         why=why_data(why), audience=ctx.seat(fid))
                 continue
             from pbem.games.ror.model import holder_amount
 
@@ -289,11 +292,12 @@ def _r48(st: State, src: str, dst: str) -> str | None:
 
     s, d = rec(src), rec(dst)
     if (s and s["location"] == "captive") or (d and d["location"] == "captive"):
-        return "a captive cannot give or receive talents"
+        return Why("captive_talents", "a captive cannot give or receive talents")
     if s and is_rebel(s) and not (d and is_rebel(d)):
-        return "a rebel's talents go only to rebels (R4.8)"
+        return Why("rebel_gives", "a rebel's talents go only to rebels (R4.8)")
     if d and is_rebel(d) and not (s and is_rebel(s)):
-        return "a rebel receives nothing from loyal senators or a Faction Treasury (R4.8)"
+        return Why("rebel_receives",
+                   "a rebel receives nothing from loyal senators or a Faction Treasury (R4.8)")
     return None
 
 
@@ -442,12 +446,14 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
                    != "active_forces"]
             if bad:
                 ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                         reason=f"legion {bad[0]} is not in Active Forces")
+                         reason=f"legion {bad[0]} is not in Active Forces",
+                         why={"code": "legion_not_in_active_forces", "args": {"legion": bad[0]}})
                 continue
             if key == "dispatch":
                 if not can_command(st, who) or any(a["commander"] == who for a in st["armies"]):
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                             reason=f"{who} is not a Dictator or Consul in Rome")
+                             reason=f"{who} is not a Dictator or Consul in Rome",
+                             why={"code": "not_commander", "args": {"senator": who}})
                     continue
                 n_raise = min(int(e.get("raise") or 0), len(legions_at(st, "pool")),
                               st["state_treasury"] // 10)
@@ -457,12 +463,14 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
                 strength = ls + min(mil, ls)
                 if not lids and n_raise == 0:
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                             reason="an army needs at least one legion")
+                             reason="an army needs at least one legion",
+                             why={"code": "needs_legion", "args": {}})
                     continue
                 if not consents(st, d, who, strength):
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
                              reason=f"faction {sen(st, who)['faction']} does not consent to "
-                             f"sending {who}")
+                             f"sending {who}", why={"code": "no_consent", "args": {
+                                 "faction": sen(st, who)["faction"], "senator": who}})
                     continue
                 lids = lids + raise_legions(ctx, n_raise)
                 if not lids:
@@ -486,7 +494,8 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
                 a = next((x for x in cw_armies(st) if x["commander"] == who), None)
                 if a is None:
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                             reason=f"{who} commands no army facing the rebel")
+                             reason=f"{who} commands no army facing the rebel",
+                             why={"code": "no_army_facing", "args": {"senator": who}})
                     continue
                 lids = lids + raise_legions(ctx, int(e.get("raise") or 0))
                 for lid in lids:
@@ -657,6 +666,7 @@ def resolve_round(ctx: Ctx) -> None:
         for path in dropped:  # R8.6: unreadable orders are void, reported to their sender
             ctx.emit("void", faction=fid, power=fid, path=path.replace(
                 "orders", f"orders.{fid}", 1), order=path, reason="the order cannot be read",
+                why={"code": "unreadable", "args": {}},
                 audience=ctx.seat(fid))
     ctx.orders = clean
     apply_standing(ctx)
