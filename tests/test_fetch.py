@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import require_service
 from imapserver import ImapServer, dovecot_available
 from smtpserver import free_port
 
@@ -24,14 +25,8 @@ from pbem.core.fetch import STATE_FILE, Account, fetch_lock, message_key, plan_f
 
 
 def require_dovecot() -> None:
-    """Skip without dovecot or root on a developer's machine; fail under ``CI=true``, where a
-    skipped IMAP check would pass the build without checking anything."""
-    if dovecot_available():
-        return
-    reason = "needs dovecot (apt-get install dovecot-imapd) and root"
-    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-        pytest.fail(f"{reason}; CI is set, so a missing IMAP server fails the run")
-    pytest.skip(reason)
+    """Skip without dovecot or root on a developer's machine; fail under ``CI=true``."""
+    require_service(dovecot_available(), "needs dovecot (apt-get install dovecot-imapd) and root")
 
 
 @pytest.fixture

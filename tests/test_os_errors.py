@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import NOW, TESTS, run_cli
+from conftest import NOW, TESTS, require_service, run_cli
 from orders_util import signed
 from smtpserver import SmtpServer
 
@@ -124,8 +124,7 @@ def _unshare_ok() -> bool:
 @pytest.mark.parametrize("trouble", ["full", "read-only"])
 def test_a_full_or_read_only_file_system_is_one_line(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path], trouble: str) -> None:
     """A real full (or read-only) tmpfs, mounted in a private mount namespace."""
-    if not _unshare_ok():
-        pytest.skip("cannot mount a private tmpfs here (unshare -Urm)")
+    require_service(_unshare_ok(), "cannot mount a private tmpfs here (unshare -Urm)")
     run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys["north"])), "--now", NOW)
     mnt = tmp_path / "mnt"
     mnt.mkdir()
