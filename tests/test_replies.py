@@ -263,3 +263,47 @@ def test_extend_and_replace_player_notify_every_player(tmp_path: Path, mini_camp
     bad = run_cli("replace-player", str(mini_campaign), f"south=m@example.org:{keys['mallory'].with_suffix('.pub')}",
                   "--tz", "Mars/Olympus", "--now", NOW, ok=False)
     assert bad.exit_code == 1 and "not an IANA time zone" in bad.output
+
+
+def test_receipt_lists_the_orders_the_resolver_will_void_in_its_words(tmp_path: Path) -> None:
+    """Hussars [berlin, kolin, kolin] and a battle between generals who do not stand side by side:
+    the receipt names each VOID order with the reason the private report then gives."""
+    from conftest import make_keys, player_args
+
+    keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
+    camp = tmp_path / "m"
+    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
+            *player_args(keys), "--now", NOW)
+    run_cli("resolve", str(camp), "--force", "--now", NOW)  # set-up -> 1741-1/hussars
+    doc = signed(tmp_path, keys["maria_theresa"], "m-1", "maria_theresa", "1741-1/hussars", {"AU": {"hussars": ["berlin", "kolin", "kolin"]}})
+    check = run_cli("check", str(doc), "--campaign", str(camp), ok=False).output
+    run_cli("intake", str(camp), str(doc), "--now", NOW)
+    (receipt,) = (camp / "outbox").glob("receipt-*.eml")
+    text = _text(receipt)
+    assert "orders accepted, 2 will be VOID" in text
+    reasons = ["Berlin is not within 4 of an Austrian general (M7.1)", "Kolin already holds a hussar (M7.1)"]
+    for reason in reasons:
+        assert reason in text and reason in check
+    run_cli("resolve", str(camp), "--force", "--now", NOW)
+    private = next(camp.glob("reports/0002-*/private/maria_theresa.txt")).read_text()
+    for reason in reasons:
+        assert reason in private, private
+    # the next stage: a battle named between generals who are not on adjacent cities
+    run_cli("resolve", str(camp), "--force", "--now", NOW)
+    game = Campaign(camp).game()
+    state = Campaign(camp).current()[1]
+    phase = game.current_phase(state)
+    assert phase is not None and phase.kind == "stage"
+    power = phase.powers[0]
+    seat = game.seat_of(state, power)
+    mine = next(g for g, v in state["generals"].items() if v["power"] == power and v["city"])
+    foe = next(g for g, v in state["generals"].items() if v["power"] not in (power,) and v["city"]
+               and v["city"] != state["generals"][mine]["city"])
+    doc = signed(tmp_path, keys[seat], "m-1", seat, phase.id, {power: {"battles": [f"{mine}>{foe}"]}}, name="battle")
+    run_cli("intake", str(camp), str(doc), "--now", NOW)
+    receipt = next(p for p in (camp / "outbox").glob("receipt-*.eml") if f"orders accepted, 1 will be VOID: {phase.id}" in _text(p))
+    why = f"do not stand on adjacent cities, so there is no battle {mine}>{foe} (M5.1)"
+    assert why in _text(receipt)
+    run_cli("resolve", str(camp), "--force", "--now", NOW)
+    reports = sorted(camp.glob(f"reports/*/private/{seat}.txt"))
+    assert why in reports[-1].read_text()

@@ -16,6 +16,7 @@ from pbem.games.base import OrderProblem
 from pbem.games.maria import model
 from pbem.games.maria.adjudicate import STANDING_KEYS, phase_powers, split_problem
 from pbem.games.maria.cards import is_card_id, resolve_partial
+from pbem.games.maria.rules import battle
 
 KEYS = {
     "setup": ("troops", "standing", "deals"),
@@ -89,7 +90,7 @@ def validate(state: dict[str, Any], power: str, orders: Any) -> list[OrderProble
         if problem:
             c.add(".troops", problem)
     elif kind == "hussars" and "hussars" in orders:
-        _hussars(c, orders["hussars"])
+        _hussar_step(c, orders["hussars"])
     elif kind == "stage":
         _stage(c, orders)
     elif kind == "winter":
@@ -293,6 +294,24 @@ def _hussars(c: _Check, cities: Any) -> None:
             c.add(f".hussars[{i}]", f"{c.name(city)} is not on the Bohemia map (M7.1)")
 
 
+def _hussar_step(c: _Check, cities: Any) -> None:
+    """The hussar step's cities as the resolver will place them (M7.1): the position now is the
+    one they are placed on, so each city the resolver will void is named with its words. Cities
+    past the number in force are spares the resolver never reaches (a list may name spares for
+    cities it cannot take)."""
+    from pbem.games.maria.rules.hussars import hussar_count, hussar_problem
+
+    want, placed = hussar_count(c.state), []
+    for i, city in enumerate(_list(c, ".hussars", cities)):
+        if len(placed) >= want:
+            break
+        problem = hussar_problem(c.state, c.board, city, placed)
+        if problem:
+            c.add(f".hussars[{i}]", problem)
+        else:
+            placed.append(city)
+
+
 def _stage(c: _Check, orders: dict[str, Any]) -> None:
     state, board, power = c.state, c.board, c.power
     gens = state["generals"]
@@ -381,9 +400,14 @@ def _stage(c: _Check, orders: dict[str, Any]) -> None:
             c.add(f".reentries[{i}].site", f"{c.name(r['site'])} is not a re-entry site of "
                   f"{model.POWER_NAMES[power]} (M4.1)")
     _payments(c, orders)
+    after = _after_moves(c, orders)
     for i, b in enumerate(_list(c, ".battles", orders.get("battles", []))):
         if not isinstance(b, str) or ">" not in b:
             c.add(f".battles[{i}]", "a battle is named attacker>defender, e.g. broglie>neipperg")
+            continue
+        problem = battle.unmatched_battle(c.state, board, b, after, certain_only=True)
+        if problem:
+            c.add(f".battles[{i}]", problem)
     plans = orders.get("plans", {})
     if not isinstance(plans, dict):
         c.add(".plans", "must map a battle name (or 'stage') to a plan")
@@ -393,6 +417,22 @@ def _stage(c: _Check, orders: dict[str, Any]) -> None:
                 c.add(f".plans.{k}", "plans are keyed by battle name (attacker>defender) or "
                       "'stage'")
             _plan(c, f".plans.{k}", plan)
+
+
+def _after_moves(c: _Check, orders: dict[str, Any]) -> dict[str, str | None]:
+    """Where each general stands once this power's own moves are made (the others stay put;
+    their power does not act in this stage)."""
+    cities = {g: v["city"] for g, v in c.state["generals"].items()}
+    moves = orders.get("moves")
+    for m in moves if isinstance(moves, list) else []:
+        path = m.get("path") if isinstance(m, dict) else None
+        ids = (m.get("stack") if "stack" in m else [m.get("piece")]) if isinstance(m, dict) else []
+        if isinstance(path, list) and path and isinstance(path[-1], str) and path[-1] in c.board.cities \
+                and isinstance(ids, list):
+            for pid in ids:
+                if isinstance(pid, str) and pid in cities:
+                    cities[pid] = path[-1]
+    return cities
 
 
 def _payments(c: _Check, orders: dict[str, Any]) -> None:

@@ -48,17 +48,43 @@ def list_battles(ctx: Ctx, acting: list[str], orders: dict[str, dict[str, Any]]
             pairs.append({"name": name, "attacker": list(a_gens), "defender": list(d_gens),
                           "attacker_city": a_city, "defender_city": d_city,
                           "attacker_power": a_power})
-    # The acting players' battle lists first, in list order (AU's and SX's before PA's).
+    # The acting players' battle lists first, in list order (AU's and SX's before PA's); a
+    # name that matches no battle is VOID, with the reason the order check gives beforehand.
     listed: list[str] = []
+    names = {x["name"] for x in pairs}
+    where = {g: v["city"] for g, v in gens.items()}
     for p in sorted(acting, key=lambda p: (p == "PA", model.POWER_INDEX[p])):
-        for name in (orders.get(p) or {}).get("battles") or []:
-            if isinstance(name, str) and name not in listed:
+        for i, name in enumerate((orders.get(p) or {}).get("battles") or []):
+            if isinstance(name, str) and name not in names and ">" in name:
+                ctx.void(p, f"battles[{i}]", unmatched_battle(state, board, name, where) or "")
+            elif isinstance(name, str) and name not in listed:
                 listed.append(name)
     first = [next(x for x in pairs if x["name"] == n) for n in listed
              if any(x["name"] == n for x in pairs)]
     rest = [x for x in pairs if x not in first]
     rest.sort(key=lambda x: (x["attacker_power"] == "PA", x["attacker_city"], x["defender_city"]))
     return first + rest
+
+
+def unmatched_battle(state: dict[str, Any], board: Any, name: str, cities: dict[str, str | None],
+                     certain_only: bool = False) -> str | None:
+    """Why the listed battle ``name`` (attacker>defender) is fought by no one, with the generals
+    at ``cities``; ``None`` if it may be a battle. With ``certain_only``, only the reasons an
+    order check can be sure of before the stage (an unknown general, or two generals that will
+    not stand on adjacent cities)."""
+    gens = state["generals"]
+    a, _, d = name.partition(">")
+    for g in (a, d):
+        if g not in gens or cities.get(g) is None:
+            return f"'{g}' is not a general on the map, so there is no battle {name} (M5.1)"
+    ca, cd = cities[a], cities[d]
+    if cd not in board.neighbours(ca):
+        return (f"{a} ({board.cities[ca].name}) and {d} ({board.cities[cd].name}) do not stand on "
+                f"adjacent cities, so there is no battle {name} (M5.1)")
+    if certain_only:
+        return None
+    return (f"there is no battle {name}: a battle is named by the commanding generals of two enemy "
+            f"stacks on adjacent cities (M5.1)")
 
 
 def _plan(ctx: Ctx, power: str, kind: str, battle: str, stack: list[str], city: str,
