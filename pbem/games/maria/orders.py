@@ -301,7 +301,8 @@ def _hussar_step(c: _Check, cities: Any) -> None:
     cities it cannot take)."""
     from pbem.games.maria.rules.hussars import hussar_count, hussar_problem
 
-    want, placed = hussar_count(c.state), []
+    want = hussar_count(c.state)
+    placed: list[str] = []
     for i, city in enumerate(_list(c, ".hussars", cities)):
         if len(placed) >= want:
             break
