@@ -88,7 +88,7 @@ def test_a_file_whose_check_raises_is_refused_alone_and_the_gm_is_told(tmp_path:
     assert "S      south            orders in (seq 1)" in status
     (reply,) = list((camp / "outbox").glob("refused-*.eml"))
     text = reply.read_text()
-    assert "To: north@example.org" in text and "could not be accepted" in text
+    assert "To: north@example.org" in text and "could not be checked (an internal error of pbem)" in text
     assert "TypeError" not in text  # the details are for the GM
     # the next run is not stuck, and north can still send orders that work
     again = signed(tmp_path, keys["north"], "b-1", "north", "round-1", {"N": {"bid": hand["N"][0]}}, seq=2, name="n2")

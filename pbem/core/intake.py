@@ -432,7 +432,7 @@ def _internal(camp: Campaign, cand: Candidate, exc: Exception) -> Verdict:
 
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     detail = f"{type(exc).__name__}: {exc}"[:200] + (f" ({where.filename.rsplit('/', 1)[-1]} line {where.lineno})" if where else "")
-    error = said(OrderFileError, shape.MESSAGES["internal"])
+    error = said(OrderFileError, replies.INTERNAL_ERROR)
     message = one_line(f"{cand.source}: {error.message} [internal error {detail}]")
     atomic.write_if_changed(
         camp.refused_dir / f"{cand.key[:20]}.json",

@@ -123,6 +123,8 @@ def send(camp: Campaign, seat: Seat, template: str, context: dict[str, Any], *, 
 # the kinds of problem a fixed-text reply may name (nothing the mail said is quoted)
 NO_FILE, UNREADABLE, SIGNATURE, NOT_YOURS = "no_file", "unreadable", "signature", "not_yours"
 HTML_ONLY, TOO_LARGE, MALFORMED, EMPTY = "html_only", "too_large", "malformed", "empty"
+INTERNAL = "internal"  # checking the file raised: a bug, not the player's fault
+INTERNAL_ERROR = N_("the file could not be checked (an internal error); the GM has been told")
 
 
 def problem_kind(cand: Candidate, exc: PbemError | None) -> str:
@@ -140,6 +142,8 @@ def problem_kind(cand: Candidate, exc: PbemError | None) -> str:
         return NO_FILE
     if exc is None:
         return NO_FILE
+    if exc.said is not None and exc.said[0] == INTERNAL_ERROR:
+        return INTERNAL
     if isinstance(exc, OrderFileError):
         return UNREADABLE
     if isinstance(exc, SignatureError):

@@ -52,7 +52,6 @@ MESSAGES = {
     "required": N_("the field '%(value)s' is missing"),
     "orders_or_request": N_("give 'orders:' or, for a request, 'request:', not both"),
     "other": N_("does not have an allowed form"),
-    "internal": N_("the file could not be checked (an internal error); the GM has been told"),
 }
 ALLOWED = N_("allowed: %(choices)s")
 EXPECTED = N_("expected: %(hint)s")
@@ -226,7 +225,7 @@ def _problem_of(error: ValidationError, prefix: str) -> ShapeProblem:
     if kw == "required" and isinstance(instance, dict):
         missing = [k for k in error.validator_value if k not in instance]
         return ShapeProblem(path, kw, {"value": missing[0] if missing else ""}, "")
-    if kw in MESSAGES and kw not in ("other", "internal"):
+    if kw in MESSAGES and kw != "other":
         return ShapeProblem(path, kw, {"limit": error.validator_value}, hint if kw.endswith("Length") else "")
     return ShapeProblem(path, "other", {}, hint)
 
