@@ -486,3 +486,17 @@ def test_m3_3_a_rollback_moves_to_a_fresh_chain_key(tmp_path: Path) -> None:
     _rewrite_from(pub, 3, lambda r: r.update(public_key=first["public_key"]))
     code, out = _public_audit(pub)
     assert code == 1 and "archive/000003.json: the public key of phase 1 is not the next key of the hash chain" in out
+
+
+def test_m2_after_the_end_the_public_copy_checks_the_revealed_seed(tmp_path: Path) -> None:
+    camp, keys = _new(tmp_path)
+    (tmp_path / "d").mkdir()
+    for rnd in (1, 2, 3):
+        _round(tmp_path / "d", camp, keys, rnd)
+    assert Campaign(camp).records()[-1]["kind"] == "end"
+    pub = _public_copy(camp, tmp_path)
+    code, out = _public_audit(pub)
+    assert code == 0 and "the seed revealed in record 4 matches the anchor and the commitment of record 0" in out
+    _rewrite_from(pub, 4, lambda r: r.update(seed="11" * 32))
+    code, out = _public_audit(pub)
+    assert code == 1 and "archive/000004.json: the secret seed does not match the commitment published in record 0" in out

@@ -111,6 +111,10 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
         _check_newest_used(camp, rec, roster, orders_folder_name(effective(records[: rec["index"]]), rec["phase_number"], rec["phase"]))
         _check_snapshot(camp, rec)
     if public:
+        end = next((r for r in records if r["kind"] == "end" and r.get("seed")), None)
+        if end is not None:  # the revealed seed must be the one committed to in record 0
+            _check_seed(camp, records, bytes.fromhex(end["seed"]), camp.record_path(end["index"]))
+            report.notes.append(f"the seed revealed in record {end['index']} matches the anchor and the commitment of record 0")
         report.notes.append("order files, states and the replay are left to the full audit (they hold secrets until the game ends)")
         return report
     report.order_files += _check_order_folders(camp, cited)
