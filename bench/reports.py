@@ -6,14 +6,19 @@
 
 Plays a game between the random bots through the real core (signed orders, intake, resolve)
 in a temporary campaign folder, then publishes every record (reports in both languages, maps,
-order forms, mails) and prints the total, the mean per phase, the share spent drawing maps,
-and the time of a second, idempotent pass (everything rendered again, nothing rewritten).
+order forms, mails) and prints the total, the mean per phase, the share spent drawing maps and
+their PNG images, the time of a second, idempotent pass (everything rendered again, nothing
+rewritten), and the weight of the report mails: the median and the largest mail, and the
+largest HTML body (Gmail clips a body over 102 KB).
 """
 
 from __future__ import annotations
 
 import argparse
+import email
+import email.policy
 import hashlib
+import statistics
 import sys
 import tempfile
 import time
@@ -90,7 +95,19 @@ def main() -> None:
             finally:
                 map_time += time.perf_counter() - t
 
+        real_images = publish.map_images
+        image_time = 0.0
+
+        def timed_images(*a: Any, **k: Any) -> list[publish.MapImage]:
+            nonlocal image_time
+            t = time.perf_counter()
+            try:
+                return real_images(*a, **k)
+            finally:
+                image_time += time.perf_counter() - t
+
         publish.map_svg = timed_map  # type: ignore[assignment]
+        publish.map_images = timed_images  # type: ignore[assignment]
         publish.glossary(args.game, "en")  # static data loads once, outside the timing
         t0 = time.perf_counter()
         files = sum(len(publish.publish_phase(camp, r["index"])) for r in records)
@@ -101,13 +118,26 @@ def main() -> None:
             publish.publish_phase(camp, r["index"])
         second = time.perf_counter() - t0
         size = sum(p.stat().st_size for p in camp.reports_dir.rglob("*") if p.is_file())
-        mails = sum(p.stat().st_size for p in camp.outbox.glob("report-*.eml"))
+        report_mails = [p.read_bytes() for p in sorted(camp.outbox.glob("report-*.eml"))]
+        mails = sum(map(len, report_mails))
+        bodies = [_html_body(m) for m in report_mails]
     n = len(records)
     print(f"game                 {args.game}/{args.scenario} seed {args.seed}: {n} reports ({n - 1} phases), played in {played:.1f} s")
     print(f"render all reports   {first:.2f} s ({files} files and mails, {size / 1e6:.1f} MB of reports, {mails / 1e6:.1f} MB of mail)")
     print(f"mean per phase       {first / n * 1000:.0f} ms")
     print(f"  of which maps      {map_time / max(first, 1e-9) * 100:.0f} % ({map_time / n * 1000:.0f} ms per phase)")
+    print(f"  of which map PNGs  {image_time / max(first, 1e-9) * 100:.0f} % ({image_time / n * 1000:.0f} ms per phase)")
     print(f"second pass          {second:.2f} s (same bytes, nothing rewritten)")
+    sizes = sorted(map(len, report_mails))
+    print(f"report mails         {len(sizes)}: median {statistics.median(sizes) / 1000:.0f} KB, largest {sizes[-1] / 1000:.0f} KB")
+    print(f"HTML body            median {statistics.median(bodies) / 1000:.0f} KB, largest {max(bodies) / 1000:.0f} KB (decoded)")
+
+
+def _html_body(raw: bytes) -> int:
+    """Bytes of a mail's HTML body (decoded), the part a webmail shows and Gmail clips."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    body = msg.get_body(preferencelist=("html",))  # type: ignore[attr-defined]
+    return len(body.get_content().encode("utf-8")) if body is not None else 0
 
 
 if __name__ == "__main__":

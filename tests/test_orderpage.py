@@ -3,8 +3,6 @@ in the seat's language. The page's behaviour in a real browser is in test_orderp
 
 from __future__ import annotations
 
-import base64
-import gzip
 import json
 import re
 from functools import cache
@@ -17,6 +15,7 @@ from pbem.core.fair import PhaseRng, Rng
 from pbem.data import templates_dir
 from pbem.games.maria import GAME
 from pbem.render import orderpage
+from pbem.render.orderpage import unpack
 
 MAX_BYTES = 300 * 1024
 
@@ -46,10 +45,10 @@ def state_at(phase_suffix: str) -> dict[str, Any]:
 
 def page_parts(html: str) -> tuple[dict[str, Any], str]:
     """The embedded data and the map SVG of a page."""
-    data = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', html, re.S)
+    data = re.search(r'<script type="text/plain" id="pbem-pack">(.*?)</script>', html, re.S)
     packed = re.search(r'<script type="text/plain" id="pbem-map">(.*?)</script>', html, re.S)
     assert data and packed
-    return json.loads(data.group(1)), gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8")
+    return json.loads(unpack(data.group(1))), unpack(packed.group(1)).decode("utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import pytest
 from conftest import NOW, make_keys, player_args, run_cli
 
 from pbem.core.campaign import Campaign
+from pbem.render.orderpage import unpack
 
 
 def _campaign(tmp_path: Path, *extra: str) -> Path:
@@ -48,14 +49,14 @@ def test_no_page_in_clear_when_the_private_part_is_sealed(tmp_path: Path, flag: 
     folder = next(camp.glob("reports/0001-*"))
     mail = next(camp.glob(f"outbox/report-{folder.name}-maria_theresa.eml"))
     files = _attachments(mail)
-    assert "private-maria_theresa.sealed.txt" in files
-    assert not any(name.endswith(".html") for name in files)
+    assert files["private-maria_theresa.html"] == "text/html"  # the sealed report's page
+    assert not any(name.endswith(".html") for name in files if name != "private-maria_theresa.html")
 
 
 def _page_data(page: Path) -> dict[str, Any]:
     html = page.read_text(encoding="utf-8")
-    start = html.index('<script type="application/json" id="pbem-data">') + len('<script type="application/json" id="pbem-data">')
-    return json.loads(html[start:html.index("</script>", start)])  # type: ignore[no-any-return]
+    start = html.index('<script type="text/plain" id="pbem-pack">') + len('<script type="text/plain" id="pbem-pack">')
+    return json.loads(unpack(html[start:html.index("</script>", start)]))  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("mode,kinds", [("trusted_gm", ["politics"]), ("trustless", ["commit", "politics"])])

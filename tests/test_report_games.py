@@ -225,14 +225,14 @@ def test_encrypted_private_part_opens_with_the_seat_key(tmp_path: Path) -> None:
     south = (root / "outbox" / "report-0000-start-south.eml").read_bytes()
     hand = camp.read_state(0)["hands"]["N"]
     msg = email.message_from_bytes(north, policy=email.policy.SMTP)
-    assert [p.get_filename() for p in msg.iter_attachments()] == ["private-north.sealed.txt"]
+    assert [p.get_filename() for p in msg.iter_attachments()] == ["private-north.html"]
     plain = unseal(north.decode(), private["north"]).decode()
     assert "Your position (north)" in plain and "hand" in plain
     assert f"bid: {min(hand)}" in plain  # the order form travels inside the sealed part
     # the clear parts of north's mail hold only the public report
     clear = "".join(p.get_content() for p in msg.walk() if p.get_content_type() in ("text/plain", "text/html") and not p.get_filename())
     assert "Your position" not in clear
-    assert b"private-south.sealed.txt" not in south and b"Your position (south)" in south.replace(b"=\r\n", b"")
+    assert b"private-south.html" not in south and b"Your position (south)" in south.replace(b"=\r\n", b"")
     publish_phase(camp, 0)
     assert (root / "outbox" / "report-0000-start-north.eml").read_bytes() == north
 

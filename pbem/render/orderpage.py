@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import json
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -290,8 +291,20 @@ def _asset(name: str) -> str:
 
 
 def compress_svg(svg: str) -> str:
-    """Base64 of the gzip of ``svg`` (mtime 0, so the same map gives the same bytes)."""
-    return base64.b64encode(gzip.compress(svg.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+    """Base64 of the gzip of ``svg`` (mtime 0, so the same map gives the same bytes), in lines
+    of 76 characters, so a mail can carry the page as 7bit text (``atob`` skips the breaks)."""
+    return pack(svg.encode("utf-8"))
+
+
+def pack(data: bytes) -> str:
+    """Base64 of the gzip of ``data`` (mtime 0: the same bytes give the same text), in lines of 76."""
+    packed = base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
+    return "\n".join(packed[i:i + 76] for i in range(0, len(packed), 76))
+
+
+def unpack(text: str) -> bytes:
+    """The bytes :func:`pack` packed."""
+    return gzip.decompress(base64.b64decode("".join(text.split())))
 
 
 def maria_static(lang: str) -> dict[str, Any]:
@@ -463,9 +476,10 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
 
     parts = {
         "@@LANG@@": escape(str(data["lang"])),
-        "@@TITLE@@": escape(title),
+        # character references: the page stays ASCII, so a mail carries it as it is (7bit)
+        "@@TITLE@@": escape(title).encode("ascii", "xmlcharrefreplace").decode("ascii"),
         "@@STYLE@@": _asset("orderpage.css"),
-        "@@DATA@@": pagekit.script_json(data),
+        "@@DATA@@": pack(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
         "@@MAP@@": compress_svg(map_svg) if map_svg else "",
         "@@SCRIPT@@": "\n".join(scripts) + "\nPBEM.boot();\n",
     }

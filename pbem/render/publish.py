@@ -16,8 +16,9 @@ Encryption (decided here, M11.1): the private part of a seat's mail is sealed to
 X25519 key (:func:`pbem.core.privacy.seal`) when record 0's options hold
 ``encrypt_private: true`` (every seat) or ``encrypt_private: [seat, ...]`` (those seats);
 ``report.encrypt_private`` is accepted as the same option. Such a mail carries the public report
-in clear, and the seat's private HTML report (order form included) as an armoured attachment
-``private-<seat>.sealed.txt`` that ``pbem decrypt`` opens. The private files under ``reports/``
+in clear, and the seat's private HTML report (order form included) sealed in an attachment
+``private-<seat>.html`` that opens in a browser with the seat's key file
+(:mod:`pbem.render.sealedpage`) and that ``pbem decrypt`` opens too. The private files under ``reports/``
 stay in clear: that folder is the GM's.
 
 Everything is deterministic: no clock, sorted iteration, the MIME boundaries are hashes of the
@@ -48,7 +49,7 @@ from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, p
 from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
-from pbem.render import i18n, orderpage, report
+from pbem.render import i18n, mappage, orderpage, report, sealedpage
 from pbem.render.i18n import render
 
 LANGS = tuple(i18n.LOCALES)
@@ -142,6 +143,8 @@ class _Publisher:
         self.secret_key = derive_keys(camp.seed())["secret"]
         self.files: dict[str, tuple[str, bytes]] = {}
         self.mails: dict[str, tuple[str, EmailMessage]] = {}
+        self.images: dict[str, list[MapImage]] = {}
+        self.public_events: list[dict[str, Any]] = []
 
     # -- the pieces ---------------------------------------------------------------------------
 
@@ -259,7 +262,7 @@ class _Publisher:
         phase = game.current_phase(self.state)
         seat_of = {p: game.seat_of(self.state, p) for p in (phase.powers if phase else ())}
         upcoming = report.next_phase(phase, seat_of, self._deadline(phase))
-        public_events = report.visible_events(self.events, report.PUBLIC)
+        public_events = self.public_events = report.visible_events(self.events, report.PUBLIC)
         public_view = game.view(self.state, report.PUBLIC)
         chain, result = self._chain(), self._result(phase)
         archive = report.archive_section(self.rec, self._pin(result is not None), self.create, self._roster_changes())
@@ -302,37 +305,57 @@ class _Publisher:
             )
             if page is not None:
                 self._write(f"private/{seat_name}.orders.html", seat_name, page)
-            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public[lang], mine, form, schema, page)
+            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], mine.html, form, schema, page)
         return Bundle(self.key, self.files, self.mails)
 
-    def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public: Rendered, mine: Rendered,
-               form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, EmailMessage]:
+    def _map_images(self, lang: str, svg: str | None) -> list[MapImage]:
+        if svg is None:
+            return []
+        if lang not in self.images:
+            self.images[lang] = map_images(self.game_name, svg, self.public_events, lang, self.key)
+        return self.images[lang]
+
+    def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public_ctx: dict[str, Any], public: Rendered,
+               private_html: str, form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, EmailMessage]:
+        """The seat's report mail. Its HTML shows the map as PNG images cited by ``cid:`` (webmail
+        shows no inline SVG); the SVG travels once, for zooming: in the order page, else in a
+        small map page, or (encrypted mails) inside the sealed report."""
         entry = self.roster[seat]
         subject = " ".join(render(lang, "base/mail_subject.txt", ctx).split())
+        images = self._map_images(lang, public.svg)
+        sealed = self._encrypts(seat)
+        page_name = f"orders-{self.key}-{seat}.html" if page is not None and not sealed else None
+        map_name = f"map-{self.key}.html" if public.svg is not None and page_name is None and not sealed else None
+        in_mail = {"map_images": images, "map_svg": None, "order_page": page_name, "map_page": map_name,
+                   "order_form": f"orders-{self.key}-{seat}.yaml" if form is not None else None}
         attachments: list[tuple[bytes, str, str, str]] = []  # (data, maintype, subtype, filename)
-        if self._encrypts(seat):
+        if sealed:
             from pbem.core.privacy import seal
 
             sealing_seed = hmac.new(self.secret_key, f"report-seal|{self.key}|{seat}".encode(), hashlib.sha256).digest()
-            armoured = seal(mine.html.encode("utf-8"), entry.key, sealing_seed)
+            armoured = seal(private_html.encode("utf-8"), entry.key, sealing_seed)
             note = render(lang, "base/mail_sealed_note.txt", ctx)
-            text, html = note + "\n" + public.text, _sealed_html(note, public.html)
-            svg = public.svg
-            attachments.append((armoured.encode("ascii"), "text", "plain", f"private-{seat}.sealed.txt"))
+            mail_public = dict(public_ctx, **in_mail)
+            text = note + "\n" + _text(lang, "public", mail_public)
+            html = _sealed_html(note, _html(lang, "public", mail_public))
+            # a page that opens in a browser with the key file (and that pbem decrypt reads)
+            attachments.append((sealedpage.sealed_page(armoured, seat, lang).encode("ascii"), "text", "html", f"private-{seat}.html"))
         else:
-            text, html, svg = mine.text, mine.html, mine.svg
+            mail_ctx = dict(ctx, **in_mail)
+            text, html = _text(lang, "private", mail_ctx), _html(lang, "private", mail_ctx)
             if form is not None:
-                attachments.append((form.encode("utf-8"), "text", "yaml", f"orders-{self.key}-{seat}.yaml"))
-            if page is not None:  # it shows the seat's hand: only in a mail whose private part is in clear
-                attachments.append((page.encode("utf-8"), "text", "html", f"orders-{self.key}-{seat}.html"))
-        if svg is not None:
-            attachments.insert(0, (svg.encode("utf-8"), "image", "svg+xml", f"map-{self.key}.svg"))
-        if schema is not None and form is not None:
+                attachments.append((form.encode("utf-8"), "text", "yaml", str(in_mail["order_form"])))
+            if page is not None and page_name is not None:  # it shows the seat's hand: only in a mail whose private part is in clear
+                attachments.append((page.encode("utf-8"), "text", "html", page_name))
+            if map_name is not None and public.svg is not None:
+                attachments.append((mappage.map_page(public.svg, subject, lang).encode("utf-8"), "text", "html", map_name))
+        if schema is not None and form is not None and not sealed:
             attachments.append((schema.read_bytes(), "application", "schema+json", schema.name))
         msg = build_mail(
             sender=str(self.create.get("gm_email", "pbem@localhost")), to=entry.email, subject=subject,
             mid=outbox.message_id("report", f"{self._mail_key()}.{seat}", self.camp.id),
             text=text, html=html, attachments=attachments,
+            related=[(img.png, "image", "png", img.filename, img.cid) for img in images],
         )
         return f"report-{self._mail_key()}-{seat}", msg
 
@@ -343,6 +366,49 @@ class _Publisher:
         again = any(r["kind"] == "phase" and r["phase_number"] == self.rec.get("phase_number") and r["index"] < self.rec["index"]
                     for r in self.camp.records())
         return f"{self.key}.r{self.rec['index']:06d}" if again else self.key
+
+
+@dataclass(frozen=True)
+class MapImage:
+    """A PNG of the map for a mail's HTML body: ``kind`` is ``action`` (the part of the board
+    around the phase's moves and battles) or ``whole``."""
+
+    kind: str
+    cid: str
+    filename: str
+    png: bytes
+    width: int
+    height: int
+
+
+WHOLE_WIDTH = 780  # pixels: the whole board, to see where everything stands
+ACTION_WIDTH = 640  # pixels: the crop (at least 320 view units wide): town names at 10 CSS px on a phone
+
+
+def map_images(game: str, svg: str, public_events: list[dict[str, Any]], lang: str, key: str) -> list[MapImage]:
+    """The map as PNG for a mail: a crop around the phase's moves and battles (when it had any
+    and they do not span the board), then the whole board."""
+    from pbem.render import raster
+
+    if not raster.has_view_box(svg):  # not a drawing resvg can size (a test's stand-in)
+        return []
+    out = []
+    box = _action_box(game, public_events)
+    if box is not None:
+        png = raster.crop(svg, box, ACTION_WIDTH)
+        out.append(MapImage("action", f"map-action.{key}.{lang}@pbem", f"map-{key}-action.png", png, *raster.size(png)))
+    png = raster.whole_map(svg, WHOLE_WIDTH)
+    out.append(MapImage("whole", f"map-whole.{key}.{lang}@pbem", f"map-{key}.png", png, *raster.size(png)))
+    return out
+
+
+def _action_box(game: str, public_events: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:
+    if game != "maria":
+        return None
+    from pbem.games.maria.board import load_board
+    from pbem.render.svgmap import action_box
+
+    return action_box(load_board(), report.map_highlights(public_events))
 
 
 def glossary(game: str, lang: str) -> dict[str, Any]:
@@ -433,10 +499,13 @@ def _flow_yaml(value: Any) -> str:
 
 
 def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html: str,
-               attachments: list[tuple[bytes, str, str, str]]) -> EmailMessage:
+               attachments: list[tuple[bytes, str, str, str]],
+               related: list[tuple[bytes, str, str, str, str]] = ()) -> EmailMessage:  # type: ignore[assignment]
     """A report mail: ``multipart/alternative`` (text, HTML) inside ``multipart/mixed`` with the
-    attachments. The boundaries are hashes of the content, so the same report gives the same
-    bytes; there is no ``Date`` (``pbem send`` adds it)."""
+    attachments; the HTML with its ``related`` parts (data, maintype, subtype, filename,
+    Content-ID: the map images it cites by ``cid:``) in a ``multipart/related`` (RFC 2387). The
+    boundaries are hashes of the content, so the same report gives the same bytes; there is no
+    ``Date`` (``pbem send`` adds it)."""
     msg = EmailMessage(policy=email.policy.SMTP)
     msg["From"] = sender
     msg["To"] = to
@@ -444,19 +513,37 @@ def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html:
     msg["Message-ID"] = mid
     msg["Auto-Submitted"] = "auto-generated"
     msg["MIME-Version"] = "1.0"
-    msg.set_content(text, cte="quoted-printable" if not text.isascii() else "7bit")
-    msg.add_alternative(html, subtype="html", cte="quoted-printable")
+    msg.set_content(text, cte=_text_cte(text))
+    msg.add_alternative(html, subtype="html", cte=_text_cte(html, line_limit=0))
+    if related:
+        html_part = msg.get_payload()[-1]  # type: ignore[index]
+        for data, maintype, subtype, filename, cid in related:
+            html_part.add_related(data, maintype=maintype, subtype=subtype, cid=f"<{cid}>", filename=filename,
+                                  disposition="inline")
     for data, maintype, subtype, filename in attachments:
         if maintype == "text":
             body = data.decode("utf-8")
-            cte = "7bit" if body.isascii() and max((len(line) for line in body.splitlines()), default=0) < 990 else "quoted-printable"
-            msg.add_attachment(body, subtype=subtype, filename=filename, cte=cte)
+            msg.add_attachment(body, subtype=subtype, filename=filename, cte=_text_cte(body))
+        elif data.isascii() and max(map(len, data.splitlines()), default=0) < 990:  # JSON, for one: as it is
+            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename, cte="7bit")
         else:
             msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
-    digest = hashlib.sha256(text.encode("utf-8") + html.encode("utf-8") + b"".join(a[0] for a in attachments)).hexdigest()[:32]
+    digest = hashlib.sha256(text.encode("utf-8") + html.encode("utf-8") + b"".join(a[0] for a in attachments)
+                            + b"".join(r[0] for r in related)).hexdigest()[:32]
     n = 0
     for part in msg.walk():
         if part.is_multipart():
             part.set_boundary(f"=_pbem_{digest}_{n}")
             n += 1
     return msg
+
+
+def _text_cte(body: str, line_limit: int = 990) -> str:
+    """The lighter transfer encoding of a text part: 7bit for ASCII lines under ``line_limit``
+    (0: never), else quoted-printable or base64, whichever is smaller (Chinese text is three
+    bytes a character, each three characters in quoted-printable)."""
+    if body.isascii() and max((len(line) for line in body.splitlines()), default=0) < line_limit:
+        return "7bit"
+    data = body.encode("utf-8")
+    escaped = sum(1 for b in data if b > 126 or b == 61)
+    return "quoted-printable" if len(data) + 2 * escaped < len(data) * 4 // 3 else "base64"

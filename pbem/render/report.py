@@ -189,6 +189,11 @@ def public_context(
         "chain": dict(chain) if chain else None,
         "next": upcoming.as_dict() if upcoming else None,
         "map_svg": map_svg,
+        # a mail's HTML shows the map as images and names the attachment that holds the SVG
+        "map_images": [],
+        "order_page": None,
+        "order_form": None,
+        "map_page": None,
         "result": dict(result) if result else None,
         "audience": PUBLIC,
     }

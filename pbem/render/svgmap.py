@@ -953,3 +953,25 @@ def _draw_legend(lay: _Layout, lang: str, powers: Sequence[str]) -> str:
         body.append(draw(x, y))
         body.append(_text(label, {"class": "legend-text", "x": x + 26, "y": y}))
     return _el("g", {"id": "legend"}, "".join(body))
+
+
+def action_box(board: Board, highlights: Mapping[str, Any], *, margin: float = 50.0, min_width: float = 320.0,
+               aspect: float = 1.5) -> tuple[float, float, float, float] | None:
+    """The part of the drawing (x, y, width, height in view units) around a phase's highlighted
+    paths and battles, at least ``min_width`` wide and ``aspect`` times as wide as high, kept
+    inside the drawing; ``None`` when nothing is highlighted or the action spans most of the
+    board (the whole map shows it then)."""
+    lay = _static(board, "en").lay
+    cities = [c for path in highlights.get("paths") or [] for c in path] + list(highlights.get("battles") or [])
+    pts = [lay.pos[c] for c in cities if c in lay.pos]
+    if not pts:
+        return None
+    x0, x1 = min(p[0] for p in pts) - margin, max(p[0] for p in pts) + margin
+    y0, y1 = min(p[1] for p in pts) - margin, max(p[1] for p in pts) + margin
+    w = max(x1 - x0, min_width, (y1 - y0) * aspect)
+    h = w / aspect
+    if w > lay.width * 0.6 or h > lay.height:
+        return None
+    x = min(max((x0 + x1 - w) / 2, 0.0), lay.width - w)
+    y = min(max((y0 + y1 - h) / 2, 0.0), lay.height - h)
+    return (_r(x), _r(y), _r(w), _r(h))
