@@ -77,7 +77,9 @@ def test_a_broken_paste_is_refused_with_the_line_to_fix(template: Path, tmp_path
     for name, field in BROKEN.items():
         camp, lines = _intake(template, tmp_path / name, name)
         assert len(lines) == 1 and lines[0].startswith(f"refused: {name} (mail body), line "), lines
-        number = int(re.search(r", line (\d+):", lines[0]).group(1))  # type: ignore[union-attr]
+        m = re.search(r", line (\d+):", lines[0])
+        assert m is not None
+        number = int(m.group(1))
         document = (CORPUS / "north-old-format.yaml").read_text(encoding="utf-8").splitlines()
         assert document[number - 1].strip().startswith(field.rsplit(".", 1)[-1] + ":"), (lines[0], document[number - 1])
         assert field in lines[0] and "edited after signing" in lines[0]

@@ -33,7 +33,7 @@ import email.policy
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
@@ -500,7 +500,7 @@ def _flow_yaml(value: Any) -> str:
 
 def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html: str,
                attachments: list[tuple[bytes, str, str, str]],
-               related: list[tuple[bytes, str, str, str, str]] = ()) -> EmailMessage:  # type: ignore[assignment]
+               related: Sequence[tuple[bytes, str, str, str, str]] = ()) -> EmailMessage:
     """A report mail: ``multipart/alternative`` (text, HTML) inside ``multipart/mixed`` with the
     attachments; the HTML with its ``related`` parts (data, maintype, subtype, filename,
     Content-ID: the map images it cites by ``cid:``) in a ``multipart/related`` (RFC 2387). The
@@ -516,7 +516,7 @@ def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html:
     msg.set_content(text, cte=_text_cte(text))
     msg.add_alternative(html, subtype="html", cte=_text_cte(html, line_limit=0))
     if related:
-        html_part = msg.get_payload()[-1]  # type: ignore[index]
+        html_part = next(p for p in msg.walk() if p.get_content_type() == "text/html")
         for data, maintype, subtype, filename, cid in related:
             html_part.add_related(data, maintype=maintype, subtype=subtype, cid=f"<{cid}>", filename=filename,
                                   disposition="inline")
