@@ -30,9 +30,9 @@ def _parts(mail: Path) -> dict[str, bytes]:
 
 
 def _data(html: str) -> dict[str, Any]:
-    m = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', html, re.S)
+    m = re.search(r'<script type="text/plain" id="pbem-pack">(.*?)</script>', html, re.S)
     assert m
-    return json.loads(m.group(1))  # type: ignore[no-any-return]
+    return json.loads(orderpage.unpack(m.group(1)))  # type: ignore[no-any-return]
 
 
 def test_every_demo_mail_that_asks_for_orders_carries_the_order_page(tmp_path: Path) -> None:

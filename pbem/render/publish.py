@@ -381,7 +381,7 @@ class MapImage:
     height: int
 
 
-WHOLE_WIDTH = 780  # pixels: the whole board, to see where everything stands
+WHOLE_WIDTH = 720  # pixels: the whole board, to see where everything stands
 ACTION_WIDTH = 640  # pixels: the crop (at least 320 view units wide): town names at 10 CSS px on a phone
 
 

@@ -6,7 +6,7 @@ crop around them drawn large enough to read on a phone. The SVG travels once, fo
 
 The SVG is drawn by resvg (the ``resvg-py`` wheel: the Rust renderer in one self-contained
 binary wheel, no system library; cairosvg would need libcairo and four more Python packages),
-then Pillow reduces it to a 48-colour palette, which keeps the map's flat colours and text and
+then Pillow reduces it to a 40-colour palette, which keeps the map's flat colours and text and
 makes the PNG about a third of its full-colour size.
 
 Deterministic: system fonts are not searched; only the font files named here are loaded (DejaVu
@@ -30,8 +30,10 @@ CJK_FONTS = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
 )
-COLOURS = 48
+COLOURS = 40
 _TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">[^<]*</text>')
+_TITLE = re.compile(r"<title>[^<]*</title>")
+_LANG = re.compile(r' lang="[^"]*"')
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 _VIEW_BOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
 
@@ -51,12 +53,11 @@ def view_box(svg: str) -> Box:
 
 
 def whole_map(svg: str, width: int) -> bytes:
-    """The whole drawing, ``width`` pixels wide. Town names and grid marks too small to read
-    at that size are left out (they stay in the SVG); fortress names, pieces, the title and
-    the legend are kept."""
-    def keep(cls: str, _x: float, _y: float) -> bool:
-        return cls not in ("lbl", "sector")
-    return _png(_without_text(svg, keep), width, None)
+    """The whole drawing, ``width`` pixels wide, without its words: at that size no name can be
+    read (the crop and the SVG carry them), and without them the picture is the same in every
+    language, so it is drawn once for all of them."""
+    bare = _TITLE.sub("", _without_text(svg, lambda _cls, _x, _y: False))
+    return _png(_LANG.sub("", bare, count=1), width, None)
 
 
 def crop(svg: str, box: Box, width: int) -> bytes:
@@ -91,10 +92,10 @@ def _png(svg: str, width: int, box: Box | None) -> bytes:
     data = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=bool(fonts),
                                  font_files=fonts or None, background="#fbf8ef")
     image = Image.open(io.BytesIO(bytes(data))).convert("RGB")
-    # MAXCOVERAGE keeps the small areas of strong colour (counters, legend swatches) that
-    # median cut merges into their neighbours; zlib's default level: level 9 is ten times
-    # slower for 7 % fewer bytes
-    small = image.quantize(colors=COLOURS, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE)
+    # the octree keeps the small areas of strong colour (counters, legend swatches) that median
+    # cut merges into their neighbours, and (unlike max coverage) every region's own tint; zlib's
+    # default level: level 9 is ten times slower for 7 % fewer bytes
+    small = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, "PNG")
     return out.getvalue()
