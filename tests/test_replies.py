@@ -84,6 +84,10 @@ def test_echoed_values_escape_format_characters_and_are_cut(tmp_path: Path, mini
     line = run_cli("intake", str(mini_campaign), str(doc), "--now", NOW).stdout.strip()
     assert "\u202e" not in line and "\\u202e" in line
     assert len(line) < 400 and "…" in line
+    field = tmp_path / "field.yaml"
+    field.write_text('pbem: 1\n"' + "Z\u202e" * 300 + '": 1\n')
+    line = run_cli("intake", str(mini_campaign), str(field), "--now", NOW).stdout.strip()
+    assert "unknown field" in line and "\u202e" not in line and len(line) < 400
     state = Campaign(mini_campaign).current()[1]
     good = signed(tmp_path, keys["north"], "mini-1", "north", "round-1", {"N": {"bid": state["hands"]["N"][0]}}, name="good")
     msg = _mail("north@example.org")

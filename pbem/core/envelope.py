@@ -33,7 +33,7 @@ from cryptography.exceptions import InvalidSignature
 from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.keys import PrivateKey, PublicKey
 from pbem.core.safeyaml import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, Document, load_document
-from pbem.errors import OrderFileError, SignatureError
+from pbem.errors import OrderFileError, SignatureError, echo
 
 FORMAT_VERSION = 1
 FIELD_ORDER = (
@@ -119,10 +119,10 @@ def parse_order_document(
                 source=source,
                 line=1,
             )
-        raise _problem(doc, source, "pbem", f"unsupported format version {data.get('pbem')!r}; write 'pbem: 1'")
+        raise _problem(doc, source, "pbem", f"unsupported format version {echo(repr(data.get('pbem')))}; write 'pbem: 1'")
     unknown = sorted(set(data) - set(FIELD_ORDER))
     if unknown:
-        raise _problem(doc, source, unknown[0], f"unknown field '{unknown[0]}' (allowed: {', '.join(FIELD_ORDER)})")
+        raise _problem(doc, source, unknown[0], f"unknown field '{echo(unknown[0])}' (allowed: {', '.join(FIELD_ORDER)})")
 
     def text(name: str) -> str:
         value = data.get(name)

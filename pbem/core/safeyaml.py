@@ -23,7 +23,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
-from pbem.errors import OrderFileError
+from pbem.errors import OrderFileError, echo
 
 try:  # pragma: no cover - depends on how PyYAML was built
     from yaml import CSafeLoader as _Parser
@@ -271,11 +271,11 @@ class _Builder:
                 )
             if not isinstance(value, str):
                 raise self.fail(
-                    f"the key {value!r} is not a string; put it in quotes", event, path
+                    f"the key {echo(repr(value))} is not a string; put it in quotes", event, path
                 )
             if value in container:
                 raise self.fail(
-                    f"the key '{value}' appears twice; keep only one", event, _join(path, value)
+                    f"the key '{echo(value)}' appears twice; keep only one", event, _join(path, value)
                 )
             frame[2] = value
             frame[3] = _line(event)
