@@ -109,8 +109,13 @@ def test_orders_on_which_the_rules_raise_are_replaced_by_defaults_and_the_audit_
     assert set(record["voided"]) == {"N"} and "ZeroDivisionError" in record["voided"]["N"]
     events = json.loads((camp / "states" / "000001.events.json").read_bytes())
     bids = {e["power"]: e["bid"] for e in events if e["type"] == "bid"}
+    assert events[0] == {"type": "void", "power": "N", "order": "orders", "audience": "north",
+                         "reason": "pbem could not carry out these orders (an internal error); your default orders were used and the GM has been told"}
     assert bids == {"N": min(hand["N"]), "S": hand["S"][-1]}  # N's default order, S's own
     assert "ATTENTION: round-1: orders of N set aside" in run_cli("status", str(camp), "--now", NOW).output
+    reports = camp / "reports" / "0001-round-1"
+    assert "Your order was VOID (N): orders - pbem could not carry out these orders" in (reports / "private" / "north.txt").read_text()
+    assert "VOID" not in (reports / "private" / "south.txt").read_text() + (reports / "public.txt").read_text()
     assert "audit passed" in run_cli("audit", str(camp)).output
 
 

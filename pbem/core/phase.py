@@ -180,6 +180,8 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
 
 
 INTERNAL = "the rules failed on these orders (internal error {name}); the power's default orders were used"
+# what the seat reads in its private report (a VOID event, as for any order the rules refuse)
+SET_ASIDE = "pbem could not carry out these orders (an internal error); your default orders were used and the GM has been told"
 
 
 def resolve_safely(game: Any, state: dict[str, Any], inputs: Inputs, fresh_rng: Callable[[], Any]) -> tuple[Resolution, Any, dict[str, str]]:
@@ -199,12 +201,20 @@ def resolve_safely(game: Any, state: dict[str, Any], inputs: Inputs, fresh_rng: 
         trial = {**inputs.orders, power: game.default_orders(state, power)}
         try:
             rng = fresh_rng()
-            return game.resolve(state, trial, rng), rng, {power: why}
+            return _told(game, state, game.resolve(state, trial, rng), [power]), rng, {power: why}
         except Exception:  # noqa: BLE001, S112 - try the next power
             continue
     trial = {**inputs.orders, **{p: game.default_orders(state, p) for p in sent}}
     rng = fresh_rng()
-    return game.resolve(state, trial, rng), rng, {p: why for p in sent}
+    return _told(game, state, game.resolve(state, trial, rng), sent), rng, {p: why for p in sent}
+
+
+def _told(game: Any, state: dict[str, Any], resolution: Resolution, powers: list[str]) -> Resolution:
+    """``resolution`` with a VOID event first for each power whose orders were set aside, told
+    only to its seat (its private report says so)."""
+    told = [{"type": "void", "power": p, "order": "orders", "reason": SET_ASIDE, "audience": seat}
+            for p in powers if (seat := game.seat_of(state, p)) is not None]
+    return Resolution(resolution.state, told + list(resolution.events))
 
 
 @lru_cache(maxsize=8)
