@@ -422,6 +422,7 @@ def test_m3_1_the_gm_is_committed_in_the_start_report_before_anyone_sends_entrop
     for field in ("public_anchor", "secret_commitment", "nonce"):
         assert create[field] in (camp / "reports" / "0000-start" / "public.txt").read_text()
         assert create[field] in mail, field
+        assert create[field] in (camp / "site" / "index.html").read_text(), field
     assert not list((camp / "orders").glob("*/*.yaml"))
 
 

@@ -69,6 +69,7 @@ def _create_summary(camp: Campaign) -> dict[str, Any]:
         "opened_at": create["opened_at"],
         "public_anchor": create["public_anchor"],
         "secret_commitment": create["secret_commitment"],
+        "nonce": create.get("nonce"),
     }
 
 
