@@ -82,7 +82,7 @@ def apply_script(ctx: Ctx, phase: str) -> None:
             ctx.emit("card_drawn", faction=faction, card=str(args.get("card")),
                      audience=ctx.seat(faction))
         else:
-            ctx.emit("script", effect=effect, args=args)
+            ctx.emit("script", effect=effect, args=dict(args))  # _effect may pop from args
         _effect(ctx, str(effect), args)
         check_primary(ctx, "R9.11 script")
         check_consul_for_life(ctx)
