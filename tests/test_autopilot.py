@@ -121,3 +121,33 @@ def test_the_autopilot_reads_only_what_the_seat_state_gives_it() -> None:
     assert seen["control"] == state["control"]
     pool = sorted(state["cards"]["draw"] + [c for p, h in state["cards"]["hands"].items() if p not in own for c in h])
     assert sorted(seen["cards"]["draw"] + [c for p, h in seen["cards"]["hands"].items() if p not in own for c in h]) == pool
+
+
+def test_the_gm_can_let_the_autopilot_suggest_each_seats_orders(tmp_path: Any) -> None:
+    """pbem new --autopilot-suggest: each order form holds the autopilot's orders for the seat
+    (which pbem check accepts); without it, the rules' defaults."""
+    import yaml
+    from conftest import make_keys, player_args, run_cli
+
+    from pbem.core.campaign import Campaign
+
+    args = player_args(make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick")))
+    forms = {}
+    for name, extra in (("suggest", ["--autopilot-suggest"]), ("plain", [])):
+        camp = tmp_path / name
+        run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--now", "2027-01-04T08:00:00Z", *args, *extra)
+        run_cli("report", str(camp))
+        (form,) = (camp / "reports").glob("0000*/forms/frederick.yaml")
+        forms[name] = yaml.safe_load(form.read_text(encoding="utf-8"))
+        _, state = Campaign(camp).current()
+        game = Campaign(camp).game()
+        for power, orders_ in forms[name]["orders"].items():
+            assert game.validate(state, power, orders_) == []
+        if name == "suggest":
+            said = " ".join(line.lstrip("# ") for line in form.read_text(encoding="utf-8").splitlines())
+            assert "the autopilot's suggestion for your seat" in said
+            assert forms[name]["orders"]["PR"] == autopilot.autopilot_orders(
+                state, "PR", Rng(f"pbem|suggest|{form.parent.parent.name}|PR".encode()))
+        else:
+            assert forms[name]["orders"]["PR"] == game.default_orders(state, "PR")
+    assert forms["suggest"]["orders"] != forms["plain"]["orders"]

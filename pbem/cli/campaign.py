@@ -50,12 +50,13 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("--grace", default="0m", show_default=True, help="Grace period after each deadline.")
 @click.option("--gm", "gm_email", default="pbem@localhost", show_default=True, help="The address reports are sent from.")
 @click.option("--autopilot-after", default=0, show_default=True, help="After this many missed deadlines in a row a seat is played by the bot (0: never).")
+@click.option("--autopilot-suggest", is_flag=True, help="Pre-fill each player's order form with the autopilot's orders for the seat (a suggestion; sending nothing still plays the defaults).")
 @click.option("--outage-share", default=0.5, show_default=True, help="Hold a phase when at least this share of players (and 2 or more) sent nothing; 0 turns the guard off.")
 @click.option("--encrypt-private", is_flag=True, help="Encrypt private reports to each player's key.")
 @now_option
 def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, ...], langs: tuple[str, ...], tzs: tuple[str, ...], campaign_id: str | None,
-        options: tuple[str, ...], deadlines: tuple[str, ...], grace: str, gm_email: str, autopilot_after: int, outage_share: float,
-        encrypt_private: bool, now: datetime) -> None:
+        options: tuple[str, ...], deadlines: tuple[str, ...], grace: str, gm_email: str, autopilot_after: int, autopilot_suggest: bool,
+        outage_share: float, encrypt_private: bool, now: datetime) -> None:
     """Create a campaign folder.
 
     \b
@@ -72,7 +73,8 @@ def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, .
     camp = Campaign.create(
         campaign_dir, campaign_id=campaign_id or campaign_dir.name, game=game, scenario=scenario, options=opts, seats=seats,
         deadlines={k: parse_duration(v) for k, v in table.items()}, grace=parse_duration(grace), start=now,
-        settings={"gm_email": gm_email, "autopilot_after": autopilot_after, "outage_share": outage_share, "encrypt_private": encrypt_private},
+        settings={"gm_email": gm_email, "autopilot_after": autopilot_after, "outage_share": outage_share, "encrypt_private": encrypt_private,
+                  **({"autopilot_suggest": True} if autopilot_suggest else {})},
     )
     rec = camp.create_record()
     click.echo(f"created {camp.id} ({game_name}/{scenario}) in {campaign_dir}")

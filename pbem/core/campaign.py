@@ -181,7 +181,8 @@ class Campaign:
         """Create a campaign folder with its record 0 and initial state.
 
         ``settings`` are the campaign's procedural settings (``gm_email``, ``outage_share``,
-        ``autopilot_after``, ``encrypt_private``), kept in record 0 beside the rule options."""
+        ``autopilot_after``, ``autopilot_suggest``, ``encrypt_private``), kept in record 0 beside the
+        rule options."""
         from pbem.core.fair import PhaseRng, Rng
 
         camp = cls(root)

@@ -47,6 +47,7 @@ from pbem.core import outbox
 from pbem.core.atomic import write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
 from pbem.core.canonical import canonical
+from pbem.core.fair import H, Rng
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
 from pbem.render import i18n, mappage, orderpage, report, sealedpage
@@ -242,11 +243,17 @@ class _Publisher:
         if not powers:
             return None, None
         legal = {p: self.game.legal_orders(self.state, p) for p in powers}
-        defaults = {p: self.game.default_orders(self.state, p) for p in powers}
+        suggest = bool(self.create.get("autopilot_suggest"))
+        if suggest:  # the GM lets the autopilot suggest orders, from what the seat knows
+            prefill = {p: self.game.autopilot_orders(self.state, p, Rng(H(f"pbem|suggest|{self.key}|{p}".encode())))
+                       for p in powers}
+        else:
+            prefill = {p: self.game.default_orders(self.state, p) for p in powers}
         ctx = report.form_context(
             campaign=self.camp.id, game=self.game_name, seat=seat, phase=upcoming, powers=powers,
-            legal=legal, defaults=defaults, schema=self._schema_ref(upcoming.kind), nonce=self.camp.nonce,
+            legal=legal, defaults=prefill, schema=self._schema_ref(upcoming.kind), nonce=self.camp.nonce,
         )
+        ctx["suggested"] = suggest
         ctx["tz"] = self.roster[seat].tz  # the deadline in the seat's time zone, beside UTC
         ctx["dump"] = _dump_yaml
         ctx["flow"] = _flow_yaml
