@@ -311,3 +311,57 @@ def test_receipt_lists_the_orders_the_resolver_will_void_in_its_words(tmp_path: 
     run_cli("resolve", str(camp), "--force", "--now", NOW)
     reports = sorted(camp.glob(f"reports/*/private/{seat}.txt"))
     assert why in reports[-1].read_text()
+
+
+def _maria_ids() -> set[str]:
+    """The words Maria's ids are made of: cities, generals, powers, seats, the order files' field
+    names and values (from the order schemas), and the commitment labels."""
+    import json
+
+    from pbem.data import orders_dir
+    from pbem.games.maria.board import load_board, load_forces
+    from pbem.games.maria.model import POWER_NAMES
+
+    board = load_board()
+    forces = load_forces(board)
+    ids: set[str] = set(board.cities) | {g.id for g in forces.generals} | {t.id for t in forces.trains} | set(POWER_NAMES)
+    ids |= {"maria_theresa", "louis", "frederick", "draw_pile", "hand", "troops", "bids"}
+    ids |= {"setup", "hussars", "stage", "winter", "commit", "politics"}  # round kinds
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            ids.update(k for k in node.get("properties", {}) if isinstance(k, str))
+            ids.update(v for v in node.get("enum", []) if isinstance(v, str))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for schema in sorted((orders_dir() / "maria").glob("*.schema.json")):
+        walk(json.loads(schema.read_text()))
+    return {w for i in ids for w in re.findall(r"[A-Za-z]{2,}", i)}
+
+
+def test_maria_reports_to_a_zh_tw_seat_are_in_traditional_chinese(tmp_path: Path) -> None:
+    """The same check on the real game's reports (start, set-up, hussars): what is not Chinese is
+    an id of the game (a city, a general, a train, a power, a round kind, a field of the order file
+    or of the legal choices the form lists), a placeholder of the order form's syntax help (ID,
+    CITY, true), the seat's time zone or a file name."""
+    from conftest import make_keys, player_args
+
+    keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
+    camp = tmp_path / "m"
+    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
+            *player_args(keys), "--lang", "louis=zh-TW", "--tz", "louis=Europe/Paris", "--now", NOW)
+    run_cli("report", str(camp))
+    for _ in range(3):
+        run_cli("resolve", str(camp), "--force", "--now", NOW)
+    allowed = ALLOWED_WORDS | _maria_ids() | {"stacks", "m", "Europe", "Paris", "map", "html", "ID", "CITY", "true",
+                                              "battle", "cards", "reentry", "cost", "suits", "total", "min", "max", "generals"}
+    mails = [p for p in sorted((camp / "outbox").glob("report-*-louis.eml"))]
+    assert len(mails) == 4
+    for path in mails:
+        text = _visible_text(path)
+        assert english_words(text, allowed) == [], f"{path.name}: English in a zh-TW mail"
+        assert "Europe/Paris (" in text, "the deadline in the seat's time zone, UTC beside it"
