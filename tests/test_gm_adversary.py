@@ -327,7 +327,9 @@ def test_m2_the_public_archive_audits_mid_game(played: Path, tmp_path: Path) -> 
     code, out = _public_audit(pub, pin)
     assert code == 0, out
     assert "3 records: hash chain intact" in out
-    assert "2 phases: public hash-chain keys and the players' entropy verified" in out
+    draws = sum(len(r["public_dice"]) for r in Campaign(played).records() if r["kind"] == "phase")
+    assert draws > 0
+    assert f"2 phases: public hash-chain keys and the players' entropy verified; {draws} public draws recomputed" in out
     assert "1 pin(s) from reports or receipts" in out
     # the seed of each phase's dice, from which a player recomputes every die of its report
     seed = re.search(r"round-2 \(record 2\): public stream seed ([0-9a-f]{64})", out)
@@ -356,6 +358,16 @@ def test_m2_a_reveal_rewritten_in_a_public_copy_is_caught(played: Path, tmp_path
     code, out = _public_audit(pub)
     assert code == 1
     assert f"record 2 (archive/000002.json): {seat}'s entropy does not open the commitment" in out
+
+
+def test_m2_a_public_draw_rewritten_in_a_public_copy_is_caught(played: Path, tmp_path: Path) -> None:
+    pub = _public_copy(played, tmp_path)
+    rec = json.loads((pub / "archive" / "000001.json").read_bytes())
+    n, value = rec["public_dice"][0]
+    _rewrite_from(pub, 1, lambda r: r["public_dice"][0].__setitem__(1, (value + 1) % n))
+    code, out = _public_audit(pub)
+    assert code == 1
+    assert f"record 1 (archive/000001.json): public draw 1 (1 of {n}) is not {(value + 1) % n} with this phase's chain key and entropy mix" in out
 
 
 def test_m2_pause_majority_checked_in_a_public_copy(tmp_path: Path) -> None:

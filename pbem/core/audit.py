@@ -35,13 +35,14 @@ class AuditReport:
     replay: bool = False
     public: bool = False
     phases: int = 0
+    draws: int = 0
     notes: list[str] = field(default_factory=list)
     seeds: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = [f"{self.records} records: hash chain intact"]
         if self.public:
-            out.append(f"{self.phases} phases: public hash-chain keys and the players' entropy verified")
+            out.append(f"{self.phases} phases: public hash-chain keys and the players' entropy verified; {self.draws} public draws recomputed")
             out += self.seeds
         else:
             out.append(f"{self.order_files} order files: hashes and signatures verified")
@@ -95,15 +96,15 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
         live.append(rec)
         if rec["kind"] != "phase":
             continue
+        previous_key = _check_key(camp, records, rec, anchor, previous_key)
         _check_entropy(camp, rec, outstanding_commits(live[:-1]))
+        report.draws += _check_public_dice(camp, rec)
         report.phases += 1
         if public:
-            previous_key = _check_key(camp, records, rec, anchor, previous_key)
             report.seeds.append(f"{rec['phase']} (record {rec['index']}): public stream seed "
                                 f"{phase_seed('public', bytes.fromhex(rec['public_key']), rec['phase'], bytes.fromhex(rec['entropy_mix'])).hex()}")
             continue
         path = camp.record_path(rec["index"])
-        previous_key = _check_key(camp, records, rec, anchor, previous_key)
         for seat, used in sorted(rec["orders"].items()):
             _check_order_file(camp, rec, seat, used, roster, path)
             cited.add(used["file"])
@@ -216,6 +217,22 @@ def _check_key(camp: Campaign, records: list[dict[str, Any]], rec: dict[str, Any
     if not chain_ok:
         raise _fail(camp.record_path(rec["index"]), f"the public key of phase {rec['phase_number']} is not the next key of the hash chain")
     return key
+
+
+def _check_public_dice(camp: Campaign, rec: dict[str, Any]) -> int:
+    """Every public draw a phase record lists is the one its chain key and entropy mix give; returns how many."""
+    dice = rec.get("public_dice")
+    if dice is None:  # a record made before the draws were listed
+        return 0
+    where = f"record {rec['index']} ({_rel(camp, rec)})"
+    if len(dice) != rec.get("public_draws"):
+        raise _fail(camp.record_path(rec["index"]), f"{where} lists {len(dice)} public draws but counts {rec.get('public_draws')}")
+    rng = Rng(phase_seed("public", bytes.fromhex(rec["public_key"]), rec["phase"], bytes.fromhex(rec["entropy_mix"])))
+    for k, (n, value) in enumerate(dice, 1):
+        if rng.below(n) != value:
+            raise _fail(camp.record_path(rec["index"]), f"{where}: public draw {k} (1 of {n}) is not {value} "
+                                                        "with this phase's chain key and entropy mix")
+    return len(dice)
 
 
 def _check_entropy(camp: Campaign, rec: dict[str, Any], commits: dict[str, str]) -> None:
@@ -493,7 +510,7 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
                 raise _fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")
         if rec.get("voided") != body.get("voided"):
             raise _fail(path, f"replaying phase {rec['phase']} sets aside other orders than the record says")
-        if rec.get("public_draws") != body["public_draws"]:
+        if rec.get("public_draws") != body["public_draws"] or rec.get("public_dice") != body.get("public_dice"):
             raise _fail(path, f"replaying phase {rec['phase']} gives a different count of public draws than the record")
         for seat, used in sorted(body["orders"].items()):
             cited = rec["orders"][seat]

@@ -46,6 +46,7 @@ class Rng:
         self._block = 0
         self._buf = b""
         self.draws = 0
+        self.log: list[list[int]] | None = None  # [n, result] of every draw, when a caller asks
 
     def _take8(self) -> int:
         if len(self._buf) < 8:
@@ -63,6 +64,8 @@ class Rng:
             x = self._take8()
             if x < limit:
                 self.draws += 1
+                if self.log is not None:
+                    self.log.append([n, x % n])
                 return x % n
 
     def die(self, sides: int = 6) -> int:

@@ -21,7 +21,7 @@ from pbem.core import atomic, gm
 from pbem.core.campaign import Campaign, derive_keys, format_time
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document
-from pbem.core.fair import H, Rng, entropy_mix, hash_chain, phase_rng
+from pbem.core.fair import H, PhaseRng, Rng, entropy_mix, hash_chain, phase_rng
 from pbem.core.intake import Accepted, chosen_documents
 from pbem.core.seal import commit, derive_salt
 from pbem.errors import CampaignError
@@ -152,7 +152,7 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
     _chain_length(index)
     chain_key = _chain(keys["public"])[index]
     resolution, rng, voided = resolve_safely(
-        game, state, inputs, lambda: phase_rng(chain_key, keys["secret"], phase.id, inputs.mix))
+        game, state, inputs, lambda: _logged(phase_rng(chain_key, keys["secret"], phase.id, inputs.mix)))
     commitments = {
         s.label: commit(s.label, s.value, derive_salt(keys["secret"], f"{number}|{s.label}"))
         for s in game.secrets(resolution.state)
@@ -170,6 +170,9 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
         "public_key": chain_key.hex(),
         **({} if chain_index is None else {"chain_index": chain_index}),
         "public_draws": rng.public.draws,
+        # every draw of the public stream, [n, result]: anyone recomputes them from the chain key
+        # and the mix ('pbem audit --public')
+        **({} if chain_index is None else {"public_dice": rng.public.log}),
         "commitments": commitments,
         "events_hash": digest(resolution.events),
         "state_hash": digest(resolution.state),
@@ -177,6 +180,11 @@ def play(game: Any, state: dict[str, Any], phase: Phase, number: int, inputs: In
     if voided:
         body["voided"] = voided
     return resolution, body
+
+
+def _logged(rng: PhaseRng) -> PhaseRng:
+    rng.public.log = []
+    return rng
 
 
 INTERNAL = "the rules failed on these orders (internal error {name}); the power's default orders were used"
