@@ -137,3 +137,25 @@ def _inflated(page: str) -> str:
 
     m = re.search(r'<script type="text/plain" id="pbem-map">(.*?)</script>', page, re.S)
     return page + (gzip.decompress(base64.b64decode("".join(m.group(1).split()))).decode("utf-8") if m and m.group(1).strip() else "")
+
+
+def test_the_map_images_are_deterministic_and_draw_chinese_names() -> None:
+    """Same SVG, same PNG bytes (no system font search: only the fonts pbem names); the Chinese
+    map's names are drawn (a crop without them is another picture)."""
+    from pbem.games.maria.board import load_board
+    from pbem.render import raster
+    from pbem.render.svgmap import action_box, render_map
+
+    board = load_board()
+    view = {"generals": [{"id": "friedrich", "power": "PR", "city": "breslau", "troops": 8}], "trains": [], "hussars": [], "control": {}}
+    highlights = {"paths": [["glogau", "breslau"]], "battles": ["breslau"]}
+    box = action_box(board, highlights)
+    assert box is not None and box[2] >= 320
+    zh = render_map(board, view, highlights=highlights, lang="zh-TW")
+    first = raster.crop(zh, box, 640)
+    raster._png.cache_clear()
+    assert raster.crop(zh, box, 640) == first
+    assert raster.size(first) == (640, 427)
+    unnamed = re.sub(r"<text[^>]*>[^<]*[\u4e00-\u9fff][^<]*</text>", "", zh)
+    assert unnamed != zh and raster.crop(unnamed, box, 640) != first
+    assert raster.whole_map(zh, 720) == raster.whole_map(render_map(board, view, highlights=highlights, lang="en"), 720)
