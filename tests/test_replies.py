@@ -344,24 +344,38 @@ def _maria_ids() -> set[str]:
 
 
 def test_maria_reports_to_a_zh_tw_seat_are_in_traditional_chinese(tmp_path: Path) -> None:
-    """The same check on the real game's reports (start, set-up, hussars): what is not Chinese is
-    an id of the game (a city, a general, a train, a power, a round kind, a field of the order file
-    or of the legal choices the form lists), a placeholder of the order form's syntax help (ID,
-    CITY, true), the seat's time zone or a file name."""
+    """The same check on the real game's reports (start, set-up, hussars) and on a receipt that
+    lists VOID hussar cities: what is not Chinese is an id of the game (a city, a general, a
+    train, a power, a round kind, a field of the order file or of the legal choices the form
+    lists), a city's name, a placeholder of the order form's syntax help (ID, CITY, true), the
+    seat's time zone or a file name."""
     from conftest import make_keys, player_args
+
+    from pbem.games.maria.board import load_board
 
     keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
     run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
-            *player_args(keys), "--lang", "louis=zh-TW", "--tz", "louis=Europe/Paris", "--now", NOW)
+            *player_args(keys), "--lang", "louis=zh-TW", "--tz", "louis=Europe/Paris", "--lang", "maria_theresa=zh-TW",
+            "--now", NOW)
     run_cli("report", str(camp))
-    for _ in range(3):
+    run_cli("resolve", str(camp), "--force", "--now", NOW)  # set-up -> 1741-1/hussars
+    doc = signed(tmp_path, keys["maria_theresa"], "m-1", "maria_theresa", "1741-1/hussars", {"AU": {"hussars": ["berlin", "kolin", "kolin"]}})
+    run_cli("intake", str(camp), str(doc), "--now", NOW)
+    for _ in range(2):
         run_cli("resolve", str(camp), "--force", "--now", NOW)
-    allowed = ALLOWED_WORDS | _maria_ids() | {"stacks", "m", "Europe", "Paris", "map", "html", "ID", "CITY", "true",
-                                              "battle", "cards", "reentry", "cost", "suits", "total", "min", "max", "generals"}
-    mails = [p for p in sorted((camp / "outbox").glob("report-*-louis.eml"))]
-    assert len(mails) == 4
+    names = {w for c in load_board().cities.values() for w in re.findall(r"[A-Za-z]{2,}", c.name)}
+    allowed = ALLOWED_WORDS | _maria_ids() | names | {"stacks", "m", "Europe", "Paris", "map", "html", "ID", "CITY", "true",
+                                                      "battle", "cards", "reentry", "cost", "suits", "total", "min", "max", "generals",
+                                                      "cities", "count"}
+    mails = [p for p in sorted((camp / "outbox").glob("*.eml")) if re.search(r"To: (louis|maria_theresa)@", p.read_text(errors="replace"))]
+    assert len(mails) == 2 * 4 + 1
     for path in mails:
         text = _visible_text(path)
         assert english_words(text, allowed) == [], f"{path.name}: English in a zh-TW mail"
-        assert "Europe/Paris (" in text, "the deadline in the seat's time zone, UTC beside it"
+        if "louis" in path.name:
+            assert "Europe/Paris (" in text, "the deadline in the seat's time zone, UTC beside it"
+    receipt = _visible_text(next(camp.glob("outbox/receipt-*.eml")))
+    report = _visible_text(next(camp.glob("outbox/report-0002-*-maria_theresa.eml")))
+    for said in ("Berlin 距離任何奧地利將領都超過 4（M7.1）", "Kolin 已經有一個輕騎兵（M7.1）"):
+        assert said in receipt and said in report, "the receipt says it in the words the report uses"

@@ -210,10 +210,12 @@ def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: 
     """The receipt of accepted orders: the hashes of what was accepted, the archive head it was
     accepted on (the pin ``pbem audit --pin`` checks), every order that will be VOID and why, and
     the orders as understood."""
+    from pbem.render.i18n import say_problem
+
     key = body_hash[:24]
     return send(camp, seat, "receipt", {
         "mail": mail_ref(cand, seat.tz), "phase": phase_id, "seq": seq, "hash": body_hash, "raw_hash": raw_hash, "pin": pin,
-        "problems": list(problems), "understood": understood,
+        "problems": [say_problem(seat.lang, p) for p in problems], "understood": understood,
     }, name=key, kind="receipt", headers=thread(cand))
 
 

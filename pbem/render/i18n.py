@@ -17,6 +17,7 @@ Refreshing the catalogs after a template changes::
 from __future__ import annotations
 
 import gettext
+import re
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
@@ -78,6 +79,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["comment_wrap"] = comment_wrap
     env.filters["text_value"] = text_value
     env.filters["local_time"] = local_time
+    env.filters["say_game"] = lambda text: say_game(lang, text)
     return env
 
 
@@ -91,6 +93,64 @@ def render(lang: str, template: str | list[str], context: dict[str, Any]) -> str
 def gettext_for(lang: str, message: str) -> str:
     """``message`` translated into ``lang`` (for the few words Python code puts in a mail)."""
     return translations(lang).gettext(message)
+
+
+_RULE_ID = re.compile(r"\((?:[A-Z]+\d+(?:\.\d+)*)\)")
+_FIELD = re.compile(r"%\((\w+)\)s")
+
+
+@cache
+def _game_patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each catalog message that a game fills in (it cites a rule, such as ``(M7.1)``, and has
+    fields) as a pattern of the English sentence it gives, most specific first."""
+    catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
+    out = []
+    for msgid in catalog:
+        if not isinstance(msgid, str) or "%(" not in msgid or not _RULE_ID.search(msgid):
+            continue
+        seen: set[str] = set()
+
+        def field(m: re.Match[str]) -> str:
+            name = m.group(1)
+            if name in seen:
+                return f"(?P={name})"
+            seen.add(name)
+            return f"(?P<{name}>.+?)"
+
+        parts = _FIELD.split(msgid)  # literal, name, literal, name, ...
+        pattern = "".join(re.escape(p) if i % 2 == 0 else field(re.match(r"(\w+)", p)) for i, p in enumerate(parts))  # type: ignore[arg-type]
+        out.append((re.compile(pattern), msgid))
+    out.sort(key=lambda pm: -len(_FIELD.sub("", pm[1])))
+    return tuple(out)
+
+
+def say_game(lang: str, text: str) -> str:
+    """A sentence a game said in English (a VOID reason, an order problem) in ``lang``: the
+    catalog's translation of the message it was filled in from, with the same values (ids and
+    names); the English sentence when the catalog does not know it."""
+    if check_lang(lang) == DEFAULT_LANG or not isinstance(text, str):
+        return text
+    direct = translations(lang).gettext(text)
+    if direct != text:
+        return direct
+    for pattern, msgid in _game_patterns(check_lang(lang)):
+        m = pattern.fullmatch(text)
+        if m:
+            return translations(lang).gettext(msgid) % m.groupdict()
+    return text
+
+
+_PROBLEM = re.compile(r"^(?:line (\d+): )?(orders\.\S*?: )?(.*)$", re.S)
+
+
+def say_problem(lang: str, text: str) -> str:
+    """An order problem as intake words it (``line 5: orders.AU.hussars[1]: why``) in ``lang``."""
+    m = _PROBLEM.match(text)
+    if m is None or check_lang(lang) == DEFAULT_LANG:
+        return text
+    line, path, why = m.groups()
+    said = (path or "") + say_game(lang, why)
+    return gettext_for(lang, "line %(line)s: %(text)s") % {"line": line, "text": said} if line else said
 
 
 def local_time(when: datetime | str, tz: str = "UTC") -> str:

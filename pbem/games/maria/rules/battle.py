@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.base import N_
 from pbem.games.maria import model
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules.combat import ATTACKER, Fighter, Side, fight
@@ -76,15 +77,16 @@ def unmatched_battle(state: dict[str, Any], board: Any, name: str, cities: dict[
     a, _, d = name.partition(">")
     for g in (a, d):
         if g not in gens or cities.get(g) is None:
-            return f"'{g}' is not a general on the map, so there is no battle {name} (M5.1)"
+            return N_("'%(general)s' is not a general on the map, so there is no battle %(battle)s (M5.1)") % {"general": g, "battle": name}
     ca, cd = cities[a], cities[d]
     if cd not in board.neighbours(ca):
-        return (f"{a} ({board.cities[ca].name}) and {d} ({board.cities[cd].name}) do not stand on "
-                f"adjacent cities, so there is no battle {name} (M5.1)")
+        return N_("%(attacker)s (%(at)s) and %(defender)s (%(dt)s) do not stand on adjacent cities, so there is no "
+                  "battle %(battle)s (M5.1)") % {"attacker": a, "at": board.cities[ca].name, "defender": d,
+                                                 "dt": board.cities[cd].name, "battle": name}
     if certain_only:
         return None
-    return (f"there is no battle {name}: a battle is named by the commanding generals of two enemy "
-            f"stacks on adjacent cities (M5.1)")
+    return N_("there is no battle %(battle)s: a battle is named by the commanding generals of two enemy stacks "
+              "on adjacent cities (M5.1)") % {"battle": name}
 
 
 def _plan(ctx: Ctx, power: str, kind: str, battle: str, stack: list[str], city: str,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.base import N_
 from pbem.games.maria import model
 from pbem.games.maria.context import Ctx
 
@@ -17,22 +18,22 @@ def hussar_count(state: dict[str, Any]) -> int:
 def hussar_problem(state: dict[str, Any], board: Any, city: Any, placed: list[str]) -> str | None:
     """Why a hussar may not go to ``city`` now (M7.1), or None."""
     if not isinstance(city, str) or city not in board.cities:
-        return f"there is no city '{city}' on the map"
+        return N_("there is no city '%(city)s' on the map") % {"city": city}
     c = board.cities[city]
     if c.map != "bohemia" or c.map not in state["maps"]:
-        return f"{c.name} is not on the Bohemia map (M7.1)"
+        return N_("%(city)s is not on the Bohemia map (M7.1)") % {"city": c.name}
     if city in placed:
-        return f"{c.name} already holds a hussar (M7.1)"
+        return N_("%(city)s already holds a hussar (M7.1)") % {"city": c.name}
     rng = int(state["options"]["hussars.range"])
     dist = board.distances_from(city)
     if not any(
         g["power"] == "AU" and g["city"] is not None and dist.get(g["city"], rng + 1) <= rng
         for g in state["generals"].values()
     ):
-        return f"{c.name} is not within {rng} of an Austrian general (M7.1)"
+        return N_("%(city)s is not within %(range)s of an Austrian general (M7.1)") % {"city": c.name, "range": rng}
     for p in model.occupancy(state).get(city, []):
         if model.are_enemies(state, "AU", p):
-            return f"{c.name} holds a piece of an enemy of Austria (M7.1)"
+            return N_("%(city)s holds a piece of an enemy of Austria (M7.1)") % {"city": c.name}
     return None
 
 
