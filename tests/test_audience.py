@@ -28,7 +28,7 @@ from test_report_games import play_bot_game
 from pbem.core.campaign import Campaign, derive_keys
 from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
-from pbem.data import templates_dir
+from pbem.data import orders_dir, templates_dir
 from pbem.games.base import Secret
 from pbem.render import orderpage, orderpage_ror, pagekit, publish
 from pbem.render.publish import Bundle, render_record
@@ -183,8 +183,11 @@ PAGE_EXAMPLES = sorted({
 
 
 # The Rome order page carries the printed Faction cards (every Statesman and Concession id, to
-# check a card named in a trade): shipped data, the same in every page, cut out too.
-PAGE_TABLES = [pagekit.script_json(orderpage_ror.card_table())]
+# check a card named in a trade) and its round's JSON Schema (whose examples name card ids):
+# shipped data, the same in every page, cut out too.
+PAGE_TABLES = [pagekit.script_json(orderpage_ror.card_table())] + [
+    pagekit.script_json(orderpage_ror.schema(path.name.removesuffix(".schema.json")))
+    for path in sorted((orders_dir() / "ror").glob("*.schema.json"))]
 
 
 def _without_examples(text: str) -> str:
