@@ -30,7 +30,7 @@ from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
 from pbem.games.base import Secret
-from pbem.render import orderpage, orderpage_ror, pagekit, publish
+from pbem.render import orderpage, orderpage_ror, publish
 from pbem.render.publish import Bundle, render_record
 from pbem.render.report import visible_events
 
@@ -161,15 +161,27 @@ def _audience_bytes(bundle: Bundle) -> dict[str, dict[str, str]]:
     ids), the same for everyone and never derived from a state, so it is left out."""
     out: dict[str, dict[str, str]] = {"public": {}}
     for rel, (who, data) in bundle.files.items():
-        if rel.endswith(".schema.json"):
+        if rel.endswith(".schema.json") or rel.endswith(".png"):
             continue
-        out.setdefault(who, {})[rel] = data.decode("utf-8")
+        out.setdefault(who, {})[rel] = _opened(data.decode("utf-8"))
     for seat, (name, msg) in bundle.mails.items():
         parsed = email.message_from_bytes(msg.as_bytes(), policy=email.policy.SMTP)
-        body = "\n".join(p.get_content() if p.get_content_maintype() == "text" else p.get_content().decode("utf-8", "replace")
-                         for p in parsed.walk() if not p.is_multipart() and not (p.get_filename() or "").endswith(".schema.json"))
+        body = "\n".join(_opened(p.get_content()) if p.get_content_maintype() == "text" else p.get_content().decode("utf-8", "replace")
+                         for p in parsed.walk() if not p.is_multipart() and not (p.get_filename() or "").endswith(".schema.json")
+                         and p.get_content_maintype() != "image")
         out.setdefault(seat, {})[name] = body
     return out
+
+
+# The order page and the map page carry their data and map gzip-packed in base64: the search
+# reads what they hold (base64 would hide a secret, and could spell a card id by chance). Map
+# images are left out as the map is: they are drawn from the map's input, checked above.
+_PACKED = re.compile(r'(<script type="text/plain" id="pbem-(?:pack|map)">)(.*?)(</script>)', re.S)
+
+
+def _opened(text: str) -> str:
+    return _PACKED.sub(lambda m: m.group(1) + orderpage.unpack(m.group(2)).decode("utf-8") + m.group(3)
+                       if m.group(2).strip() else m.group(0), text)
 
 
 # pbem check's messages, which the order page repeats, give card ids as examples ("(e.g. H7.2,
@@ -185,9 +197,9 @@ PAGE_EXAMPLES = sorted({
 # The Rome order page carries the printed Faction cards (every Statesman and Concession id, to
 # check a card named in a trade) and its round's JSON Schema (whose examples name card ids):
 # shipped data, the same in every page, cut out too.
-PAGE_TABLES = [pagekit.script_json(orderpage_ror.card_table())] + [
-    pagekit.script_json(orderpage_ror.schema(path.name.removesuffix(".schema.json")))
-    for path in sorted((orders_dir() / "ror").glob("*.schema.json"))]
+PAGE_TABLES = [json.dumps(table, sort_keys=True, ensure_ascii=False, separators=(",", ":")) for table in [
+    orderpage_ror.card_table(),
+    *(orderpage_ror.schema(path.name.removesuffix(".schema.json")) for path in sorted((orders_dir() / "ror").glob("*.schema.json")))]]
 
 
 def _without_examples(text: str) -> str:
