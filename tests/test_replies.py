@@ -379,3 +379,23 @@ def test_maria_reports_to_a_zh_tw_seat_are_in_traditional_chinese(tmp_path: Path
     report = _visible_text(next(camp.glob("outbox/report-0002-*-maria_theresa.eml")))
     for said in ("Berlin 距離任何奧地利將領都超過 4（M7.1）", "Kolin 已經有一個輕騎兵（M7.1）"):
         assert said in receipt and said in report, "the receipt says it in the words the report uses"
+
+
+def test_copies_of_an_old_signed_file_give_one_refusal(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    """M4 with a real signature: a stranger who holds one of north's signed files (an archive is
+    public) and forges north's From cannot multiply refusals by attaching copies, nor by sending
+    many mails in one run."""
+    old = signed(tmp_path, keys["north"], "mini-1", "north", "round-9", {"N": {"bid": 1}})
+    inbox = mini_campaign / "inbox" / "new"
+    for m in range(5):
+        msg = _mail("north@example.org", subject=f"copies {m}", mid=f"<copies{m}@attacker.example>")
+        msg.set_content("x")
+        for i in range(50):
+            msg.add_attachment(old.read_bytes(), maintype="text", subtype="yaml", filename=f"o{i}.yaml")
+        (inbox / f"176458320{m}.M{m}P1.example").write_bytes(msg.as_bytes())
+    out = run_cli("intake", str(mini_campaign), str(mini_campaign / "inbox"), "--now", NOW).stdout
+    assert out.count("refused: ") == 250
+    refusals = _outbox(mini_campaign, "refused-")
+    assert len(refusals) == 3
+    text = _text(refusals[0])
+    assert text.count("phase 'round-9' is not open") == 1

@@ -161,18 +161,21 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
             best[seat] = old
     budget = replies.Budget()
     for source in read_sources(sources, max_bytes):
-        unproven = replies.Unproven()
+        unproven, refused = replies.Unproven(), replies.Refused()
         for cand in source.candidates:
             try:
                 verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
             except Exception as crash:  # noqa: BLE001 - the safety net: one file never stops the others
                 verdict = _internal(camp, cand, crash)
             report.verdicts.append(verdict)
-            if verdict.accepted or verdict.verified:
+            if verdict.accepted:
                 _reply(camp, cand, verdict, roster, phase.id if phase else "")
+            elif verdict.verified:
+                refused.add(cand, verdict.message, verdict.error)
             elif verdict.reply:
                 exc = verdict.error
                 unproven.add(cand, replies.problem_kind(cand, exc), exc.line if exc else None)
+        replies.refuse_verified(camp, roster, refused, budget, phase.id if phase else "")
         replies.refuse_unproven(camp, roster, unproven, budget)
         source.done()
     return report
@@ -455,11 +458,7 @@ def internal_refusals(camp: Campaign) -> list[str]:
 
 
 def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: str) -> None:  # type: ignore[no-untyped-def]
-    """The answer to an accepted file (its receipt) or a verified refusal, in the seat's language."""
-    if not verdict.accepted:
-        seat = next(s for s in roster.values() if s.email.lower() == (cand.sender or "").lower())
-        replies.refuse(camp, seat, cand, verdict.message, verdict.error, phase_id)
-        return
+    """The answer to an accepted file (its receipt or request receipt), in the seat's language."""
     assert verdict.seat is not None and verdict.seq is not None  # an accepted file names both
     seat = roster[verdict.seat]
     if verdict.request:

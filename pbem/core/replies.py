@@ -9,11 +9,12 @@ subject and date rather than the GM's file name.
 Who gets an answer (a forged ``From`` must not make pbem a mailer for strangers):
 
 - a file that verifies against the roster key of the seat whose address sent it gets a full
-  answer: the receipt, or the refusal with its reason;
+  answer: the receipt, or the refusal with its reason (one refusal per mail, each distinct
+  reason once);
 - anything else from a roster address (an unsigned or unreadable file, a bad signature, a mail
   without an order file) gets one reply per mail, with a fixed text that quotes nothing from the
-  mail (only a kind of problem and a line number), and at most :data:`UNPROVEN_PER_SENDER` such
-  replies per sender in one run; a mail from an address not on the roster gets none.
+  mail (only a kind of problem and a line number); at most :data:`REFUSALS_PER_SENDER` refusals
+  of either kind go to one sender in one run; a mail from an address not on the roster gets none.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pbem.core.canonical import sha256_hex
 from pbem.core.mailin import Candidate
 from pbem.errors import OrderFileError, PbemError, SignatureError, echo
 
-UNPROVEN_PER_SENDER = 3
+REFUSALS_PER_SENDER = 3
 _MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
 
 
@@ -172,7 +173,7 @@ class Budget:
 
     def take(self, sender: str) -> bool:
         count = self.sent.get(sender, 0)
-        if count >= UNPROVEN_PER_SENDER:
+        if count >= REFUSALS_PER_SENDER:
             return False
         self.sent[sender] = count + 1
         return True
@@ -196,13 +197,39 @@ def refuse_unproven(camp: Campaign, roster: dict[str, Seat], unproven: Unproven,
 # -- answers to verified files ------------------------------------------------------------------
 
 
-def refuse(camp: Campaign, seat: Seat, cand: Candidate, message: str, exc: PbemError | None, phase_id: str) -> Path:
-    """The refusal of a file that verified against the sender's own roster key."""
+@dataclass
+class Refused:
+    """The refusals of one mail's files that verified against the sender's own roster key."""
+
+    items: list[tuple[Candidate, str, PbemError | None]] = field(default_factory=list)
+
+    def add(self, cand: Candidate, message: str, exc: PbemError | None) -> None:
+        self.items.append((cand, message, exc))
+
+
+MAX_REASONS = 10
+
+
+def refuse_verified(camp: Campaign, roster: dict[str, Seat], refused: Refused, budget: Budget, phase_id: str) -> Path | None:
+    """One refusal for a mail's verified files, each distinct reason once (a mail of hundreds of
+    copies of an old signed file gives one mail), within the sender's replies of this run."""
+    if not refused.items:
+        return None
+    first = refused.items[0][0]
+    by_address = {s.email.lower(): s for s in roster.values()}
+    seat = by_address.get((first.sender or "").lower())
+    if seat is None or not budget.take(seat.email.lower()):
+        return None
     from pbem.render.i18n import check_lang
 
-    reason = say(exc, message, check_lang(seat.lang), seat.tz)
-    return send(camp, seat, "refused", {"mail": mail_ref(cand, seat.tz), "reason": reason, "phase": phase_id},
-                name=cand.key[:24], kind="refused", headers=thread(cand))
+    reasons: list[str] = []
+    for _cand, message, exc in refused.items:
+        reason = say(exc, message, check_lang(seat.lang), seat.tz)
+        if reason not in reasons and len(reasons) < MAX_REASONS:
+            reasons.append(reason)
+    key = first.key[:24] if len(refused.items) == 1 else sha256_hex("\0".join(c.key for c, _m, _e in refused.items).encode())[:24]
+    return send(camp, seat, "refused", {"mail": mail_ref(first, seat.tz), "reasons": reasons, "phase": phase_id},
+                name=key, kind="refused", headers=thread(first))
 
 
 def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: int, body_hash: str,
