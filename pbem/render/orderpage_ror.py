@@ -186,6 +186,11 @@ def message_table(lang: str) -> dict[str, str]:
     return table
 
 
+@cache
+def _words(lang: str) -> Mapping[str, str]:
+    return message_table(lang)
+
+
 def schema(kind: str) -> dict[str, Any] | None:
     """The JSON Schema of the round ``kind`` (orders/ror/<kind>.schema.json), which pbem check
     and intake hold the orders to before any rule; the page checks the same shape first."""
@@ -243,7 +248,7 @@ def say(why: str, lang: str) -> list[str]:
     matched against the templates above and its names are kept as the engine wrote them."""
     import re
 
-    table = message_table(lang)
+    table = _words(i18n.check_lang(lang))
     for template in MESSAGES:
         names = re.findall(r"\{(\w+)\}", template)
         if len(set(names)) != len(names):
