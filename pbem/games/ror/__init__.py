@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.core.fair import PhaseRng, Rng
 from pbem.games.base import OrderProblem, Phase, Resolution, Secret
-from pbem.games.ror import adjudicate, bots, orders, views
+from pbem.games.ror import adjudicate, autopilot, bots, orders, views
 from pbem.games.ror.model import State
 from pbem.games.ror.setup import _scenario_raw, scenario_names
 
@@ -76,9 +76,8 @@ class RorGame:
         return bots.bot_orders(state, power, rng)
 
     def autopilot_orders(self, state: State, power: str, rng: Rng) -> dict[str, Any]:
-        """The Republic of Rome has no autopilot of its own yet: an absent seat plays the
-        random legal bot."""
-        return bots.bot_orders(state, power, rng)
+        """Orders played to win for an absent faction, from what its seat knows (autopilot)."""
+        return autopilot.autopilot_orders(state, power, rng)
 
     def secrets(self, state: State) -> list[Secret]:
         """Hands and Faction Treasuries (each seen by its player), and the deck if any."""
