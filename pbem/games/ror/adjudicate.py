@@ -17,7 +17,8 @@ from pbem.games.base import Resolution
 from pbem.games.ror.model import Ctx, Dice, OutOfDice, RorError, State, sen
 from pbem.games.ror.orders import validate_orders
 from pbem.games.ror.setup import load_scenario, normalize_state
-from pbem.games.ror.turn import advance, dispatcher, open_round, resolve_round
+from pbem.games.ror.dispatch import dispatcher
+from pbem.games.ror.turn import advance, open_round, resolve_round
 
 
 def new_game(scenario: str, options: dict[str, Any], rng: PhaseRng) -> State:

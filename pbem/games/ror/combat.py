@@ -1,4 +1,4 @@
-"""The Senate's attack on the rebel (R6) and the rebel's end-game battles (R7.7, R7.8)."""
+"""The Senate's attack on the rebel (R6), and the battle helpers the end game reuses (R7.8)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pbem.games.ror.civil_war import (
     revolt_fails,
     strength_with,
 )
+from pbem.games.ror.dispatch import dispatcher
 from pbem.games.ror.maintenance import eliminate_fleet, eliminate_legion
 from pbem.games.ror.model import (
     Ctx,
@@ -26,6 +27,7 @@ from pbem.games.ror.model import (
     sen,
 )
 from pbem.games.ror.mortality import draw_chits, kill
+from pbem.games.ror.victory import check_consul_for_life, rebel_meets
 
 
 def ability(sid: str | None, name: str) -> Any:
@@ -156,8 +158,6 @@ def attackers(st: State) -> list[dict[str, Any]]:
 def civil_war_battles(ctx: Ctx) -> None:
     """R6.1: every Senate army sent against the rebel attacks, in dispatch order, until a
     Victory, a Defeat or a failed revolt; with no attack the rebel meets condition 1."""
-    from pbem.games.ror.victory import check_consul_for_life, rebel_meets
-
     st = ctx.state
     cw = st.get("civil_war")
     if not cw or cw.get("rebel_condition_met") or cw.get("primary_dead"):
@@ -165,8 +165,6 @@ def civil_war_battles(ctx: Ctx) -> None:
     run_desertions(ctx, None)
     order = [a["id"] for a in attackers(st)]
     if not order:
-        from pbem.games.ror.turn import dispatcher
-
         # why no army attacks, in public words (R6.1, R8.6: a void DISPATCH stays private)
         facing = [{"army": a["id"], "commander": a["commander"],
                    "why": ("no_commander" if a["commander"] is None else
@@ -188,8 +186,6 @@ def civil_war_battles(ctx: Ctx) -> None:
 
 def civil_war_battle(ctx: Ctx, a: dict[str, Any]) -> str:
     """One civil-war battle in the order of R6.13; returns victory/stalemate/defeat/failed."""
-    from pbem.games.ror.victory import rebel_meets
-
     st = ctx.state
     cw = st["civil_war"]
     primary, ex_moh = cw["primary_rebel"], cw["ex_moh"]
@@ -284,82 +280,3 @@ def _senate_defeat(ctx: Ctx, a: dict[str, Any]) -> None:
     if a in st["armies"]:
         st["armies"].remove(a)
     st["unrest"] = max(0, int(st["unrest"]) + int(ctx.opt("ror.cw_defeat_unrest")))
-
-
-# --------------------------------------------------------------------------- end game
-
-
-def group_size(st: State, w: dict[str, Any]) -> int:
-    """Active or unprosecuted wars of ``w``'s matching group (at least 1, R7.7)."""
-    g = w.get("matching_group")
-    if not g:
-        return 1
-    n = sum(1 for x in st["wars"].values()
-            if x.get("matching_group") == g and x["status"] in ("active", "unprosecuted"))
-    return max(1, n)
-
-
-def effective(st: State, w: dict[str, Any], kind: str) -> int:
-    """Effective land or naval strength of a war (R7.7)."""
-    lead = w.get("leader") or {}
-    return int(w[kind]) * group_size(st, w) + int(lead.get("strength", 0))
-
-
-def cancels(sid: str | None, w: dict[str, Any]) -> bool:
-    """A Statesman whose ability cancels this war's own D/S numbers (R7.7)."""
-    for c in ability(sid, "cancels_ds") or []:
-        if c.get("group") == w.get("matching_group") and (
-                "index" not in c or c["index"] == w.get("matching_index")):
-            return True
-    return False
-
-
-def endgame_battle(ctx: Ctx, w: dict[str, Any], naval: bool) -> str:
-    """One end-game battle (R7.7, R7.8); returns victory, or what ended the game."""
-    st = ctx.state
-    cw = st["civil_war"]
-    primary, ex_moh = cw["primary_rebel"], cw["ex_moh"]
-    mil = battle_mil(ctx, primary)
-    if ex_moh and sen(st, ex_moh)["alive"] and sen(st, ex_moh)["location"] != "captive":
-        mil += military(st, ex_moh)
-    lids = legions_at(st, "rebel_army")
-    fids = fleets_at(st, "rebel_army")
-    if naval:
-        roman = len(fids) + min(mil, len(fids))
-        enemy = effective(st, w, "naval")
-    else:
-        roman = strength_with(st, lids, mil)
-        enemy = effective(st, w, "land")
-    dice = ctx.dice.dice(3, f"R7.7 {w['id']} 3d6")
-    natural = sum(dice)
-    own_dis = [] if cancels(primary, w) else list(w.get("disaster") or [])
-    own_sta = [] if cancels(primary, w) else list(w.get("standoff") or [])
-    lead = w.get("leader") or {}
-    disaster = own_dis + list(lead.get("disaster") or [])
-    standoff = own_sta + list(lead.get("standoff") or [])
-    total = natural + roman - enemy - int(st["evil_omens_level"])
-    if natural in disaster:
-        result, losses = "disaster", None
-    elif natural in standoff:
-        result, losses = "standoff", None
-    else:
-        result, losses = crt(total)
-    ctx.emit("endgame_battle", war=w["id"], naval=naval, dice=dice, natural=natural,
-             rebel_mil=mil, rolled_mil=[primary] if ability(primary, "battle_mil") else [],
-             rebel_strength=roman, war_strength=enemy, omens=int(st["evil_omens_level"]),
-             total=total, result=result, disaster=sorted(set(disaster)),
-             standoff=sorted(set(standoff)), cancelled=cancels(primary, w),
-             crt_losses=losses if result == "victory" else None)
-    if result != "victory":
-        return result
-    n = halve(losses or 0, primary)
-    lost_l = lose_units(ctx, lids, n, "R7.8 legion loss")
-    lost_f = lose_units(ctx, fids, n, "R7.8 fleet loss", fleets=True)
-    draw_chits(ctx, len(lost_l) + len(lost_f), "R7.8",
-               lambda sid: sid in {primary, ex_moh})
-    if naval:
-        w["naval_victory"] = True
-    else:
-        new_veterans(ctx, legions_at(st, "rebel_army"), primary, "R7.8 veteran")
-        w["status"] = "defeated"
-    return "victory"

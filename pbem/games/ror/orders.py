@@ -20,6 +20,8 @@ from typing import Any
 
 from pbem.games.base import OrderProblem
 from pbem.games.ror.civil_war import eligible_commanders, manilian_problem
+from pbem.games.ror.dispatch import can_command, default_dispatch
+from pbem.games.ror.endgame import default_attack
 from pbem.games.ror.model import (
     State,
     army_legions,
@@ -31,7 +33,9 @@ from pbem.games.ror.model import (
     sid_key,
 )
 from pbem.games.ror.revolution import concession_problem, statesman_problem
-from pbem.games.ror.turn import STANDING_KEYS, default_dispatch
+
+# standing orders ride in any round and are kept until replaced (R8.2)
+STANDING_KEYS = ("desert", "consent", "release", "accept", "attack", "redistribute")
 
 ROUND_KEYS = {
     "revolution": ("trades", "plays", "discards", "declarations", "consent_pay"),
@@ -303,9 +307,6 @@ def default_orders(st: State, power: str) -> dict[str, Any]:
 
 def legal_orders(st: State, power: str) -> dict[str, Any]:
     """The legal choices of ``power`` now (order forms and bots)."""
-    from pbem.games.ror.turn import can_command
-    from pbem.games.ror.victory import default_attack
-
     waiting = st.get("awaiting") or {}
     kind = waiting.get("kind")
     out: dict[str, Any] = {"round": waiting.get("round"), "kind": kind,

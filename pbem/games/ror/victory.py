@@ -110,95 +110,6 @@ def start_endgame(ctx: Ctx) -> None:
              active_wars=active_war_count(st, include_civil_war=False))
 
 
-def default_attack(st: State) -> list[str]:
-    """R8.4 ATTACK default: ascending effective land strength, ties to the lower id, each
-    war's earlier matching wars first."""
-    from pbem.games.ror.combat import effective
-
-    wars = [w for w in st["wars"].values() if w["status"] in ("active", "unprosecuted")]
-    wars.sort(key=lambda w: (effective(st, w, "land"), w["id"]))
-    out: list[str] = []
-    for w in wars:
-        earlier = sorted((x for x in wars if x.get("matching_group") and x["matching_group"]
-                          == w.get("matching_group") and x["matching_index"] < w["matching_index"]),
-                         key=lambda x: x["matching_index"])
-        for x in earlier + [w]:
-            if x["id"] not in out:
-                out.append(x["id"])
-    return out
-
-
-def can_attack(st: State, w: dict[str, Any]) -> str | None:
-    """Why the rebel cannot attack war ``w`` now (R7.6, R7.7), or None."""
-    from pbem.games.ror.model import fleets_at
-
-    if w["status"] not in ("active", "unprosecuted"):
-        return "not an active war"
-    g = w.get("matching_group")
-    if g:
-        for x in st["wars"].values():
-            if (x.get("matching_group") == g and x["matching_index"] < w["matching_index"]
-                    and x["status"] in ("active", "unprosecuted")):
-                return f"war {x['id']} of its series comes first"
-    if not legions_at(st, "rebel_army"):
-        return "no legion left"
-    if len(fleets_at(st, "rebel_army")) < int(w["fleet_support"]):
-        return "not enough fleets"
-    return None
-
-
-def run_endgame(ctx: Ctx, attack: list[str]) -> None:
-    """R7.6-R7.8: the rebel fights wars in his ATTACK order until fewer than 4 remain."""
-    from pbem.games.ror.combat import endgame_battle
-
-    st = ctx.state
-    cw = st["civil_war"]
-    primary = cw["primary_rebel"]
-    faction = sen(st, primary)["faction"]
-    for wid in attack:
-        if active_war_count(st, include_civil_war=False) < 4:
-            break
-        w = st["wars"].get(str(wid))
-        why = "no such war" if w is None else can_attack(st, w)
-        if why or w is None:
-            ctx.emit("attack_skipped", war=wid, reason=why)
-            continue
-        for naval in ([True] if int(w["naval"]) > 0 and not w["naval_victory"] else []) + [False]:
-            if not naval and can_attack(st, w):
-                break
-            res = endgame_battle(ctx, w, naval)
-            if res != "victory":
-                all_lose(ctx, "L4")
-                return
-            if cw.get("primary_dead"):
-                break
-        if cw.get("primary_dead"):
-            break
-    if active_war_count(st, include_civil_war=False) < 4:
-        if not cw.get("primary_dead") or st["options"]["ror.ruleset"] != "1.07A":
-            finish(ctx, "win", cw["rebel_condition_met"], faction, primary)
-            return
-        _d3(ctx)
-        return
-    all_lose(ctx, "L4")
-
-
-def _d3(ctx: Ctx) -> None:
-    """1.07A D3: a rebel dead in the last battle does not win; a living Consul for Life wins,
-    else the revolt fails and play continues."""
-    from pbem.games.ror.civil_war import revolt_fails
-
-    st = ctx.state
-    cfl = st.get("consul_for_life")
-    if cfl and not cfl.get("dead"):
-        finish(ctx, "win", 4, sen(st, cfl["senator"])["faction"], cfl["senator"])
-        return
-    st["pending_wins"] = [w for w in st["pending_wins"] if w["condition"] not in (1, 2)]
-    revolt_fails(ctx, "D3 the rebel died in the last battle")
-    resume = st.pop("endgame_resume", None) or {"phase": st["phase"], "step": "end"}
-    st["phase"], st["step"] = resume["phase"], "end"
-
-
 def check_consul_for_life(ctx: Ctx) -> None:
     """R7.2 condition 3: an aligned non-rebel senator in Rome with >= 35 Influence becomes
     Consul for Life at once, unless Military Reforms is in play or one exists (an elected one of
@@ -343,4 +254,3 @@ def era_ends(ctx: Ctx) -> None:
         cands = [f for f in cands if rolls[f] == hi]
     ctx.emit("era_ends", totals=totals, decided_by=how)
     finish(ctx, "win", 5, cands[0])
-
