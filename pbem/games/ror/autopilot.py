@@ -147,18 +147,28 @@ def era_share(st: State, faction: str) -> float:
     return 1.0 / total
 
 
-def senate_strength(st: State) -> int:
-    """The strength of the army the Senate can send against the rebel next: every legion in
-    Active Forces and every Proconsul's legions facing him, under the best commander who may
-    be sent (the rules' default dispatch, R8.4, adds the Proconsuls who keep fighting)."""
+def senate_strengths(st: State) -> tuple[int, int]:
+    """The strength of the army the Senate can send against the rebel next, at its best (every
+    legion in Active Forces and facing him, under the best commander who may be sent) and at
+    its most careless (half of them under the weakest); 0 where it can send none."""
     lids = legions_at(st, "active_forces")
     facing = [lid for a in st["armies"] if a["target"] == "civil_war" for lid in army_legions(st, a)]
     mils = [military(st, s) + military(st, moh_of(st, s)) for s in st["senators"] if can_command(st, s)]
     mils += [military(st, a["commander"]) for a in st["armies"]
              if a["target"] == "civil_war" and a["commander"]]
-    if not mils:
-        return 0
-    return strength_with(st, lids + facing, max(mils))
+    every = lids + facing
+    if not mils or not every:
+        return 0, 0
+    return strength_with(st, every, max(mils)), strength_with(st, every[: (len(every) + 1) // 2], min(mils))
+
+
+def civil_war_odds(st: State) -> tuple[float, float]:
+    """(Senate Victory, Senate Defeat) of the coming battle, the dispatcher being as likely to
+    send the Senate's best army as a careless one (he is another player, with his own aims)."""
+    rebel = rebel_strength(st)
+    omens = int(st["evil_omens_level"])
+    odds = [battle_odds(s, rebel, omens) if s else (0.0, 1.0) for s in senate_strengths(st)]
+    return (sum(w for w, _ in odds) / len(odds), sum(lo for _, lo in odds) / len(odds))
 
 
 def value(st: State, faction: str) -> float:
@@ -173,11 +183,7 @@ def value(st: State, faction: str) -> float:
     if not cw or cw.get("primary_dead"):
         return share
     rebel_faction = sen(st, cw["primary_rebel"])["faction"]
-    senate = senate_strength(st)
-    if senate == 0:
-        win, lose = 0.0, 1.0
-    else:
-        win, lose = battle_odds(senate, rebel_strength(st), int(st["evil_omens_level"]))
+    win, lose = civil_war_odds(st)
     if active_war_count(st, include_civil_war=False) >= 3:
         # a Stalemate leaves four Active Wars at the end of the Combat Phase: all lose (R7.3)
         stale = 1.0 - win - lose
