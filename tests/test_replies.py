@@ -399,3 +399,17 @@ def test_copies_of_an_old_signed_file_give_one_refusal(tmp_path: Path, mini_camp
     assert len(refusals) == 3
     text = _text(refusals[0])
     assert text.count("phase 'round-9' is not open") == 1
+
+
+def test_a_sealed_report_mail_shows_the_deadline_in_the_seats_time_zone(tmp_path: Path, keys: dict[str, Path]) -> None:
+    camp = tmp_path / "camp"
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1", "--encrypt-private",
+            "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
+            "--tz", "north=Asia/Taipei", "--deadline", "stage=48h", "--now", NOW)
+    run_cli("report", str(camp))
+    (mail,) = (camp / "outbox").glob("report-*-north.eml")
+    text = _visible_text(mail)
+    assert "private-north.html" in str([p.get_filename() for p in email.message_from_bytes(mail.read_bytes()).walk()])
+    body = text.split("\n", 1)[1]  # past the subject
+    assert "2026-12-03 20:00 Asia/Taipei (2026-12-03 12:00 UTC)" in body

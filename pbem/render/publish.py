@@ -342,7 +342,7 @@ class _Publisher:
             sealing_seed = hmac.new(self.secret_key, f"report-seal|{self.key}|{seat}".encode(), hashlib.sha256).digest()
             armoured = seal(private_html.encode("utf-8"), entry.key, sealing_seed)
             note = render(lang, "base/mail_sealed_note.txt", ctx)
-            mail_public = dict(public_ctx, **in_mail)
+            mail_public = dict(public_ctx, tz=entry.tz, **in_mail)  # the deadline in the seat's time zone
             text = note + "\n" + _text(lang, "public", mail_public)
             html = _sealed_html(note, _html(lang, "public", mail_public))
             # a page that opens in a browser with the key file (and that pbem decrypt reads)
