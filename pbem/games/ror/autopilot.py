@@ -29,6 +29,8 @@ from typing import Any
 from pbem.core.fair import PhaseRng, Rng
 from pbem.games.ror import adjudicate
 from pbem.games.ror.civil_war import eligible_commanders, rebel_strength, strength_with
+from pbem.games.ror.dispatch import can_command, consents, dispatcher, moh_of
+from pbem.games.ror.endgame import default_attack
 from pbem.games.ror.model import (
     State,
     active_war_count,
@@ -49,8 +51,6 @@ from pbem.games.ror.model import (
 )
 from pbem.games.ror.orders import default_orders, legal_orders
 from pbem.games.ror.revolution import family_controller
-from pbem.games.ror.turn import can_command, consents, dispatcher, moh_of
-from pbem.games.ror.victory import default_attack
 
 SAMPLES = 5          # plays of the round per choice of a revolt decision
 TREASURY_GUESS = 3   # another faction's treasury, which is secret (R8.7)
