@@ -7,8 +7,9 @@ from pathlib import Path
 
 TESTS = Path(__file__).parent
 
-# A bare ``pbem`` as a program name: ["pbem", ...] or "pbem ..." handed to a shell.
-BARE = re.compile(r"""\[\s*["']pbem["']|(?:shell=True|["']sh["'],\s*["']-c["']).*["']pbem\s""")
+# A bare ``pbem`` as a program name: subprocess.run(["pbem", ...]) or "pbem ..." handed to a shell.
+BARE = re.compile(r"""(?:run|Popen|call|check_call|check_output)\(\s*\[\s*["']pbem["']"""
+                  r"""|(?:shell=True|["']sh["'],\s*["']-c["']).*["']pbem\s""")
 
 
 def test_no_test_runs_a_bare_pbem_from_path() -> None:
@@ -21,4 +22,6 @@ def test_no_test_runs_a_bare_pbem_from_path() -> None:
 def test_the_bare_pbem_pattern_finds_what_it_is_meant_to() -> None:
     """The check above would see the forms that broke a fresh clone."""
     assert BARE.search('subprocess.run(["pbem", "demo", str(root)])')
+    assert BARE.search('p = subprocess.Popen( ["pbem", "run", root])')
     assert not BARE.search('subprocess.run([sys.executable, "-m", "pbem", "demo"])')
+    assert not BARE.search('assert list(signed) == ["pbem", "campaign", "player"]')  # a list of fields
