@@ -23,15 +23,18 @@ Faction Treasury for a rebel's upkeep. docs/autopilot.md explains the choices.
 from __future__ import annotations
 
 import copy
+import json
 import math
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.core.fair import Rng
 from pbem.games.ror import adjudicate
 from pbem.games.ror.civil_war import eligible_commanders, rebel_strength, strength_with
 from pbem.games.ror.dispatch import can_command, consents, dispatcher, moh_of
 from pbem.games.ror.endgame import default_attack
 from pbem.games.ror.model import (
+    Ctx,
+    Dice,
     State,
     active_war_count,
     army_legions,
@@ -44,17 +47,19 @@ from pbem.games.ror.model import (
     legion_strength,
     legions_at,
     military,
-    primary_alive,
     number_of,
+    primary_alive,
     sen,
     sid_key,
 )
 from pbem.games.ror.orders import default_orders, legal_orders
 from pbem.games.ror.revolution import family_controller
+from pbem.games.ror.turn import advance, resolve_round
 
 SAMPLES = 5          # plays of the round per choice of a revolt decision
 TREASURY_GUESS = 3   # another faction's treasury, which is secret (R8.7)
 INF_SCALE = 4.0      # Influence points that make a lead about e times likelier to win at Era Ends
+NEXT_TURN = ("mortality", "start")  # where a play without a revolt may stop: nothing to weigh after
 ALL_LOSE = -1.0      # the Republic falling is far worse than a rival's win: never chosen on purpose
 
 
@@ -290,19 +295,27 @@ def _revolt_order(st: State, faction: str, commander: str, kind: str) -> dict[st
     return d
 
 
-def _play_round(st: State, faction: str, mine: dict[str, Any], rng: Rng) -> tuple[State, int | None]:
+def _play_round(st: State, faction: str, mine: dict[str, Any], rng: Rng,
+                until: tuple[str, str] | None = None) -> tuple[State, int | None]:
     """The state after this round with ``mine`` for ``faction`` and the rules' defaults for the
-    others, and the revolt strength ``faction`` reached (None: no revolt of its own)."""
+    others, and the revolt strength ``faction`` reached (None: no revolt of its own); with
+    ``until``, the play stops at that step (phase, step) if no round opens before. The
+    round runs as :func:`adjudicate.resolve` runs it, on a copy made through JSON (the state
+    is plain data, R1), which is faster than a deep copy."""
     orders = adjudicate.with_defaults(st, {faction: mine})
+    work = json.loads(json.dumps(st))
+    ctx = Ctx(work, Dice(rng.fork("p")), round=work["awaiting"]["round"], orders=orders, secret=rng.fork("s"))
+    work["last_round"] = ctx.round
     try:
-        res = adjudicate.resolve(st, orders, PhaseRng(rng.fork("p"), rng.fork("s")))
+        resolve_round(ctx)
+        advance(ctx, until)
     except Exception:  # noqa: BLE001 - a choice the engine cannot play is simply not chosen
         return {}, None
     reached = None
-    for ev in res.events:
-        if ev.get("type") == "revolt_strength" and sen(res.state, str(ev["commander"]))["faction"] == faction:
+    for ev in ctx.events:
+        if ev.get("type") == "revolt_strength" and sen(work, str(ev["commander"]))["faction"] == faction:
             reached = int(ev["strength"])
-    return res.state, reached
+    return work, reached
 
 
 def _declare(st: State, faction: str, legal: dict[str, Any], rng: Rng,
@@ -326,9 +339,10 @@ def _declare(st: State, faction: str, legal: dict[str, Any], rng: Rng,
         rolled = {r["commander"] for r in (st.get("declaring") or {}).get("rolled") or []}
         commanders = [c for c in commanders if c in rolled] or commanders
     base = {"plays": plays} if plays else {}
+    st = dict(st, dice_log=[])  # the record of past draws plays no part in the rules
     sims = [rng.fork(f"sample{i}") for i in range(SAMPLES)]
     stay = [value(s, faction) if s else 0.0
-            for s, _ in (_play_round(st, faction, {**base, "declarations": lay}, r) for r in sims)]
+            for s, _ in (_play_round(st, faction, {**base, "declarations": lay}, r, NEXT_TURN) for r in sims)]
     best: tuple[float, list[dict[str, Any]]] = (sum(stay) / SAMPLES, lay)
     for c in commanders:
         if c == cfl:
