@@ -237,3 +237,27 @@ def test_after_replace_player_seq_counts_only_the_new_key(tmp_path: Path, mini_c
     rec = [r for r in _records(mini_campaign) if r["kind"] == "phase"][0]
     assert rec["orders"]["south"]["seq"] == 1
     assert "audit passed" in run_cli("audit", str(mini_campaign)).output
+
+
+def test_resend_after_a_rollback_sends_the_report_in_force(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    run_cli("report", str(mini_campaign))
+    for _ in range(2):
+        run_cli("resolve", str(mini_campaign), "--force", "--now", NOW)
+    for mail in (mini_campaign / "outbox").glob("*.eml"):
+        mail.rename(mini_campaign / "sent" / mail.name)
+    run_cli("rollback", str(mini_campaign), "--to", "round-1", "--now", NOW)
+
+    def resend(seq: int, phase: str = "round-1") -> str:
+        src = tmp_path / f"resend-{seq}-src.yaml"
+        src.write_text(f"pbem: 1\ncampaign: mini-1\nplayer: north\nphase: {phase}\nseq: {seq}\nrequest: {{kind: resend}}\n")
+        run_cli("sign", str(src), "--key", str(keys["north"]), "-o", str(tmp_path / f"resend-{seq}.yaml"))
+        before = set((mini_campaign / "outbox").glob("resend-*.eml"))
+        run_cli("intake", str(mini_campaign), str(tmp_path / f"resend-{seq}.yaml"), "--now", NOW)
+        (copy,) = set((mini_campaign / "outbox").glob("resend-*.eml")) - before
+        return copy.read_text()
+
+    assert "Subject: [resent] [mini-1] " in resend(1)
+    assert "round-2" not in resend(2).split("Subject:")[1].splitlines()[0], "not the report of a withdrawn phase"
+    run_cli("resolve", str(mini_campaign), "--force", "--now", NOW)
+    corrected = next((mini_campaign / "outbox").glob("report-0001-round-1.r*-north.eml")).read_text()
+    assert resend(3, "round-2").split("\n\n", 1)[1] == corrected.split("\n\n", 1)[1]
