@@ -3,6 +3,7 @@ in the seat's language. The page's behaviour in a real browser is in test_orderp
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import cache
@@ -51,6 +52,17 @@ def page_parts(html: str) -> tuple[dict[str, Any], str]:
     return json.loads(unpack(data.group(1))), unpack(packed.group(1)).decode("utf-8")
 
 
+def page_code(html: str) -> str:
+    """The page's code, unpacked; it must be pbem's own scripts, as the page's note says."""
+    code = re.search(r'<script type="text/plain" id="pbem-code">(.*?)</script>', html, re.S)
+    note = re.search(r"SHA-256 of the code: ([0-9a-f]{64})", html)
+    assert code and note
+    text = unpack(code.group(1)).decode("utf-8")
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == note.group(1)
+    assert text.startswith((templates_dir() / "orderpage" / "orderpage.js").read_text(encoding="utf-8"))
+    return text
+
+
 @pytest.fixture(scope="module")
 def stage() -> dict[str, Any]:
     return state_at("/prussia")
@@ -62,7 +74,10 @@ def test_page_is_self_contained_and_small(stage: dict[str, Any]) -> None:
     # nothing that would fetch: no external script, style, font, image or frame
     assert not re.search(r"<(script|img|link|iframe)[^>]*\s(src|href)=", html, re.I)
     # (the SVG namespace name the overlay layer is made with is a name, not a fetch)
-    assert not re.search(r"https?://|@import|\burl\(", html.replace("http://www.w3.org/2000/svg", ""))
+    code = page_code(html)
+    for text in (html, code):
+        assert not re.search(r"https?://|@import|\burl\(", text.replace("http://www.w3.org/2000/svg", ""))
+    assert not re.search(r"\b(fetch|XMLHttpRequest|WebSocket|EventSource|sendBeacon)\b", code)
     assert "connect-src 'none'" in html  # and the page's own policy forbids it anyway
     data, svg = page_parts(html)
     assert svg.startswith("<svg") and "Prussia" in svg

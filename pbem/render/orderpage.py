@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import json
 from collections.abc import Mapping
 from functools import cache
@@ -468,11 +469,12 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     page = _asset("page.html")
     from html import escape
 
-    scripts = [_asset("orderpage.js")]
+    names = ["orderpage.js"]
     if data.get("schema"):  # the shape check of pbem check, before the game's own checks
-        scripts.append(_asset("shape.js"))
+        names.append("shape.js")
     if has_form(str(data["game"])):
-        scripts.append(_asset(f"{data['game']}.js"))
+        names.append(f"{data['game']}.js")
+    code = "\n".join(_asset(n) for n in names) + "\nPBEM.boot();\n"
 
     parts = {
         "@@LANG@@": escape(str(data["lang"])),
@@ -481,7 +483,11 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
         "@@STYLE@@": _asset("orderpage.css"),
         "@@DATA@@": pack(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
         "@@MAP@@": compress_svg(map_svg) if map_svg else "",
-        "@@SCRIPT@@": "\n".join(scripts) + "\nPBEM.boot();\n",
+        # the code travels packed too; the note names its source files and hash for anyone who
+        # wants to check it against pbem's own
+        "@@CODE_NOTE@@": f"code: {' + '.join(names)} of pbem's templates/{TEMPLATE_DIR}/, then PBEM.boot(); "
+                         f"gzip, base64; SHA-256 of the code: {hashlib.sha256(code.encode('utf-8')).hexdigest()}",
+        "@@SCRIPT@@": pack(code.encode("utf-8")),
     }
     for marker, value in parts.items():
         page = page.replace(marker, value)
