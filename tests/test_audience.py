@@ -173,10 +173,10 @@ def _audience_bytes(bundle: Bundle) -> dict[str, dict[str, str]]:
     return out
 
 
-# The order page and the map page carry their data and map gzip-packed in base64: the search
+# The order page and the map page carry their data, code and map gzip-packed in base64: the search
 # reads what they hold (base64 would hide a secret, and could spell a card id by chance). Map
 # images are left out as the map is: they are drawn from the map's input, checked above.
-_PACKED = re.compile(r'(<script type="text/plain" id="pbem-(?:pack|map)">)(.*?)(</script>)', re.S)
+_PACKED = re.compile(r'(<script type="text/plain" id="pbem-(?:pack|map|code)">)(.*?)(</script>)', re.S)
 
 
 def _opened(text: str) -> str:

@@ -357,7 +357,7 @@ class _Publisher:
             if map_name is not None and public.svg is not None:
                 attachments.append((mappage.map_page(public.svg, subject, lang).encode("utf-8"), "text", "html", map_name))
         if schema is not None and form is not None and not sealed:
-            attachments.append((schema.read_bytes(), "application", "schema+json", schema.name))
+            attachments.append((_compact_json(schema.read_text(encoding="utf-8")), "application", "schema+json", schema.name))
         msg = build_mail(
             sender=str(self.create.get("gm_email", "pbem@localhost")), to=entry.email, subject=subject,
             mid=outbox.message_id("report", f"{self._mail_key()}.{seat}", self.camp.id),
@@ -543,6 +543,11 @@ def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html:
             part.set_boundary(f"=_pbem_{digest}_{n}")
             n += 1
     return msg
+
+
+def _compact_json(text: str) -> bytes:
+    """JSON without its indentation, one item a line (short lines: a mail carries it as it is)."""
+    return json.dumps(json.loads(text), indent=0, ensure_ascii=False).encode("utf-8") + b"\n"
 
 
 def _text_cte(body: str, line_limit: int = 990) -> str:
