@@ -167,3 +167,42 @@ def test_a_collective_loss_is_worse_than_any_defeat() -> None:
     lost = dict(state, game_result={"outcome": "win", "condition": 5, "faction": "B"})
     fell = dict(state, game_result={"outcome": "all_lose", "condition": "L1", "faction": None})
     assert autopilot.value(fell, "A") < autopilot.value(lost, "A") == 0.0
+
+
+def test_no_revolt_that_risks_the_republics_fall() -> None:
+    """Late Republic, first round: two wars are active and the Punic war becomes active next
+    turn, so a revolt's Stalemate would leave four Active Wars and everyone would lose (R7.3
+    L1). Julius lays down; with those wars quiet, the same Julius revolts."""
+    revolts = 0
+    for seed in range(4):
+        root = Rng(f"fall-{seed}".encode())
+        state = GAME.new_game("late", {}, PhaseRng(root.fork("p"), root.fork("s")))
+        assert state["awaiting"]["round"] == "T10/revolution"
+        decide = autopilot.autopilot_orders(state, "A", Rng(f"o{seed}".encode()))["declarations"]
+        assert [d["decision"] for d in decide] == ["lay_down"]
+        calm = copy.deepcopy(state)
+        for war in ("W4", "W5"):
+            calm["wars"][war]["status"] = "inactive"
+        decide = autopilot.autopilot_orders(calm, "A", Rng(f"o{seed}".encode()))["declarations"]
+        revolts += [d["decision"] for d in decide] == ["revolt"]
+    assert revolts >= 2
+
+
+def test_a_decision_takes_tens_of_milliseconds_of_cpu_time() -> None:
+    """The budget is 50 ms of CPU time per decision; the test allows three times that for a
+    loaded test machine."""
+    import time
+
+    root = Rng(b"timing")
+    state = GAME.new_game("middle", {}, PhaseRng(root.fork("p"), root.fork("s")))
+    slowest = 0.0
+    rounds = 0
+    while (phase := GAME.current_phase(state)) is not None:
+        chosen = {}
+        for p in state["seating"]:
+            start = time.process_time()
+            chosen[p] = autopilot.autopilot_orders(state, p, root.fork(f"o{rounds}{p}"))
+            slowest = max(slowest, time.process_time() - start)
+        state = GAME.resolve(state, chosen, PhaseRng(root.fork(f"p{rounds}"), root.fork(f"s{rounds}"))).state
+        rounds += 1
+    assert 0 < slowest < 0.150
