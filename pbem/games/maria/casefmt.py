@@ -35,7 +35,7 @@ _GENERAL = re.compile(
 
 
 def case_board(case: dict[str, Any]) -> Any:
-    """The case's mini-map as a Board (``board.parse_board(..., playable=False)``)."""
+    """The case's mini-map as a Board (``mapfile.parse_board(..., playable=False)``)."""
     raw = case.get("map")
     if not isinstance(raw, dict):
         raise DataError("a Maria case needs 'map:' with 'cities:' and 'roads:'")

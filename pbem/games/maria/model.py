@@ -162,7 +162,7 @@ _FORCES: dict[str, Any] = {}
 
 
 def forces_of(board: Any) -> Any:
-    """The starting forces (``board.load_forces``) for ``board``, loaded once per board."""
+    """The starting forces (``forces.load_forces``) for ``board``, loaded once per board."""
     found = _FORCES.get(board.id)
     if found is None:
         from pbem.games.maria.board import load_forces

@@ -1,0 +1,400 @@
+"""The Maria board as the rules ask it (M1.4, M1.5): cities, roads, sectors, territories.
+
+A :class:`Board` is built once from a checked map file (``pbem.games.maria.mapfile``); after
+that the rules only ask it questions (distances, paths, main-road reach, sector, suit,
+territory). Every query is deterministic: ties between paths go to the lowest city ids (plain
+string order, as the rules say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+POWERS = ("FR", "BA", "PR", "SX", "AU", "PA")  # the rules' fixed order of powers (M2.4)
+MAJOR_POWERS = ("AU", "FR", "PR", "PA")
+# M1.3: the sides at the start; a minor power joins the side of its `ally` in forces.yaml.
+SIDE_OF_MAJOR = {"AU": "habsburg", "PA": "habsburg", "FR": "coalition", "PR": "coalition"}
+# M1.4: the maps each power's pieces may use.
+MAPS_OF_POWER = {
+    "FR": ("bohemia", "flanders"),
+    "AU": ("bohemia", "flanders"),
+    "PR": ("bohemia",),
+    "SX": ("bohemia",),
+    "BA": ("bohemia",),
+    "PA": ("flanders",),
+}
+FORTRESS_CLASSES = ("none", "minor", "major")
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+ELECTORAL_COUNT = 9
+MAX_GENERALS_PER_CITY = 2  # M3.3
+MAX_TROOPS = 8  # M1.7
+# territory ids of a mini-map that has no `territories:` section
+STANDARD_TERRITORIES = ("AU", "FR", "BA", "SX", "PR", "PA", "silesia", "poland", "neutral")
+STANDARD_MAPS = ("bohemia", "flanders")
+
+
+@dataclass(frozen=True)
+class City:
+    """One city of the board. ``sector`` is a grid code such as ``L9``; ``fortress`` is
+    ``none``, ``minor`` or ``major``."""
+
+    id: str
+    name: str
+    name_zh: str | None
+    map: str
+    lon: float
+    lat: float
+    territory: str
+    sector: str
+    suit: str
+    fortress: str
+    electoral: bool
+    tags: frozenset[str]
+    placed: bool = True  # False for a mini-map city given by sector instead of coordinates
+
+    def display_name(self, lang: str = "en") -> str:
+        """The name to print: the Chinese name for ``zh-TW`` where there is one."""
+        if lang.startswith("zh") and self.name_zh:
+            return self.name_zh
+        return self.name
+
+
+@dataclass(frozen=True)
+class MapWindow:
+    """One of the two boards: its lon/lat window and sector grid (row 1 is the southernmost)."""
+
+    id: str
+    name: str
+    name_zh: str | None
+    columns: tuple[str, ...]
+    rows: int
+    lon: tuple[float, float]
+    lat: tuple[float, float]
+
+    def sector_at(self, lon: float, lat: float) -> str | None:
+        """The grid code of the point, or None if it lies outside the window."""
+        (w, e), (s, n) = self.lon, self.lat
+        if not (w <= lon <= e and s <= lat <= n):
+            return None
+        col = min(int((lon - w) / (e - w) * len(self.columns)), len(self.columns) - 1)
+        row = min(int((lat - s) / (n - s) * self.rows), self.rows - 1) + 1
+        return f"{self.columns[col]}{row}"
+
+    def sectors(self) -> tuple[str, ...]:
+        """Every grid code of this map, column by column."""
+        return tuple(f"{c}{r}" for c in self.columns for r in range(1, self.rows + 1))
+
+
+@dataclass(frozen=True)
+class Territory:
+    """A territory (M1.5): a power's home country, Silesia, or neutral land."""
+
+    id: str
+    name: str
+    home: str | None
+
+
+@dataclass(frozen=True)
+class Road:
+    """A road between two cities, stored with ``a < b``."""
+
+    a: str
+    b: str
+    main: bool
+    cross_map: bool
+
+
+def sector_row(sector: str) -> int:
+    """The row number of a grid code (``L9`` -> 9)."""
+    digits = sector.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return int(digits) if digits.isdigit() else 0
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A checked map. Build it with :func:`parse_board` or :func:`load_board`."""
+
+    id: str
+    title: str
+    cities: Mapping[str, City]
+    roads: tuple[Road, ...]
+    maps: Mapping[str, MapWindow]
+    suits: Mapping[str, str]
+    territories: Mapping[str, Territory]
+    south_rows: int
+    playable: bool = True
+    title_zh: str | None = None
+    _adjacent: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _main_adjacent: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _roads: Mapping[tuple[str, str], Road] = field(default_factory=dict, repr=False)
+    _bfs: dict[str, Mapping[str, int]] = field(default_factory=dict, repr=False)
+    _within: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict, repr=False)
+
+    # -- the plain facts ------------------------------------------------------------------
+
+    def city(self, city: str) -> City:
+        """The city with id ``city``; KeyError names it if there is none."""
+        try:
+            return self.cities[city]
+        except KeyError:
+            raise KeyError(f"no city '{city}' on map {self.id}") from None
+
+    def neighbours(self, city: str) -> tuple[str, ...]:
+        """The cities one road away (cross-map links count), sorted by id."""
+        return self._adjacent[city]
+
+    def main_neighbours(self, city: str) -> tuple[str, ...]:
+        """The cities one main road away, sorted by id."""
+        return self._main_adjacent[city]
+
+    def road(self, a: str, b: str) -> Road | None:
+        """The road between ``a`` and ``b``, if any."""
+        return self._roads.get((a, b) if a < b else (b, a))
+
+    def is_adjacent(self, a: str, b: str) -> bool:
+        """True if a road joins ``a`` and ``b``."""
+        return self.road(a, b) is not None
+
+    def is_main(self, a: str, b: str) -> bool:
+        """True if a main road joins ``a`` and ``b``."""
+        road = self.road(a, b)
+        return road is not None and road.main
+
+    def is_cross_map(self, a: str, b: str) -> bool:
+        """True if a cross-map link joins ``a`` and ``b`` (M1.4)."""
+        road = self.road(a, b)
+        return road is not None and road.cross_map
+
+    def map_of(self, city: str) -> str:
+        """``flanders`` or ``bohemia``."""
+        return self.city(city).map
+
+    def sector_of(self, city: str) -> str:
+        """The grid code of the city's sector."""
+        return self.city(city).sector
+
+    def suit_of(self, city: str) -> str:
+        """The suit (S, H, D or C) of the city's sector."""
+        return self.city(city).suit
+
+    def territory_of(self, city: str) -> str:
+        """The city's territory id (a power id for a home country, ``silesia``, ...)."""
+        return self.city(city).territory
+
+    def home_of(self, city: str) -> str | None:
+        """The power whose home country holds the city, or None."""
+        territory = self.territories.get(self.city(city).territory)
+        return territory.home if territory else None
+
+    def cities_tagged(self, tag: str) -> frozenset[str]:
+        """Every city carrying ``tag``."""
+        return frozenset(c.id for c in self.cities.values() if tag in c.tags)
+
+    def cities_in(self, territory: str) -> frozenset[str]:
+        """Every city of a territory."""
+        return frozenset(c.id for c in self.cities.values() if c.territory == territory)
+
+    def fortresses(self) -> tuple[str, ...]:
+        """Every fortress (minor or major), sorted by id."""
+        return tuple(sorted(c.id for c in self.cities.values() if c.fortress != "none"))
+
+    def electoral(self) -> tuple[str, ...]:
+        """The electoral fortresses, sorted by id."""
+        return tuple(sorted(c.id for c in self.cities.values() if c.electoral))
+
+    def reentry_sites(self, power: str) -> tuple[str, ...]:
+        """M4.1: the power's home major fortresses plus the cities tagged ``reentry:<power>``."""
+        sites = {
+            c.id
+            for c in self.cities.values()
+            if (c.fortress == "major" and self.home_of(c.id) == power)
+            or f"reentry:{power}" in c.tags
+        }
+        return tuple(sorted(sites))
+
+    # -- distances and paths --------------------------------------------------------------
+
+    def distances_from(self, city: str) -> Mapping[str, int]:
+        """Road distance from ``city`` to every city it can reach, ignoring pieces (cached)."""
+        found = self._bfs.get(city)
+        if found is None:
+            adjacent = self._adjacent
+            if city not in adjacent:
+                raise KeyError(f"no city '{city}' on map {self.id}")
+            found = MappingProxyType(self.distances_to_any([city]))
+            self._bfs[city] = found
+        return found
+
+    def distances_to_any(self, targets: Iterable[str]) -> dict[str, int]:
+        """Road steps from every city that can reach one of ``targets`` to the nearest of them
+        (one breadth-first search from all of them; not cached)."""
+        adjacent = self._adjacent
+        dist = dict.fromkeys(targets, 0)
+        frontier = sorted(dist)
+        step = 0
+        while frontier:
+            step += 1
+            nxt = []
+            for here in frontier:
+                for there in adjacent[here]:
+                    if there not in dist:
+                        dist[there] = step
+                        nxt.append(there)
+            frontier = nxt
+        return dist
+
+    def distance(self, a: str, b: str) -> int | None:
+        """The fewest road steps from ``a`` to ``b``, or None if none joins them."""
+        return self.distances_from(a).get(b)
+
+    def within(self, city: str, n: int) -> frozenset[str]:
+        """Every city at distance ``n`` or less, the city itself included (cached)."""
+        key = (city, n)
+        found = self._within.get(key)
+        if found is None:
+            full = self._bfs.get(city)
+            if full is not None:
+                found = frozenset(c for c, d in full.items() if d <= n)
+            else:
+                # a BFS that stops at depth n: far cheaper than the whole map on a big board
+                self.city(city)
+                seen = {city}
+                frontier = [city]
+                for _ in range(n):
+                    nxt = []
+                    for here in frontier:
+                        for there in self._adjacent[here]:
+                            if there not in seen:
+                                seen.add(there)
+                                nxt.append(there)
+                    frontier = nxt
+                found = frozenset(seen)
+            self._within[key] = found
+        return found
+
+    def shortest_path(
+        self,
+        a: str,
+        b: str,
+        *,
+        avoid: Collection[str] = (),
+        allowed: Callable[[str], bool] | None = None,
+        max_steps: int | None = None,
+    ) -> tuple[str, ...] | None:
+        """A shortest road path from ``a`` to ``b`` as a tuple of city ids (both ends included).
+
+        Every city after ``a``, ``b`` included, must be outside ``avoid`` and pass ``allowed``.
+        Of several shortest paths the one with the lowest ids (compared city by city) is
+        returned. None if there is no such path, or none of at most ``max_steps`` steps.
+        """
+        self.city(a)
+        self.city(b)
+        if a == b:
+            return (a,)
+        avoided = frozenset(avoid)
+
+        def enterable(c: str) -> bool:
+            return c not in avoided and (allowed is None or allowed(c))
+
+        if not enterable(b):
+            return None
+        # Distances towards b over enterable cities; then walk from a taking, at each step,
+        # the lowest-id neighbour one step closer: that is the lexicographically lowest path.
+        if not avoided and allowed is None:
+            cached = self.distances_from(b)
+            if a not in cached or (max_steps is not None and cached[a] > max_steps):
+                return None
+            return self._walk(a, b, cached)
+        back = {b: 0}
+        frontier = [b]
+        step = 0
+        while frontier and a not in back:
+            step += 1
+            if max_steps is not None and step > max_steps:
+                return None
+            nxt = []
+            for here in frontier:
+                for there in self._adjacent[here]:
+                    if there in back:
+                        continue
+                    if there == a or enterable(there):
+                        back[there] = step
+                        nxt.append(there)
+            frontier = nxt
+        if a not in back:
+            return None
+        return self._walk(a, b, back)
+
+    def _walk(self, a: str, b: str, back: Mapping[str, int]) -> tuple[str, ...]:
+        """From ``a`` to ``b`` down the distances ``back`` (to b), lowest id first."""
+        path = [a]
+        here = a
+        while here != b:
+            want = back[here] - 1
+            here = next(c for c in self._adjacent[here] if back.get(c) == want)
+            path.append(here)
+        return tuple(path)
+
+    def main_road_reach(
+        self,
+        city: str,
+        steps: int,
+        *,
+        blocked: Callable[[str], bool] | None = None,
+    ) -> dict[str, tuple[str, ...]]:
+        """Every other city reachable from ``city`` in at most ``steps`` main-road steps.
+
+        Maps each such city to one shortest main-road path (start included), the one with
+        the lowest ids. A city for which ``blocked`` is true is neither entered nor passed.
+        The start city itself is not in the result (force march, M3.6).
+        """
+        self.city(city)
+        best: dict[str, tuple[str, ...]] = {city: (city,)}
+        frontier = [city]
+        for _ in range(steps):
+            candidates: dict[str, tuple[str, ...]] = {}
+            for here in frontier:
+                path = best[here]
+                for there in self._main_adjacent[here]:
+                    if there in best or (blocked is not None and blocked(there)):
+                        continue
+                    new = path + (there,)
+                    old = candidates.get(there)
+                    if old is None or new < old:
+                        candidates[there] = new
+            if not candidates:
+                break
+            best.update(candidates)
+            frontier = sorted(candidates)
+        del best[city]
+        return best
+
+    def counts(self) -> dict[str, int]:
+        """What ``pbem map check`` prints: how many cities, roads, fortresses, ..."""
+        return {
+            "cities": len(self.cities),
+            "roads": len(self.roads),
+            "main roads": sum(1 for r in self.roads if r.main),
+            "cross-map links": sum(1 for r in self.roads if r.cross_map),
+            "fortresses": len(self.fortresses()),
+            "major fortresses": sum(1 for c in self.cities.values() if c.fortress == "major"),
+            "minor fortresses": sum(1 for c in self.cities.values() if c.fortress == "minor"),
+            "electoral": len(self.electoral()),
+            "sectors": len({c.sector for c in self.cities.values()} | set(self.suits)),
+        }
+
+    def components(self) -> list[list[str]]:
+        """The connected parts of the road network, largest first, each sorted by id."""
+        seen: set[str] = set()
+        parts = []
+        for start in sorted(self.cities):
+            if start in seen:
+                continue
+            part = sorted(self.distances_from(start))
+            seen.update(part)
+            parts.append(part)
+        parts.sort(key=lambda p: (-len(p), p[0]))
+        return parts
