@@ -2,13 +2,15 @@
 
 Checks, in order: the envelope (restricted YAML, required fields), campaign id, roster seat,
 signature by that seat's roster key, phase id, ``seq`` (higher replaces lower; equal or lower is
-a replay), deadline, player entropy. Accepted documents are stored verbatim with their verdict;
-the sender gets a receipt that echoes the orders as understood and their hash, or an error reply
-naming the file, the line and what to fix. Nothing already accepted is ever changed by intake.
+a replay, also against orders a rollback set aside), deadline, player entropy. Accepted documents
+are stored verbatim with their verdict; the seat gets a receipt that echoes the orders as
+understood, their hash and every order the resolver will void, or an error reply naming the
+player's mail, the line and what to fix. Nothing already accepted is ever changed by intake.
 
 Replies go only to roster addresses, in the seat's language (see :mod:`pbem.core.replies`): a full
-answer only for a file that verifies against the sender's own roster key; for anything else one
-fixed-text reply per mail, a few per sender and run, that quotes nothing from the mail. A mail
+answer only for a file that verifies against the sender's own roster key (one refusal per mail);
+for anything else one fixed-text reply per mail that quotes nothing from the mail; a few
+refusals per sender and run at most. A mail
 whose ``From`` is not on the roster is logged and gets no reply, so a forged sender cannot make
 pbem mail strangers, nor mail a player text a stranger chose.
 """
