@@ -342,7 +342,7 @@ def _winter(state: dict[str, Any], power: str) -> dict[str, Any]:
     returns = []
     used: list[str] = []
     for g, sites in sorted(legal["returns"].items()):
-        sites = [s for s in sites if used.count(s) + len(model.generals_in(state, s)) < 2]
+        sites = bots.sites_with_room(state, sites, used)
         if sites and spent + cost <= budget:
             used.append(sites[0])
             returns.append({"general": g, "site": sites[0], "troops": 1})

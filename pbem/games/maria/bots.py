@@ -172,6 +172,12 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
     return out
 
 
+def sites_with_room(state: dict[str, Any], sites: list[str], used: list[str]) -> list[str]:
+    """The return sites that still have room under the stacking limit of 2 generals (M3.3), with
+    the returns already ordered to ``used`` counted."""
+    return [s for s in sites if used.count(s) + len(model.generals_in(state, s)) < 2]
+
+
 def _random_plan(rng: Rng) -> dict[str, Any]:
     plan: dict[str, Any] = {}
     if rng.below(2):
@@ -382,7 +388,7 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         returns = []
         used: list[str] = []
         for g, sites in sorted(legal["returns"].items()):
-            sites = [s for s in sites if used.count(s) + len(model.generals_in(state, s)) < 2]
+            sites = sites_with_room(state, sites, used)
             if sites and spent + cost <= budget and rng.below(2):
                 site = rng.choice(sites)
                 used.append(site)
