@@ -4,9 +4,9 @@
     python3 bench/reports.py --seed 5 --phases 20
     python3 bench/reports.py --game ror --scenario SCENARIO
 
-Plays a game between the random bots through the real core (signed orders, intake, resolve)
-in a temporary campaign folder, then publishes every record (reports in both languages, maps,
-order forms, mails) and prints the total, the mean per phase, the share spent drawing maps and
+Plays a game between the bots with the demo's loop (``pbem.demo.run_demo``: signed orders
+mailed in, the GM's daily job after each round) in a temporary folder, then publishes every
+record again from nothing (reports in both languages, maps, order forms, mails) and prints the total, the mean per phase, the share spent drawing maps and
 their PNG images, the time of a second, idempotent pass (everything rendered again, nothing
 rewritten), and the weight of the report mails: the median and the largest mail, and the
 largest HTML body (Gmail clips a body over 102 KB).
@@ -17,58 +17,35 @@ from __future__ import annotations
 import argparse
 import email
 import email.policy
-import hashlib
+import shutil
 import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from pbem.core import keys as keymod
-from pbem.core.campaign import Campaign, Seat
-from pbem.core.envelope import format_document, sign_data
-from pbem.core.fair import Rng
-from pbem.core.intake import intake
-from pbem.core.phase import resolve
-from pbem.core.signer import prepare
-from pbem.demo import bot_orders_by_seat
-from pbem.games import get_game
+from pbem.core.campaign import Campaign
+from pbem.demo import run_demo
 from pbem.render import publish
 
 
-def play(root: Path, game_name: str, scenario: str, seed: int, max_phases: int) -> Campaign:
-    """A bot game to the end (or ``max_phases``), orders signed and taken in as a GM's run does."""
-    game = get_game(game_name)
-    seats = game.seats(scenario, {})
-    private = {s: keymod.generate(s) for s in seats}
-    start = datetime(2026, 12, 1, tzinfo=UTC)
-    camp = Campaign.create(
-        root, campaign_id=f"bench-{seed}", game=game, scenario=scenario, options={},
-        seats=[Seat(s, f"{s}@example.org", private[s].public(), "zh-TW" if i == 0 else "en") for i, s in enumerate(seats)],
-        deadlines={"default": 86400}, grace=0, start=start, seed=hashlib.sha256(b"bench-%d" % seed).digest(),
-    )
-    rng = Rng(hashlib.sha256(b"bots-%d" % seed).digest())
-    stores: dict[str, dict[str, Any]] = {s: {} for s in seats}
-    now = start
-    for number in range(1, max_phases + 1):
-        _, state = camp.current()
-        phase = game.current_phase(state)
-        if phase is None:
-            break
-        now += timedelta(hours=1)
-        docs = {seat: {"pbem": 1, "campaign": camp.id, "player": seat, "phase": phase.id, "seq": 1, "orders": orders}
-                for seat, orders in bot_orders_by_seat(game, state, phase, rng).items()}
-        paths = []
-        for seat, doc in sorted(docs.items()):
-            prepared, stores[seat] = prepare(doc, stores[seat], hashlib.sha256(f"{seed}-{number}-{seat}".encode()).digest())
-            p = root.parent / "orders" / f"{number:04d}-{seat}.yaml"
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(format_document(sign_data(prepared, private[seat])))
-            paths.append(p)
-        intake(camp, paths, now)
-        resolve(camp, now)
+def play(folder: Path, game_name: str, scenario: str, seed: int, max_rounds: int) -> Campaign:
+    """A bot game to the end (or ``max_rounds`` mail rounds), played by the demo's loop: signed
+    orders mailed into the Maildir and the GM's daily job run after each round. The daily job
+    publishes as it goes; those outputs are removed so the timing below renders from nothing."""
+    rounds = 0
+
+    def stop_at(_phase: Any) -> bool:
+        nonlocal rounds
+        rounds += 1
+        return rounds > max_rounds
+
+    done = run_demo(folder, game_name, scenario, seed, stop_at=stop_at)
+    camp = Campaign(done.campaign)
+    shutil.rmtree(camp.reports_dir, ignore_errors=True)
+    for mail in camp.outbox.glob("report-*.eml"):
+        mail.unlink()
     return camp
 
 
@@ -77,11 +54,11 @@ def main() -> None:
     ap.add_argument("--game", default="maria")
     ap.add_argument("--scenario", default="intro")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--phases", type=int, default=1000, help="stop the game after this many phases")
+    ap.add_argument("--phases", type=int, default=1000, help="stop the game after this many mail rounds (about one phase each)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        camp = play(Path(tmp) / "camp", args.game, args.scenario, args.seed, args.phases)
+        camp = play(Path(tmp), args.game, args.scenario, args.seed, args.phases)
         played = time.perf_counter() - t0
         records = [r for r in camp.effective_records() if r["kind"] in ("create", "phase")]
         map_time = 0.0
