@@ -3,6 +3,8 @@
 Usage: python3 bench/games.py [--games N] [--advanced N] [--map FILE --forces FILE]
 Prints games per second (bots and resolution, without loading data) and the mean time of one
 round's ``resolve`` and of the bots' orders, overall and per round kind, for each scenario.
+Times are CPU time of this process (``time.process_time``), so other load on the machine does not
+count.
 """
 
 from __future__ import annotations
@@ -26,13 +28,13 @@ def play_timed(seed: int, board: object, forces: object,
                                 board, forces)
     rounds = 0
     while (phase := adjudicate.current_phase(state)) is not None:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         rng = root.fork(f"bot-{rounds}")
         orders = {p: bots.bot_orders(state, p, rng.fork(p)) for p in phase.powers}
-        t1 = time.perf_counter()
+        t1 = time.process_time()
         state = adjudicate.resolve(state, orders, PhaseRng(root.fork(f"p{rounds}"),
                                                            root.fork(f"s{rounds}"))).state
-        t2 = time.perf_counter()
+        t2 = time.process_time()
         times["bots"].append(t1 - t0)
         times[phase.kind].append(t2 - t1)
         rounds += 1
@@ -53,9 +55,9 @@ def main() -> None:
         if n <= 0:
             continue
         times: dict[str, list[float]] = defaultdict(list)
-        start = time.perf_counter()
+        start = time.process_time()
         rounds = sum(play_timed(seed, board, forces, times, scenario) for seed in range(n))
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         resolve = [t for k, ts in times.items() if k != "bots" for t in ts]
         print(f"{scenario + ' games':<26}{n} ({rounds} rounds) in {elapsed:.2f} s")
         print(f"{scenario + ' games per second':<26}{n / elapsed:.2f}")

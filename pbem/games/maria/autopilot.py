@@ -18,10 +18,10 @@ the cards' worth. docs/autopilot.md explains the choices.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pbem.core.fair import PhaseRng, Rng
+from pbem.games.base import plain_copy
 from pbem.games.maria import adjudicate, bots, model
 from pbem.games.maria.cards import card_key, card_value, cheapest_payment, payment_value
 from pbem.games.maria.context import Ctx
@@ -38,7 +38,7 @@ GUARD = 6.0         # a conquest left unguarded with an enemy general within rea
 def seat_state(state: dict[str, Any], seat: str | None, rng: Rng) -> dict[str, Any]:
     """The state as ``seat`` can know it: public facts and its own secrets as they are, every
     other secret replaced by a sample from ``rng`` that only public facts shape."""
-    st = json.loads(json.dumps(state))
+    st = plain_copy(state)
     own = set(model.seat_powers(st).get(seat, [])) if seat else set()
     cards = st["cards"]
     others = [p for p in sorted(cards["hands"]) if p not in own]

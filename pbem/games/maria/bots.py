@@ -10,6 +10,7 @@ from pbem.games.maria import model
 from pbem.games.maria.adjudicate import phase_powers
 from pbem.games.maria.cards import cheapest_payment
 from pbem.games.maria.context import Ctx
+from pbem.games.maria.geography import NearestTargets
 from pbem.games.maria.orders import kind_of
 from pbem.games.maria.rules.hussars import hussar_count
 from pbem.games.maria.rules.movement import (
@@ -201,7 +202,7 @@ def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
     return out
 
 
-def _pick(rng: Rng, paths: dict[str, list[str]], near: dict[str, int]) -> str:
+def _pick(rng: Rng, paths: dict[str, list[str]], near: NearestTargets) -> str:
     """A destination: seven times in eight the one nearest a target, otherwise any."""
     dests = sorted(paths)
     if near and rng.below(8):
@@ -214,7 +215,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     ctx = _ctx(state)
     board = ctx.board
     gens = state["generals"]
-    near = board.distances_to_any(_targets(state, board, power))
+    near = board.nearest(_targets(state, board, power))
     moves: list[dict[str, Any]] = []
     mine = [g for g in model.on_map(state) if gens[g]["power"] == power
             and not gens[g].get("blocked")]
@@ -225,7 +226,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     # The advanced game's small marker pools end a game of reckless bots in its first turn
     # (M10.2); its bots leave more pieces at rest so that games see politics and winters.
     idle = 2 if model.is_intro(state) else 4
-    own_near: dict[str, int] | None = None
+    own_near: NearestTargets | None = None
     for pid in ids:
         if pid in done:
             continue
@@ -251,8 +252,8 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
             paths = destinations(ctx, power, [pid], "train")
             if paths:
                 if own_near is None:  # the start position's generals, computed once
-                    own_near = board.distances_to_any({g["city"] for g in gens.values()
-                                                    if g["power"] == power and g["city"]})
+                    own_near = board.nearest({g["city"] for g in gens.values()
+                                              if g["power"] == power and g["city"]})
                 moves.append({"piece": pid, "path": paths[_pick(rng, paths, own_near)]})
             done.add(pid)
     out: dict[str, Any] = {"moves": moves, "plans": {"stage": _random_plan(rng)}}

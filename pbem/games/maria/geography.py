@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 POWERS = ("FR", "BA", "PR", "SX", "AU", "PA")  # the rules' fixed order of powers (M2.4)
 MAJOR_POWERS = ("AU", "FR", "PR", "PA")
@@ -113,6 +114,24 @@ def sector_row(sector: str) -> int:
     return int(digits) if digits.isdigit() else 0
 
 
+class NearestTargets:
+    """Road steps from a city to the nearest of some targets: one breadth-first search over the
+    cities numbered, for the bots' and the autopilot's hot loops."""
+
+    def __init__(self, index: Mapping[str, int], dist: list[int]) -> None:
+        self._index = index
+        self._dist = dist
+        self._any = max(dist, default=-1) >= 0
+
+    def __bool__(self) -> bool:
+        return self._any
+
+    def get(self, city: str, default: int) -> int:
+        """The distance from ``city`` to the nearest target, or ``default`` if none is reachable."""
+        d = self._dist[self._index[city]]
+        return default if d < 0 else d
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """A checked map. Build it with :func:`parse_board` or :func:`load_board`."""
@@ -132,6 +151,8 @@ class Board:
     _roads: Mapping[tuple[str, str], Road] = field(default_factory=dict, repr=False)
     _bfs: dict[str, Mapping[str, int]] = field(default_factory=dict, repr=False)
     _within: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict, repr=False)
+    _homes: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _numbered: list[Any] = field(default_factory=list, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -185,9 +206,13 @@ class Board:
         return self.city(city).territory
 
     def home_of(self, city: str) -> str | None:
-        """The power whose home country holds the city, or None."""
-        territory = self.territories.get(self.city(city).territory)
-        return territory.home if territory else None
+        """The power whose home country holds the city, or None (remembered: rules ask often)."""
+        try:
+            return self._homes[city]
+        except KeyError:
+            territory = self.territories.get(self.city(city).territory)
+            home = self._homes[city] = territory.home if territory else None
+            return home
 
     def cities_tagged(self, tag: str) -> frozenset[str]:
         """Every city carrying ``tag``."""
@@ -245,6 +270,29 @@ class Board:
                         nxt.append(there)
             frontier = nxt
         return dist
+
+    def nearest(self, targets: Iterable[str]) -> NearestTargets:
+        """The same distances as :meth:`distances_to_any`, found on the cities numbered (about
+        three times faster than on their ids)."""
+        if not self._numbered:
+            index = {c: i for i, c in enumerate(self._adjacent)}
+            self._numbered[:] = [index, [tuple(index[n] for n in near) for near in self._adjacent.values()]]
+        index, adjacent = self._numbered
+        dist = [-1] * len(adjacent)
+        frontier = [index[t] for t in targets]
+        for i in frontier:
+            dist[i] = 0
+        step = 0
+        while frontier:
+            step += 1
+            nxt = []
+            for here in frontier:
+                for there in adjacent[here]:
+                    if dist[there] < 0:
+                        dist[there] = step
+                        nxt.append(there)
+            frontier = nxt
+        return NearestTargets(index, dist)
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest road steps from ``a`` to ``b``, or None if none joins them."""
