@@ -132,7 +132,7 @@ def plain_copy(value: Any) -> Any:
     TypeError. About 2.5 times faster than the JSON round trip on a game state."""
     kind = type(value)
     if kind is dict:
-        out = {}
+        out: dict[str, Any] = {}
         for k, v in value.items():
             if type(k) is not str:
                 return json.loads(json.dumps(value))
