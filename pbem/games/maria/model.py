@@ -523,6 +523,24 @@ def register_board(board: Any, forces: Any = None) -> None:
 _FORTRESSES: dict[str, tuple[str, ...]] = {}
 
 
+_HOME_CITIES: dict[str, dict[str | None, frozenset[str]]] = {}
+
+
+def home_cities(state: State, board: Any, power: str) -> frozenset[str]:
+    """Every city whose :func:`home_of` is ``power`` (the map's home country, computed once per
+    board, and Silesia's cities for PR after peace)."""
+    by_home = _HOME_CITIES.get(board.id)
+    if by_home is None:
+        found: dict[str | None, set[str]] = {}
+        for c in board.cities:
+            found.setdefault(board.home_of(c), set()).add(c)
+        by_home = _HOME_CITIES[board.id] = {h: frozenset(cs) for h, cs in found.items()}
+    cities = by_home.get(power, frozenset())
+    if power == "PR" and state.get("peace"):
+        cities |= {c for c in by_home.get(None, ()) if board.territory_of(c) == "silesia"}
+    return cities
+
+
 def fortresses_of(board: Any) -> tuple[str, ...]:
     """``board.fortresses()``, computed once per board."""
     found = _FORTRESSES.get(board.id)

@@ -21,10 +21,8 @@ def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[st
         if t["city"] is not None and model.are_enemies(state, power, t["power"]):
             blocked.add(t["city"])
     neutral = [p for p in state.get("neutral", []) if p != power]
-    if neutral:
-        for c in board.cities.values():
-            if model.home_of(state, board, c.id) in neutral:
-                blocked.add(c.id)
+    for p in neutral:
+        blocked |= model.home_cities(state, board, p)
     if state["options"]["supply.enemy_fortress_blocks"]:
         for f in model.fortresses_of(board):
             holder = model.controller(state, board, f)
