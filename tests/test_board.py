@@ -540,3 +540,13 @@ def test_shipped_cities_all_have_unique_chinese_names(shipped: Board) -> None:
     assert not missing
     values = list(names.values())
     assert len(set(values)) == len(values), sorted(n for n in set(values) if values.count(n) > 1)
+
+
+def test_a_sector_that_is_not_a_grid_code_is_refused() -> None:
+    # a case mini-map (no grid) gives its cities' sectors by hand: a number there is a typo
+    doc = {"cities": [{"id": "a", "name": "A", "territory": "AU", "lon": 1, "lat": 2, "sector": 5, "suit": "S"},
+                      {"id": "b", "name": "B", "territory": "AU", "sector": "L9", "suit": "S"}],
+           "roads": [["a", "b"]]}
+    with pytest.raises(DataError) as info:
+        parse_board(doc, "mini.yaml", playable=False)
+    assert info.value.problems == ["mini.yaml: cities[0] (a): sector 5 is not a grid code such as L9"]

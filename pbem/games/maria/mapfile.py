@@ -297,6 +297,9 @@ def _parse_city(
     elif sector is None:
         p.add(where, f"has no sector (map '{mid}' has no grid; give sector: and suit:)")
         return None
+    elif not isinstance(sector, str) or not sector:
+        p.add(where, f"sector {sector!r} is not a grid code such as L9")
+        return None
     if suit is None:
         suit = suits.get(sector)
         if suit is None:
