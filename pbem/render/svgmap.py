@@ -59,7 +59,7 @@ TERRITORY_TINTS: Mapping[str, str] = {
 POWER_NAMES = {
     "en": {"AU": "Austria", "FR": "France", "PR": "Prussia", "PA": "Pragmatic Army",
            "BA": "Bavaria", "SX": "Saxony"},
-    "zh-TW": {"AU": "奧地利", "FR": "法國", "PR": "普魯士", "PA": "國事詔書軍",
+    "zh-TW": {"AU": "奧地利", "FR": "法國", "PR": "普魯士", "PA": "護皇軍",
               "BA": "巴伐利亞", "SX": "薩克森"},
 }
 LABELS = {
