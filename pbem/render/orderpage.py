@@ -377,6 +377,7 @@ def _view_box(svg: str | None) -> list[float] | None:
 def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str], lang: str) -> dict[str, Any]:
     from pbem.games.maria import model
     from pbem.games.maria.board import load_board
+    from pbem.render import svgmap
 
     board = load_board()
     static = maria_static(lang)
@@ -415,6 +416,8 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
         "ranks": {g: v["rank"] for g, v in sorted(state["generals"].items()) if v["power"] in powers},
         "own": {p: view.get("own", {}).get(p, {}) for p in powers},
         "title": view["map"].get("title", ""),
+        # the powers' colours as the map draws them (fill, edge): planned moves in the same colours
+        "colours": {p: list(c[:2]) for p, c in svgmap.POWER_COLOURS.items()},
         "advanced": bool(pol),  # political cards, and the owner's answers to their choices
     }
 

@@ -296,7 +296,7 @@ class _Publisher:
                 public_ctx[lang], seat=seat_name, view=view, own_events=own_events,
                 openings=self._openings(seat_name), form=form, map_svg=svg,
             )
-            ctx["events"] = own_events
+            ctx["events"] = report.story(own_events, self.game_name)
             ctx["tz"] = seat.tz  # deadlines in the seat's time zone, beside UTC
             mine = Rendered(_html(lang, "private", ctx), _text(lang, "private", ctx), svg)
             self._write(f"private/{seat_name}.html", seat_name, mine.html)
@@ -456,7 +456,13 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
     highlights = report.map_highlights(public_events)
     if lang != "en" and "step" in view:  # the title in the reader's language, as the report says it
         map_view = dict(map_view, title=_title_template(lang).render(v=view, glossary={}).strip())
-    return _render_map(game, canonical({"view": map_view, "highlights": highlights}).decode("utf-8"), lang)
+    if lang != "en":  # the generals' names on the counters, in the reader's language
+        names = glossary(game, lang)["generals"]
+        map_view = dict(map_view, generals=[dict(g, name_zh=names.get(g.get("id"), g.get("name")))
+                                            for g in map_view.get("generals", [])])
+    # the introductory game is played on the Bohemia map only (M1.4)
+    maps = ["bohemia"] if view.get("variant") == "intro" else None
+    return _render_map(game, canonical({"view": map_view, "highlights": highlights, "maps": maps}).decode("utf-8"), lang)
 
 
 @cache
@@ -473,7 +479,7 @@ def _render_map(game: str, key: str, lang: str) -> str:
     from pbem.render.svgmap import render_map
 
     data = json.loads(key)
-    return render_map(load_board(), data["view"], highlights=data["highlights"], lang=lang)
+    return render_map(load_board(), data["view"], highlights=data["highlights"], lang=lang, maps=data.get("maps"))
 
 
 def _with_names(lang: str, ctx: dict[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,71 @@ def visible_events(events: Iterable[Mapping[str, Any]], audience: str) -> list[d
     return out
 
 
+def _en_route(ev: Mapping[str, Any]) -> str | None:
+    """The piece whose move made ``ev`` on the way (Maria: a fortress taken or left pending as
+    a general enters it, M4.5/M4.7; an enemy train eliminated as it passes, M3.2), or ``None``."""
+    kind = ev.get("type")
+    if kind == "conquest" and ev.get("how") == "entry" or kind == "conquest_pending":
+        return str(ev.get("general"))
+    if kind == "train_destroyed" and ev.get("by"):
+        return str(ev.get("by"))
+    return None
+
+
+# Maria's events that change the board or a power's strength: the report sets them apart from
+# the routine ones (draws, generals in supply).
+KEY_EVENTS = frozenset({"battle", "conquest", "conquest_dropped", "eliminated", "train_destroyed",
+                        "troops_lost", "game_over", "box_filled", "peace", "alliance", "election"})
+
+
+def story(events: Iterable[Mapping[str, Any]], game: str) -> list[dict[str, Any]]:
+    """``events`` in the order a player follows them on the board.
+
+    Maria's engine tells what a move did on its way (a conquest on entry, a train eliminated)
+    before the move that did it; here each such event follows its move. Generals found in
+    supply with nothing to pay are gathered into one ``supply_table`` entry (``rows``: general
+    and city) in the place of the first; what changed (a battle, a conquest, a loss, a general
+    out of supply) gets ``key: True``. Other games' events are returned as they are."""
+    out: list[dict[str, Any]] = []
+    if game != "maria":
+        return [dict(e) for e in events]
+    waiting: list[dict[str, Any]] = []
+    table: dict[str, Any] | None = None
+    evs = [dict(e) for e in events]
+    for e in evs:
+        if e.get("type") in KEY_EVENTS or (e.get("type") == "supply" and e.get("result") != "in_supply"):
+            e["key"] = True
+    for i, e in enumerate(evs):
+        nxt = evs[i + 1] if i + 1 < len(evs) else {}
+        # a marker going back to its pool as its fortress is taken belongs to that conquest
+        with_conquest = e.get("type") == "marker_returned" and _en_route(nxt) is not None \
+            and nxt.get("type") == "conquest" and nxt.get("city") == e.get("city")
+        if with_conquest or _en_route(e) is not None:
+            waiting.append(e)
+            continue
+        if e.get("type") == "move":
+            pieces = {str(x) for x in e.get("pieces") or []}
+            mine = [w for j, w in enumerate(waiting)
+                    if (_en_route(w) or _en_route(waiting[j + 1] if j + 1 < len(waiting) else {})) in pieces]
+            out.extend(w for w in waiting if w not in mine)
+            out.append(e)
+            out.extend(mine)
+            waiting = []
+            continue
+        out.extend(waiting)
+        waiting = []
+        if e.get("type") == "supply" and e.get("result") == "in_supply" and not e.get("cost") \
+                and not e.get("face_up") and not e.get("audience"):
+            if table is None:
+                table = {"type": "supply_table", "rows": []}
+                out.append(table)
+            table["rows"].append({"general": e.get("general"), "city": e.get("city")})
+            continue
+        out.append(e)
+    out.extend(waiting)
+    return out
+
+
 @dataclass(frozen=True)
 class NextPhase:
     """The phase after this one: who must send what, by when."""
@@ -182,7 +247,7 @@ def public_context(
         "phase": dict(header),
         "game": header["game"],
         "view": view,
-        "events": [dict(e) for e in events],
+        "events": story(events, header["game"]),
         "commitments": commitments_table(record),
         "entropy": entropy_table(record),
         "dice": dice_section(record, events),

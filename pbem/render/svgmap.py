@@ -37,25 +37,43 @@ from typing import Any
 
 from pbem.games.maria.board import POWERS, SUIT_SYMBOLS, Board, City
 
-# Powers' colours, the same everywhere: (fill, edge, text on the fill).
+# Powers' colours as the box has them (seed 000): Austria white, Prussia blue, Saxony green,
+# the Pragmatic Army grey, France red, Bavaria orange. (fill, edge, text on the fill); a light
+# fill (Austria's white) is read by its dark edge. tests/test_svgmap_colours.py checks that
+# every piece stands out against every territory's shading.
 POWER_COLOURS: Mapping[str, tuple[str, str, str]] = {
-    "AU": ("#f7f0d4", "#b8860b", "#5c4500"),  # ivory and gold
-    "FR": ("#1f44b0", "#0c1e5e", "#ffffff"),  # royal blue
-    "PR": ("#2e3a44", "#05080b", "#ffffff"),  # dark slate
-    "PA": ("#c62828", "#6a0d0d", "#ffffff"),  # red
-    "BA": ("#86c8f0", "#23658f", "#08324d"),  # sky blue
-    "SX": ("#2e8b3e", "#11481b", "#ffffff"),  # green
+    "AU": ("#ffffff", "#1d1d1d", "#1d1d1d"),  # white
+    "FR": ("#c8102e", "#5e0616", "#ffffff"),  # red
+    "PR": ("#1f4fbf", "#0b2466", "#ffffff"),  # blue
+    "PA": ("#6b6b6b", "#262626", "#ffffff"),  # grey
+    "BA": ("#e87511", "#6e3300", "#1d1d1d"),  # orange
+    "SX": ("#23803a", "#0d3f19", "#ffffff"),  # green
 }
-# Light tints of the home countries (and Silesia), painted under the roads.
+# Light tints of the same colours for the home countries (and Silesia), painted under the roads.
 TERRITORY_TINTS: Mapping[str, str] = {
-    "AU": "#ecd98c",
-    "FR": "#b6c6f0",
-    "PR": "#b9c0c8",
-    "PA": "#f0b4b4",
-    "BA": "#c5e5f8",
-    "SX": "#b8e3bf",
-    "silesia": "#dccbe8",
+    "AU": "#eeeeee",
+    "FR": "#f6d3d8",
+    "PR": "#d3def6",
+    "PA": "#dedede",
+    "BA": "#fbe0c6",
+    "SX": "#d2ecd8",
+    "silesia": "#e6dcef",
 }
+PANEL = "#fffdf6"  # a map's ground, under the tints
+TINT_OPACITY = 0.55
+
+
+def shading(territory: str) -> str:
+    """The colour a territory's tint shows on the map (the tint at ``TINT_OPACITY`` over the
+    map's ground), or the ground itself for a territory with no tint."""
+    tint = TERRITORY_TINTS.get(territory)
+    if tint is None:
+        return PANEL
+    mix = [round(TINT_OPACITY * int(tint[i:i + 2], 16) + (1 - TINT_OPACITY) * int(PANEL[i:i + 2], 16))
+           for i in (1, 3, 5)]
+    return "#" + "".join(f"{v:02x}" for v in mix)
+
+
 POWER_NAMES = {
     "en": {"AU": "Austria", "FR": "France", "PR": "Prussia", "PA": "Pragmatic Army",
            "BA": "Bavaria", "SX": "Saxony"},
@@ -92,6 +110,7 @@ TITLE_H = 40.0
 NAME_SIZE = 7.4  # a town's name; about 4.5 pt when the whole drawing is printed on A3
 FORTRESS_NAME = 8.8  # fortresses and towns holding pieces
 COUNTER = 13.0  # side of a general's counter
+GNAME_SIZE = 6.2  # a general's short name above its counter
 STACK_GAP = 4.5  # between the two counters of a stack: room for the troops badge
 RIGHT_ROOM = 60.0  # names of the easternmost towns run past the map's edge
 LEGEND_ROWS = 5
@@ -111,6 +130,8 @@ text {{ font-family: {FONT}; }}
 .cross-map {{ stroke: #5b4631; stroke-width: 1.6; fill: none; stroke-dasharray: 5 3; }}
 .grid {{ stroke: #cfc6b2; stroke-width: 0.6; fill: none; }}
 .rank {{ font-size: 9px; font-weight: bold; text-anchor: middle; dominant-baseline: central; }}
+.gname {{ font-size: {GNAME_SIZE}px; font-weight: bold; text-anchor: middle; fill: #1d1d1d;
+          paint-order: stroke; stroke: {PAPER}; stroke-width: 2.2px; stroke-linejoin: round; }}
 .troops {{ font-size: 6.5px; font-weight: bold; text-anchor: middle;
            dominant-baseline: central; fill: #1d1d1d; }}
 .title {{ font-size: 17px; font-weight: bold; fill: #2b2418; }}
@@ -281,6 +302,22 @@ class _Static:
 _STATIC: weakref.WeakKeyDictionary[Board, dict[str, _Static]] = weakref.WeakKeyDictionary()
 
 
+_PARTS: weakref.WeakKeyDictionary[Board, dict[tuple[str, ...], Board]] = weakref.WeakKeyDictionary()
+
+
+def _part_of(board: Board, maps: tuple[str, ...]) -> Board:
+    """``board`` with only the cities, roads and windows of ``maps`` (kept per board)."""
+    import dataclasses
+
+    per_board = _PARTS.setdefault(board, {})
+    if maps not in per_board:
+        cities = {c: city for c, city in board.cities.items() if city.map in maps}
+        per_board[maps] = dataclasses.replace(
+            board, cities=cities, maps={m: w for m, w in board.maps.items() if m in maps},
+            roads=tuple(r for r in board.roads if r.a in cities and r.b in cities))
+    return per_board[maps]
+
+
 def _static(board: Board, lang: str) -> _Static:
     per_lang = _STATIC.setdefault(board, {})
     if lang not in per_lang:
@@ -316,8 +353,12 @@ def render_map(
     *,
     highlights: Mapping[str, Any] | None = None,
     lang: str = "en",
+    maps: Sequence[str] | None = None,
 ) -> str:
     """Draw ``view`` on ``board`` and return the SVG text.
+
+    ``maps`` limits the drawing to those maps of the board (the introductory game is played
+    on the Bohemia map only, M1.4); by default every map is drawn.
 
     ``highlights`` may hold ``paths`` (lists of city ids, drawn as arrows), ``battles``
     (cities ringed) and ``radius`` (``{"city": id, "n": 6}``: cities within n shaded).
@@ -328,6 +369,8 @@ def render_map(
     draw the pieces and move the names they cover.
     """
     lang = "zh-TW" if lang.lower().startswith("zh") else "en"
+    if maps is not None and set(maps) & set(board.maps) and set(board.maps) - set(maps):
+        board = _part_of(board, tuple(sorted(set(maps) & set(board.maps))))
     st = _static(board, lang)
     pos = st.lay.pos
     highlights = highlights or {}
@@ -417,7 +460,7 @@ def _draw_panels(lay: _Layout, lang: str) -> str:
     out = []
     for p in lay.panels.values():
         m = board.maps[p.map_id]
-        body = [_el("rect", {"fill": "#fffdf6", "height": _r(p.height), "stroke": "#8c7b62",
+        body = [_el("rect", {"fill": PANEL, "height": _r(p.height), "stroke": "#8c7b62",
                              "stroke-width": 1.2, "width": _r(p.width), "x": p.x0, "y": p.y0})]
         cw = p.width / len(m.columns)
         ch = p.height / m.rows
@@ -443,7 +486,7 @@ def _draw_panels(lay: _Layout, lang: str) -> str:
         body.append(_el("path", {"class": "grid", "d": grid}))
         body.append(_el("g", {"class": "suits", "opacity": "0.06"}, "".join(suits)))
         body.append(_el("g", {"clip-path": f"url(#clip-{p.map_id})", "id": f"tint-{p.map_id}",
-                              "opacity": "0.55"}, "".join(tints[p.map_id])))
+                              "opacity": str(TINT_OPACITY)}, "".join(tints[p.map_id])))
         name = (m.name_zh if lang == "zh-TW" and m.name_zh else m.name).upper()
         body.append(_text(name, {"class": "mapname", "x": _r(p.x0 + 6), "y": _r(p.y0 + 15)}))
         out.append(_el("g", {"id": f"map-{p.map_id}"}, "".join(body)))
@@ -727,6 +770,18 @@ def _replace_labels(board: Board, st: _Static, obstacles: Sequence[Box], busy: S
 # -- pieces --------------------------------------------------------------------------------
 
 
+def short_name(g_: Mapping[str, Any], lang: str) -> str:
+    """A general's name cut to a word a counter can carry: ``Friedrich``, ``Khevenh.``, ``腓特烈``."""
+    if lang == "zh-TW" and g_.get("name_zh"):
+        zh = str(g_["name_zh"]).split("的")[-1].split("-")[0]
+        return zh[:3]
+    words = str(g_.get("name") or g_.get("id") or "").split()
+    while len(words) > 1 and words[0] in ("Der", "Alte", "Erbprinz"):
+        words = words[1:]
+    word = words[0] if words else ""
+    return word if len(word) <= 9 else word[:7] + "."
+
+
 def _counter(g_: Mapping[str, Any], x: float, y: float, lang: str, sample: str = "") -> str:
     power = str(g_.get("power"))
     fill, edge, ink = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
@@ -782,11 +837,11 @@ def _train(t: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
 
 
 def _hussar(city: str, x: float, y: float, sample: str = "") -> str:
-    body = (_el("polygon", {"fill": "#f7f0d4",
+    body = (_el("polygon", {"fill": POWER_COLOURS["AU"][0],
                             "points": _points([(_r(x), _r(y - 5)), (_r(x + 5), _r(y)),
                                                (_r(x), _r(y + 5)), (_r(x - 5), _r(y))]),
-                            "stroke": "#b8860b", "stroke-width": 1.3})
-            + _text("H", {"class": "troops", "fill": "#5c4500", "x": _r(x), "y": _r(y + 0.3)}))
+                            "stroke": POWER_COLOURS["AU"][1], "stroke-width": 1.3})
+            + _text("H", {"class": "troops", "fill": POWER_COLOURS["AU"][2], "x": _r(x), "y": _r(y + 0.3)}))
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": "hussar", "id": f"hussar-{city}"})
     return _el("g", attrs, body)
@@ -854,7 +909,12 @@ def _draw_pieces(
         top = y - COUNTER - 6
         for i, g_ in enumerate(here):
             out.append(_counter(g_, _r(left + i * (COUNTER + STACK_GAP)), _r(top), lang))
-        boxes.append((left - 1, top - 1, left + total + 3, top + COUNTER + 3))
+        # the generals' short names above their counters, so a player knows them at mail size
+        label = "/".join(short_name(g_, lang) for g_ in here)
+        out.append(_text(label, {"class": "gname", "x": _r(x), "y": _r(top - 2.2)}))
+        half = max(total, len(label) * (GNAME_SIZE if lang == "zh-TW" else GNAME_SIZE * 0.62)) / 2
+        boxes.append((min(left, x - half) - 1, top - 2.2 - GNAME_SIZE, max(left + total + 3, x + half + 1),
+                      top + COUNTER + 3))
     return "".join(out), boxes
 
 

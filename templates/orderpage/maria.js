@@ -1055,7 +1055,8 @@
 
   // --- the planned orders over the map --------------------------------------------------------
 
-  var COLOURS = { AU: "#c9a227", FR: "#1f4fbf", PR: "#2f3b45", PA: "#c0281c", BA: "#3ea0e0", SX: "#2e8b3a" };
+  // the powers' colours as the map has them: [fill, edge] (Austria's white is drawn on its dark edge)
+  var COLOURS = D.colours || {};
 
   function shape(ns, tag, attrs) {
     var node = document.createElementNS(ns, tag);
@@ -1067,7 +1068,8 @@
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     var pos = positions();
     D.powers.forEach(function (p) {
-      var colour = COLOURS[p] || "#000";
+      var colour = (COLOURS[p] || ["#000000"])[0];
+      var halo = colour.toLowerCase() === "#ffffff" ? (COLOURS[p] || [])[1] || "#000000" : "#fff";
       model[p].moves.forEach(function (mv) {
         if (!mv.piece) return;
         var first = mv.piece.split("+")[0];
@@ -1075,10 +1077,10 @@
         var cities = [start].concat(parsePath(mv.path)).filter(function (c) { return c && POS[c]; });
         if (cities.length < 2) return;
         var points = cities.map(function (c) { return POS[c].join(","); }).join(" ");
-        layer.appendChild(shape(ns, "polyline", { points: points, fill: "none", stroke: "#fff", "stroke-width": 9, "stroke-linejoin": "round", "stroke-linecap": "round", opacity: 0.9 }));
+        layer.appendChild(shape(ns, "polyline", { points: points, fill: "none", stroke: halo, "stroke-width": 9, "stroke-linejoin": "round", "stroke-linecap": "round", opacity: 0.9 }));
         layer.appendChild(shape(ns, "polyline", { points: points, fill: "none", stroke: colour, "stroke-width": 4.5, "stroke-linejoin": "round", "stroke-linecap": "round", "stroke-dasharray": mv.force ? "10 6" : "none", class: "planned-move" }));
         var end = POS[cities[cities.length - 1]];
-        layer.appendChild(shape(ns, "circle", { cx: end[0], cy: end[1], r: 9, fill: colour, stroke: "#fff", "stroke-width": 3 }));
+        layer.appendChild(shape(ns, "circle", { cx: end[0], cy: end[1], r: 9, fill: colour, stroke: halo, "stroke-width": 3 }));
       });
       model[p].battles.forEach(function (b) {
         var a = b.att && POS[pos[b.att]], d = b.def && POS[pos[b.def]];

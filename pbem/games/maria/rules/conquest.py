@@ -20,16 +20,23 @@ def is_enemy_fortress(ctx: Ctx, power: str, city: str) -> bool:
 def is_protected(ctx: Ctx, power: str, city: str) -> bool:
     """M4.4: an enemy of ``power`` has a general on the map within the protection range of
     ``city`` (face-down generals protect)."""
+    return protector(ctx, power, city) is not None
+
+
+def protector(ctx: Ctx, power: str, city: str) -> str | None:
+    """The nearest general (then the lowest id) that protects ``city`` against ``power`` (M4.4),
+    or ``None``: the reports name it when a conquest waits or is dropped."""
     rng = int(ctx.opt("fortress.protection_range"))
     dist = ctx.board.distances_from(city)
     state = ctx.state
-    for g in state["generals"].values():
+    near = []
+    for gid, g in state["generals"].items():
         c = g["city"]
         if c is not None and model.are_enemies(state, power, g["power"]):
             d = dist.get(c)
             if d is not None and d <= rng:
-                return True
-    return False
+                near.append((d, gid))
+    return min(near)[1] if near else None
 
 
 def conquer(ctx: Ctx, power: str, city: str, general: str | None, how: str) -> None:
@@ -77,12 +84,13 @@ def on_enter(ctx: Ctx, generals: list[str], city: str, force_march: bool) -> Non
     power = gens[conqueror]["power"]
     if not is_enemy_fortress(ctx, power, city):
         return
-    if is_protected(ctx, power, city):
+    guard = protector(ctx, power, city)
+    if guard is not None:
         major = model.major_of(ctx.state, power)
         pend = ctx.stage["pending"]
         if not any(p["city"] == city and p["power"] == major for p in pend):
             pend.append({"city": city, "power": major, "general": conqueror})
-        ctx.event("conquest_pending", city=city, power=major, general=conqueror)
+        ctx.event("conquest_pending", city=city, power=major, general=conqueror, protector=guard)
         return
     conquer(ctx, power, city, conqueror, "entry")
 
@@ -105,8 +113,15 @@ def retroactive(ctx: Ctx, acting: list[str]) -> None:
                     by_city.setdefault(city, []).append(("occupation", gen["power"], g))
     for city in sorted(by_city):
         for how, power, general in by_city[city]:
-            if is_enemy_fortress(ctx, power, city) and not is_protected(ctx, power, city):
+            enemy = is_enemy_fortress(ctx, power, city)
+            guard = protector(ctx, power, city) if enemy else None
+            if enemy and guard is None:
                 conquer(ctx, power, city, general, how)
             elif how == "pending":
-                ctx.event("conquest_dropped", city=city, power=power)
+                # why it fails (M4.7): a general still protects it, or it is no enemy fortress
+                # of that power any more (taken meanwhile by that power or an ally)
+                if guard is not None:
+                    ctx.event("conquest_dropped", city=city, power=power, reason="protected", protector=guard)
+                else:
+                    ctx.event("conquest_dropped", city=city, power=power, reason="not_enemy")
     ctx.stage["pending"] = []
