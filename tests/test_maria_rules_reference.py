@@ -1,0 +1,75 @@
+"""Maria's rules at hand: pbem's own rules reference (docs/rules/maria.md and maria.zh-TW.md),
+organised by the sequence of play, has an anchor for every rule id a Maria report, order check
+or refusal cites; a report links each cited id to the rule's text in the reader's language, and
+its glossary explains suits, strengths, reserves and markers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem.render import i18n, rules
+from pbem.render.publish import glossary
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = {"en": ROOT / "docs/rules/maria.md", "zh-TW": ROOT / "docs/rules/maria.zh-TW.md"}
+CITED = re.compile(r"\b(M\d{1,2}\.\d{1,2}|E\d{1,2}|W\d)\b")
+
+
+def cited_ids() -> set[str]:
+    """Every rule id the Maria engine, its templates and its order page can print."""
+    files = [*(ROOT / "pbem/games/maria").rglob("*.py"), *(ROOT / "templates/maria").rglob("*.*"),
+             ROOT / "templates/orderpage/maria.js"]
+    found: set[str] = set()
+    for f in files:
+        found |= set(CITED.findall(f.read_text(encoding="utf-8")))
+    return found
+
+
+def anchors(lang: str) -> set[str]:
+    return set(re.findall(r'<a id="([a-z0-9-]+)"></a>', DOCS[lang].read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("lang", sorted(DOCS))
+def test_every_cited_rule_has_an_anchor(lang: str) -> None:
+    ids = cited_ids()
+    assert len(ids) > 90
+    missing = sorted(r for r in ids if rules.anchor(r) not in anchors(lang))
+    assert not missing, f"{DOCS[lang].name} lacks anchors for {missing}"
+    for r in ids:
+        assert rules.rule_text("maria", lang, r), r
+
+
+def test_both_editions_have_the_same_anchors_in_the_order_of_play() -> None:
+    en, zh = (DOCS[lang].read_text(encoding="utf-8") for lang in ("en", "zh-TW"))
+    assert {a for a in anchors("en") if not a.startswith("pc")} == anchors("zh-TW")
+    # the sequence of play: the political phase and the hussars before a stage's supply,
+    # movement, combat and conquest; victory and winter after them
+    for doc in (en, zh):
+        order = [doc.index(f'<a id="{s}"></a>') for s in ("m2", "m9", "m7", "m6", "m3", "m5", "m4", "m10", "m8")]
+        assert order == sorted(order)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_report_links_the_rules_it_cites(lang: str) -> None:
+    env = i18n.environment(lang)
+    ev = {"type": "conquest_pending", "city": "prag", "power": "FR", "general": "broglie", "protector": "karl"}
+    tpl = env.from_string(
+        '{% import "maria/names.html" as n with context %}{% set cited = [] %}'
+        '{% set one %}{% include "maria/events/" ~ e.type ~ ".html" %}{% endset %}{{ one|link_rules(game, cited) }}'
+        '|{% for r in cited %}<dt id="rule-{{ rules.anchor(r) }}">{{ rules.rule_text(game, lang, r) }}</dt>{% endfor %}')
+    out = tpl.render(e=ev, glossary=glossary("maria", lang), game="maria")
+    assert '<a class="rule" href="#rule-m4-7">M4.7</a>' in out and 'id="rule-m4-7"' in out
+    assert ('Pending conquest' if lang == "en" else "待定的征服") in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_glossary_explains_the_report_words(lang: str) -> None:
+    words = dict(rules.glossary_items("maria", lang))
+    want = (["Suits", "Reserves", "Strength", "Victory markers", "Face down"] if lang == "en"
+            else ["花色", "預備牌", "戰力", "勝利標誌", "背面朝上"])
+    for w in want:
+        assert any(w in term for term in words), (w, list(words))
+    assert all(len(text) > 20 for text in words.values())
