@@ -336,3 +336,25 @@ def map_highlights(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 def site_index_context(campaign: str, game: str, phases: Sequence[Mapping[str, Any]], end: Mapping[str, Any] | None) -> dict[str, Any]:
     """The context of the history site's index page."""
     return {"campaign": campaign, "game": game, "phases": [dict(p) for p in phases], "end": dict(end) if end else None}
+
+
+def phase_summary(game: str, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a history-site phase page says first: the phase's battles (city, winner, totals) and
+    conquests (city, power), and who leads (fortresses held outside their home and victory
+    markers on the map, per power, most first). ``events`` must be public. A game other than
+    Maria gets empty lists."""
+    if game != "maria":
+        return {"battles": [], "conquests": [], "leaders": []}
+    battles = [{"city": (e.get("defender") or {}).get("city"), "winner": e.get("winner_power"),
+                "totals": list(e.get("totals") or []), "major": bool(e.get("major_victory"))}
+               for e in events if e.get("type") == "battle"]
+    conquests = [{"city": e.get("city"), "power": e.get("power"), "previous": e.get("previous")}
+                 for e in events if e.get("type") == "conquest"]
+    held: dict[str, list[int]] = {}
+    for info in (view.get("control") or {}).values():
+        row = held.setdefault(str(info.get("power")), [0, 0])
+        row[0] += 1
+        row[1] += 1 if info.get("marker") else 0
+    leaders = [{"power": p, "fortresses": n, "markers": m}
+               for p, (n, m) in sorted(held.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))]
+    return {"battles": battles, "conquests": conquests, "leaders": leaders}

@@ -43,8 +43,10 @@ def build_site(camp: Campaign) -> list[Path]:
             "key": key, "number": rec.get("phase_number", 0), "id": rec.get("phase"), "kind": rec["kind"],
             "resolved_at": rec.get("resolved_at") or rec.get("opened_at"),
             "map": (folder / "map.svg").is_file(),
+            "summary": _summary(camp, rec),
         })
     end = _end(camp)
+    written += _phase_pages(camp, site, phases)
     for lang in i18n.LOCALES:
         ctx = report.site_index_context(camp.id, str(camp.create_record()["game"]), phases, end)
         ctx["create"] = _create_summary(camp)
@@ -58,6 +60,35 @@ def build_site(camp: Campaign) -> list[Path]:
             write_if_changed(site / f"secrets{suffix}.html", html.encode("utf-8"))
             written.append(site / f"secrets{suffix}.html")
     _prune(site, {p["key"] for p in phases})
+    return written
+
+
+def _summary(camp: Campaign, rec: dict[str, Any]) -> dict[str, Any]:
+    """The public summary of a phase record (:func:`pbem.render.report.phase_summary`)."""
+    import json
+
+    game = camp.game()
+    events_path = camp.states_dir / f"{rec['index']:06d}.events.json"
+    events = json.loads(events_path.read_bytes()) if rec["kind"] == "phase" and events_path.is_file() else []
+    view = game.view(camp.read_state(rec.get("state_of", rec["index"])), report.PUBLIC)
+    return report.phase_summary(str(camp.create_record()["game"]), report.visible_events(events, report.PUBLIC), view)
+
+
+def _phase_pages(camp: Campaign, site: Path, phases: list[dict[str, Any]]) -> list[Path]:
+    """Each phase's own page, ``site/<key>/index.html`` (and ``index.zh-TW.html``): its summary,
+    links to the previous and next phase, the index, the map and the full report."""
+    written = []
+    game = str(camp.create_record()["game"])
+    for i, p in enumerate(phases):
+        for lang in i18n.LOCALES:
+            ctx = {"campaign": camp.id, "game": game, "phase": p,
+                   "previous": phases[i - 1] if i > 0 else None,
+                   "next": phases[i + 1] if i + 1 < len(phases) else None,
+                   "glossary": glossary(game, lang), "names_dir": names_dir(game)}
+            suffix = "" if lang == "en" else f".{lang}"
+            html = i18n.render(lang, "base/site_phase.html", ctx)
+            write_if_changed(site / p["key"] / f"index{suffix}.html", html.encode("utf-8"))
+            written.append(site / p["key"] / f"index{suffix}.html")
     return written
 
 
