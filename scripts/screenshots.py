@@ -2,7 +2,7 @@
 report, the map at 400 and 1,400 pixels wide and a history-site phase page, all of one phase
 with a battle in a demo game of the introductory scenario.
 
-Usage: python3 scripts/screenshots.py [--campaign DIR] [--out docs] [--seed 1741]
+Usage: python3 scripts/screenshots.py [--campaign DIR] [--out docs] [--seed 1741] [--no-render]
 
 Without --campaign it plays the demo (pbem demo --scenario intro) in a temporary folder first.
 Photographs are taken by headless Chromium (apt-get install chromium), offline.
@@ -64,6 +64,7 @@ def main() -> None:
     parser.add_argument("--campaign", type=Path, default=None, help="a campaign folder (default: play the demo)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     parser.add_argument("--seed", type=int, default=1741)
+    parser.add_argument("--no-render", action="store_true", help="photograph the reports as they are")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         camp = args.campaign
@@ -72,12 +73,13 @@ def main() -> None:
 
             run_demo(Path(tmp) / "demo", scenario="intro", seed=args.seed)
             camp = Path(tmp) / "demo" / "campaign"
-        subprocess.run([sys.executable, "-m", "pbem", "report", str(camp), "--all"], check=True,
-                       capture_output=True)
+        if not args.no_render:
+            subprocess.run([sys.executable, "-m", "pbem", "report", str(camp), "--all"], check=True,
+                           capture_output=True)
         phase = battle_phase(camp)
-        seat = sorted((phase / "private").glob("*.html"))[0]
+        seat = [p for p in sorted((phase / "private").glob("*.html")) if not p.name.endswith(".orders.html")][0]
         shoot(phase / "public.html", args.out / "report-public.png", 900, 2600)
-        shoot(seat if not seat.name.endswith(".orders.html") else seat, args.out / "report-private.png", 900, 2600)
+        shoot(seat, args.out / "report-private.png", 900, 2600)
         shoot(phase / "public.zh-TW.html", args.out / "report-zh-TW.png", 900, 2600)
         for width in (400, 1400):
             shoot(phase / "map.svg", args.out / f"map-{width}.png", width, svg_height(phase / "map.svg", width))
