@@ -206,3 +206,24 @@ def test_a_decision_takes_tens_of_milliseconds_of_cpu_time() -> None:
         state = GAME.resolve(state, chosen, PhaseRng(root.fork(f"p{rounds}"), root.fork(f"s{rounds}"))).state
         rounds += 1
     assert 0 < slowest < 0.150
+
+
+def test_no_autopilot_order_is_void_unless_its_senator_died_since() -> None:
+    """What pbem check cannot know yet: a Concession on a senator a Statesman renames in the
+    same step (R2.5), Talents of a senator who becomes a rebel (R4.8). Only a transfer from a
+    senator who dies before the Revenue Phase may still be void (R8.6)."""
+    for scenario in GAME.scenarios():
+        root = Rng(f"void-{scenario}".encode())
+        state = GAME.new_game(scenario, {}, PhaseRng(root.fork("p"), root.fork("s")))
+        rounds = 0
+        while GAME.current_phase(state) is not None:
+            chosen = {p: autopilot.autopilot_orders(state, p, root.fork(f"o{rounds}{p}")) for p in state["seating"]}
+            res = GAME.resolve(state, chosen, PhaseRng(root.fork(f"p{rounds}"), root.fork(f"s{rounds}")))
+            for ev in res.events:
+                if ev["type"] == "void":
+                    assert ev["why"]["code"] == "not_a_transfer", ev
+                    i = int(ev["path"].rsplit("[", 1)[1].rstrip("]"))
+                    giver = chosen[ev["faction"]]["standing"]["redistribute"][i]["from"]
+                    assert not res.state["senators"][giver]["alive"], ev
+            state = res.state
+            rounds += 1

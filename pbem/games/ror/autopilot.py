@@ -109,7 +109,11 @@ def autopilot_orders(state: State, power: str, rng: Rng) -> dict[str, Any]:
             out = {"attack": default_attack(st)}
         else:
             out = default_orders(st, power)
-    standing = _standing(st, power)
+    rising = {str(x) for d in out.get("declarations") or [] if d["decision"] in ("revolt", "roll")
+              for x in [d["commander"], *(d.get("secondaries") or []),
+                        *([(army_of(st, d["commander"]) or {}).get("master_of_horse")]
+                          if d.get("moh_joins") else [])] if x}
+    standing = _standing(st, power, rising)
     if standing:
         out["standing"] = standing
     return out
@@ -220,12 +224,25 @@ def _members(st: State, faction: str) -> list[str]:
                   key=sid_key)
 
 
+def _renamed(st: State, faction: str) -> set[str]:
+    """Senators of the faction whose id a Statesman played this round replaces (R2.5): an
+    order naming them by their old id would be void."""
+    waiting = st.get("awaiting") or {}
+    if waiting.get("kind") != "revolution" or faction not in (waiting.get("powers") or []):
+        return set()
+    legal = legal_orders(st, faction)
+    return {number_of(c) for c in legal["statesmen"]}
+
+
 def _plays(st: State, faction: str, legal: dict[str, Any]) -> list[dict[str, Any]]:
     """Every Statesman that may enter (pairs in letter order), then every Concession on the
-    richest-in-Influence senator who commands no army (a rebel would lose it, R4.7)."""
+    richest-in-Influence senator who commands no army (a rebel would lose it, R4.7) and whose
+    id no Statesman played now replaces (R2.5)."""
     plays: list[dict[str, Any]] = [{"statesman": c} for c in sorted(legal["statesmen"], key=sid_key)]
     victors = {sid for f, sid in eligible_commanders(st) if f == faction}
+    renamed = {number_of(c) for c in legal["statesmen"]}
     for c, targets in sorted(legal["concessions"].items()):
+        targets = [s for s in targets if s not in renamed]
         if not targets:
             continue
         calm = [s for s in targets if s not in victors and army_of(st, s) is None] or targets
@@ -418,7 +435,7 @@ def _affordable_raise(st: State) -> int:
 # -- standing orders -----------------------------------------------------------------------------
 
 
-def _standing(st: State, faction: str) -> dict[str, Any]:
+def _standing(st: State, faction: str, rising: set[str]) -> dict[str, Any]:
     """Veterans of ours leave a rival's rebel for the Senate army (R4.6); our senators are lent
     to the Senate against a rival's rebel only when the army is strong (no CONSENT); released
     rebel units are accepted when the rebel is a rival's (R5.4); loyal senators in Rome put
@@ -436,11 +453,11 @@ def _standing(st: State, faction: str) -> dict[str, Any]:
     elif cw:
         out["accept"] = []
     moves = []
+    renamed = _renamed(st, faction) | rising  # a rebel's Talents may not go to the treasury (R4.8)
     for s in _members(st, faction):
         r = sen(st, s)
-        if r["location"] == "rome" and not is_rebel(r) and army_of(st, s) is None and r["talents"] > 0:
+        if s not in renamed and r["location"] == "rome" and not is_rebel(r) and army_of(st, s) is None and r["talents"] > 0:
             moves.append({"from": s, "to": "treasury", "amount": 99})  # cut to what he holds
-    if moves:
-        out["redistribute"] = moves
+    out["redistribute"] = moves  # even empty: it replaces an older one (R8.2) naming a rebel now
     return out
 
