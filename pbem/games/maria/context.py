@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.core.fair import PhaseRng
 from pbem.games.maria import model
+from pbem.games.maria.geography import Board
 
 
 @dataclass
@@ -16,7 +17,7 @@ class Ctx:
     """State, board, rng and event log of one resolution."""
 
     state: dict[str, Any]
-    board: Any
+    board: Board
     rng: PhaseRng
     events: list[dict[str, Any]] = field(default_factory=list)
 
@@ -45,4 +46,5 @@ class Ctx:
     def stage(self) -> dict[str, Any]:
         """The scratch record of the current stage (moved pieces, beaten generals, pending
         conquests); reset at each stage's step (a)."""
-        return self.state["stage_record"]  # type: ignore[no-any-return]
+        record: dict[str, Any] = self.state["stage_record"]
+        return record

@@ -19,6 +19,7 @@ from pbem.core.safeyaml import load_yaml_file
 from pbem.data import seeds_dir
 from pbem.errors import DataError
 from pbem.games.maria.cards import card_key
+from pbem.games.maria.geography import Board
 
 State = dict[str, Any]
 
@@ -400,13 +401,13 @@ def commanding_general(state: State, gids: Iterable[str], acting: Iterable[str] 
 # --- home countries -------------------------------------------------------------------------
 
 
-def home_of(state: State, board: Any, city: str) -> str | None:
+def home_of(state: State, board: Board, city: str) -> str | None:
     """The power whose home country holds ``city``: the map's, except that Silesia is PR home
     after peace (M9.15 step 1)."""
     home = board.home_of(city)
     if home is None and state.get("peace") and board.territory_of(city) == "silesia":
         return "PR"
-    return home  # type: ignore[no-any-return]
+    return home
 
 
 _REENTRY: dict[tuple[str, str], tuple[str, ...]] = {}

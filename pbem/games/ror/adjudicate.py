@@ -123,11 +123,16 @@ def run_case(case: dict[str, Any]) -> list[str]:
     rnd = (st.get("awaiting") or {}).get("round") or f"T{st['turn']}/case"
     ctx = Ctx(st, dice, round=rnd, orders=with_defaults(st, case.get("orders") or {}),
               secret=Rng(str(case.get("secret_seed", "case")).encode(), "secret"))
-    until = tuple(case["until"]) if case.get("until") else None
+    until: tuple[str, str] | None = None
+    if case.get("until"):
+        u = case["until"]
+        if not (isinstance(u, list) and len(u) == 2):
+            return failures + [f"until must be [phase, step], not {u!r}"]
+        until = (str(u[0]), str(u[1]))
     try:
         if st.get("awaiting") is not None:
             resolve_round(ctx)
-        advance(ctx, until)  # type: ignore[arg-type]
+        advance(ctx, until)
         for later in case.get("next_orders") or []:
             if st.get("awaiting") is None:
                 failures.append("next_orders given but no round is waiting")
@@ -135,7 +140,7 @@ def run_case(case: dict[str, Any]) -> list[str]:
             ctx.orders = with_defaults(st, later or {})
             ctx.round = st["awaiting"]["round"]
             resolve_round(ctx)
-            advance(ctx, until)  # type: ignore[arg-type]
+            advance(ctx, until)
     except OutOfDice as exc:
         return failures + [str(exc)]
     left = dice.script or []

@@ -140,12 +140,13 @@ def supply_step(ctx: Ctx, acting: list[str]) -> None:
             pay = None if policy == "refuse" else cheapest_payment(
                 hand, cost, state["standing"].get(power, {}).get("payments", []),
                 state["options"])
-            if pay is not None and budget[power] is not None:
+            left = budget[power]
+            if pay is not None and left is not None:
                 face = sum(payment_value(c, state["options"]) for c in pay)
-                if face > budget[power]:  # type: ignore[operator]
+                if face > left:
                     pay = None
                 else:
-                    budget[power] -= face  # type: ignore[operator]
+                    budget[power] = left - face
             if pay is None:
                 ok = False
             else:
