@@ -80,7 +80,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["text_value"] = text_value
     env.filters["local_time"] = local_time
     env.filters["say_game"] = lambda text: say_game(lang, text)
-    from pbem.render import rules  # rule ids linked to the rules reference (rules imports this module)
+    from pbem.render import rules  # rule ids linked to the rules reference
 
     env.filters["link_rules"] = rules.link_rules
     env.filters["note_rules"] = rules.note_rules

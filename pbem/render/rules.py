@@ -16,7 +16,6 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.render import i18n
 
 DOCS = {"maria": {"en": "maria.md", "zh-TW": "maria.zh-TW.md"}}
 RULE_ID = re.compile(r"\b(M\d{1,2}\.\d{1,2}|E\d{1,2}|W\d)\b")
@@ -29,8 +28,11 @@ def anchor(rule: str) -> str:
 
 
 def doc_name(game: str, lang: str) -> str | None:
-    """The file name of ``game``'s rules reference in ``lang`` (under docs/rules/), if it has one."""
-    return DOCS.get(game, {}).get(i18n.check_lang(lang))
+    """The file name of ``game``'s rules reference in ``lang`` (under docs/rules/), if it has one;
+    a language without its own reference reads the English one (as ``i18n.check_lang`` falls back).
+    The i18n environment imports this module for its filters, so this module does not import i18n."""
+    docs = DOCS.get(game, {})
+    return docs.get(lang) or docs.get("en")
 
 
 @cache
