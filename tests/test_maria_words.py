@@ -137,3 +137,15 @@ def test_every_maria_event_reads_as_chinese(ext: str) -> None:
             bad.append(f"{where}: {etype}: {left} in {text.strip()[:160]!r}")
     assert rendered > 40
     assert not bad, "\n".join(bad)
+
+
+def test_english_counts_read_as_words() -> None:
+    env = i18n.environment("en")
+    tpl = env.from_string('{% import "maria/names.html" as n with context %}'
+                          '{% set one %}{% include "maria/events/" ~ e.type ~ ".html" %}{% endset %}{{ one|plurals }}')
+    words = glossary("maria", "en")
+    one = tpl.render(e={"type": "draw", "power": "FR", "count": 1}, glossary=words)
+    many = tpl.render(e={"type": "supply", "result": "out", "general": "broglie", "power": "FR", "city": "prag", "lost": 2},
+                      glossary=words)
+    assert "draws 1 card<" in one and "loses 2 troops<" in many and "(s)" not in one + many
+    assert i18n.plurals("1 victory marker(s) and 3 stage(s)") == "1 victory marker and 3 stages"

@@ -82,6 +82,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["say_game"] = lambda text: say_game(lang, text)
     from pbem.render import rules  # rule ids linked to the rules reference
 
+    env.filters["plurals"] = plurals
     env.filters["link_rules"] = rules.link_rules
     env.filters["note_rules"] = rules.note_rules
     env.globals["rules"] = rules
@@ -127,6 +128,16 @@ def _game_patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         out.append((re.compile(pattern), msgid))
     out.sort(key=lambda pm: -len(_FIELD.sub("", pm[1])))
     return tuple(out)
+
+
+_PLURAL = re.compile(r"\b(\d+) ((?:[A-Za-z]+ )?[A-Za-z]+)\(s\)")
+
+
+def plurals(text: Any) -> Any:
+    """English counts read as words, not template text: ``1 troop(s)`` -> ``1 troop``,
+    ``3 card(s)`` -> ``3 cards`` (the text keeps its type, so HTML stays marked safe)."""
+    out = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{'' if m.group(1) == '1' else 's'}", str(text))
+    return type(text)(out) if hasattr(text, "__html__") else out
 
 
 def say_game(lang: str, text: str) -> str:
