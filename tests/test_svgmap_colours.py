@@ -71,3 +71,25 @@ def test_reports_and_the_order_page_use_the_map_colours() -> None:
         assert f".sw-{power} {{ background: {fill}; }}" in css, power
     js = (root / "templates/orderpage/maria.js").read_text(encoding="utf-8")
     assert "D.colours" in js and "#c9a227" not in js
+
+
+def test_generals_carry_their_short_names_and_the_intro_map_is_bohemia_only() -> None:
+    import re
+
+    from pbem.games.maria.board import load_board, load_forces
+    from pbem.render.svgmap import render_map, short_name
+
+    board = load_board()
+    view = load_forces(board).start_view()
+    full = render_map(board, view)
+    names = re.findall(r'<text class="gname"[^>]*>([^<]+)</text>', full)
+    on_map = [g for g in view["generals"] if g.get("city")]
+    assert on_map and sum(len(n.split("/")) for n in names) == len(on_map)
+    assert "Friedrich" in " ".join(names) and all(len(w) <= 9 for n in names for w in n.split("/"))
+    assert short_name({"name": "Khevenhüller"}, "en") == "Khevenh." and short_name({"name_zh": "薩克森的莫里茨"}, "zh-TW") == "莫里茨"
+    bohemia = render_map(board, {**view, "generals": [g for g in view["generals"] if board.cities[g["city"]].map == "bohemia"],
+                                 "trains": [t for t in view["trains"] if board.cities[t["city"]].map == "bohemia"]},
+                         maps=["bohemia"])
+    width = lambda svg: float(re.search(r'viewBox="0 0 ([\d.]+)', svg).group(1))  # noqa: E731
+    assert width(bohemia) < width(full) * 0.75
+    assert 'id="map-flanders"' in full and 'id="map-flanders"' not in bohemia
