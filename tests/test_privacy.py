@@ -28,6 +28,21 @@ def test_deterministic_with_seed_and_distinct_per_recipient(keys: dict[str, Path
     assert a1 != seal(b"report", north.public())
 
 
+def test_a_compressed_report_opens_to_the_same_bytes_and_a_bomb_is_refused(keys: dict[str, Path]) -> None:
+    import gzip
+
+    import pbem.core.privacy as privacy
+
+    north = load_private_key(keys["north"])
+    report = ("<svg>" + "<circle r='2.6'/>" * 5000 + "</svg>").encode()
+    small = seal(report, north.public(), seed=b"s" * 32, compress=True)
+    assert len(small) * 10 < len(seal(report, north.public(), seed=b"s" * 32))
+    assert unseal(small, north) == report
+    bomb = seal(gzip.compress(b"\0" * (privacy.MAX_OPENED + 1)), north.public())
+    with pytest.raises(PbemError, match="opens to more than"):
+        unseal(bomb, north)
+
+
 def test_wrong_key_and_tampering_are_refused(keys: dict[str, Path]) -> None:
     north, south = load_private_key(keys["north"]), load_private_key(keys["south"])
     sealed = seal(b"secret hand", north.public())

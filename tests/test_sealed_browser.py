@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import run_cli
 from test_orderpage_browser import driver  # noqa: F401 - the module's Chromium
 
@@ -18,14 +19,14 @@ from pbem.render.sealedpage import sealed_page
 REPORT = "<!DOCTYPE html><html><body><h1>Your position (north)</h1><p>維也納 holds 12 troops</p>" + "<p>x</p>" * 3000 + "</body></html>"
 
 
-def _page(tmp_path: Path, lang: str = "en") -> tuple[Path, Path, Path]:
+def _page(tmp_path: Path, lang: str = "en", compress: bool = False) -> tuple[Path, Path, Path]:
     north, south = keymod.generate("north"), keymod.generate("south")
     folder = tmp_path / "keys"
     folder.mkdir()
     for k in (north, south):
         keymod.write_private_key(k, folder / f"{k.name}.key")
     page = tmp_path / "private-north.html"
-    page.write_text(sealed_page(seal(REPORT.encode("utf-8"), north.public(), b"s" * 32), "north", lang), encoding="ascii")
+    page.write_text(sealed_page(seal(REPORT.encode("utf-8"), north.public(), b"s" * 32, compress=compress), "north", lang), encoding="ascii")
     return page, folder / "north.key", folder / "south.key"
 
 
@@ -36,10 +37,11 @@ def _load(driver: Any, page: Path, key: Path) -> None:  # noqa: F811
     driver.find_element(By.ID, "key-file").send_keys(str(key))
 
 
-def test_the_players_key_opens_the_report(driver: Any, tmp_path: Path) -> None:  # noqa: F811
+@pytest.mark.parametrize("compress", [False, True])
+def test_the_players_key_opens_the_report(driver: Any, tmp_path: Path, compress: bool) -> None:  # noqa: F811
     from selenium.webdriver.support.ui import WebDriverWait
 
-    page, north, _ = _page(tmp_path)
+    page, north, _ = _page(tmp_path, compress=compress)
     _load(driver, page, north)
     WebDriverWait(driver, 20).until(lambda d: "Your position (north)" in d.page_source)
     assert "維也納 holds 12 troops" in driver.find_element("tag name", "body").text

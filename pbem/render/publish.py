@@ -340,7 +340,7 @@ class _Publisher:
             from pbem.core.privacy import seal
 
             sealing_seed = hmac.new(self.secret_key, f"report-seal|{self.key}|{seat}".encode(), hashlib.sha256).digest()
-            armoured = seal(private_html.encode("utf-8"), entry.key, sealing_seed)
+            armoured = seal(private_html.encode("utf-8"), entry.key, sealing_seed, compress=True)
             note = render(lang, "base/mail_sealed_note.txt", ctx)
             mail_public = dict(public_ctx, tz=entry.tz, **in_mail)  # the deadline in the seat's time zone
             text = note + "\n" + _text(lang, "public", mail_public)

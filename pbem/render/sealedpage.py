@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 from html import escape
 
-from pbem.render import i18n, orderpage, pagekit
+from pbem.render import pagekit
 
-# The page's words: English ids, translated by the project's gettext catalog.
+# The page's words: English ids, translated by the project's gettext catalog where it has them,
+# else by the Traditional Chinese here (as the order page does).
 WORDS = {
     "title": "Your private report, encrypted to your key",
     "help": "Load your key file (NAME.key): the report opens here. The key stays in this page and is never sent anywhere; pbem decrypt opens this file too.",
@@ -24,12 +25,19 @@ WORDS = {
     "wrong": "This key cannot open the report: it is not for this key, or the report was changed.",
     "browser": "This browser cannot open the report (it needs X25519 in WebCrypto); use pbem decrypt.",
 }
+MESSAGES = {
+    WORDS["title"]: "你的私人報告（已加密給你的金鑰）",
+    WORDS["help"]: "載入你的金鑰檔（NAME.key）：報告會在此開啟。金鑰只留在本頁，不會傳送到任何地方；pbem decrypt 也能開啟此檔。",
+    WORDS["notkey"]: "不是 pbem 私鑰檔（由 pbem keygen 產生）",
+    WORDS["wrong"]: "此金鑰無法開啟報告：報告不是加密給這把金鑰的，或已被更改。",
+    WORDS["browser"]: "此瀏覽器無法開啟報告（需要 WebCrypto 的 X25519）；請改用 pbem decrypt。",
+}
 
 
 def sealed_page(armoured: str, seat: str, lang: str) -> str:
     """The page of ``seat``'s sealed report (the text :func:`pbem.core.privacy.seal` made)."""
-    words = {k: i18n.gettext_for(lang, v) for k, v in WORDS.items() if k != "notkey"}
-    words["notkey"] = orderpage.message_table(lang)[WORDS["notkey"]]  # the order page's words
+    table = pagekit.message_table(lang, MESSAGES)
+    words = {k: table[v] for k, v in WORDS.items()}
 
     def ascii_html(text: str) -> str:  # character references keep the page ASCII (7bit in a mail)
         return escape(text).encode("ascii", "xmlcharrefreplace").decode("ascii")

@@ -146,7 +146,11 @@ var SEALED = (function () {
     var hkdf = await subtle.importKey("raw", shared, "HKDF", false, ["deriveBits"]);
     var key = new Uint8Array(await subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: concat([ephPub, rcptPub]), info: INFO }, hkdf, 256));
     var plain = open(key, nonce, sealed, INFO);
-    return plain === null ? null : new TextDecoder().decode(plain);
+    if (plain === null) return null;
+    if (plain[0] === 0x1f && plain[1] === 0x8b) {  // sealed gzip-compressed (pbem seals mails so)
+      return new Response(new Blob([plain]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    }
+    return new TextDecoder().decode(plain);
   }
 
   function boot() {
