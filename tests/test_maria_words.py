@@ -149,3 +149,9 @@ def test_english_counts_read_as_words() -> None:
                       glossary=words)
     assert "draws 1 card<" in one and "loses 2 troops<" in many and "(s)" not in one + many
     assert i18n.plurals("1 victory marker(s) and 3 stage(s)") == "1 victory marker and 3 stages"
+
+
+def test_chinese_sentences_have_no_spaces_between_chinese_words() -> None:
+    assert i18n.tidy("zh-TW", "法國 征服 皮爾森（布羅伊）") == "法國征服皮爾森（布羅伊）"
+    assert i18n.tidy("zh-TW", "法國 抽 5 張牌") == "法國抽 5 張牌"
+    assert i18n.tidy("en", "France draws 1 card(s)") == "France draws 1 card"

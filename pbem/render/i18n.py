@@ -83,6 +83,7 @@ def environment(lang: str) -> jinja2.Environment:
     from pbem.render import rules  # rule ids linked to the rules reference
 
     env.filters["plurals"] = plurals
+    env.filters["tidy"] = lambda text: tidy(lang, text)
     env.filters["link_rules"] = rules.link_rules
     env.filters["note_rules"] = rules.note_rules
     env.globals["rules"] = rules
@@ -138,6 +139,19 @@ def plurals(text: Any) -> Any:
     ``3 card(s)`` -> ``3 cards`` (the text keeps its type, so HTML stays marked safe)."""
     out = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{'' if m.group(1) == '1' else 's'}", str(text))
     return type(text)(out) if hasattr(text, "__html__") else out
+
+
+_CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=[\u3000-\u9fff\uff00-\uffef])")
+
+
+def tidy(lang: str, text: Any) -> Any:
+    """A sentence of a report as its language writes it: English counts as words
+    (:func:`plurals`); in Chinese no space between two Chinese characters (a name filled into a
+    sentence: ``法國征服皮爾森``, not ``法國 征服 皮爾森``)."""
+    out = plurals(text)
+    if check_lang(lang) == "zh-TW":
+        out = type(out)(_CJK_GAP.sub("", str(out))) if hasattr(out, "__html__") else _CJK_GAP.sub("", str(out))
+    return out
 
 
 def say_game(lang: str, text: str) -> str:
