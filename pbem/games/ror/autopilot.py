@@ -40,6 +40,7 @@ from pbem.games.ror.model import (
     army_legions,
     army_of,
     card_data,
+    hrao,
     is_aligned,
     is_concession_id,
     is_rebel,
@@ -54,7 +55,7 @@ from pbem.games.ror.model import (
 )
 from pbem.games.ror.orders import default_orders, legal_orders
 from pbem.games.ror.revolution import family_controller
-from pbem.games.ror.turn import advance, resolve_round
+from pbem.games.ror.turn import POPULATION_TABLE, advance, resolve_round
 
 SAMPLES = 5          # plays of the round per choice of a revolt decision
 TREASURY_GUESS = 3   # another faction's treasury, which is secret (R8.7)
@@ -180,8 +181,54 @@ def civil_war_odds(st: State) -> tuple[float, float]:
     return (sum(w for w, _ in odds) / len(odds), sum(lo for _, lo in odds) / len(odds))
 
 
+def _unrest_rise(st: State) -> int:
+    """What each Population Phase adds to Unrest before the roll (R9.7)."""
+    rise = sum(1 for w in st["wars"].values() if w["status"] == "unprosecuted") + int(st["drought_effects"])
+    cw = st.get("civil_war")
+    return rise + (1 if cw and cw.get("unprosecuted") else 0)
+
+
+def _population_roll(st: State) -> int:
+    """What the State of the Republic adds to 3d6 besides Unrest: the HRAO's Popularity less
+    the Evil Omens (R9.7)."""
+    hsid, _ = hrao(st)
+    return (int(sen(st, hsid)["popularity"]) if hsid else 0) - int(st["evil_omens_level"])
+
+
+def people_revolt_odds(st: State) -> float:
+    """The chance that the next Population Phase ends in a People Revolt (R9.7)."""
+    unrest = int(st["unrest"]) + _unrest_rise(st)
+    return sum(p for t, p in enumerate(_3D6) if t - unrest + _population_roll(st) < 0)
+
+
+def republic_stands(st: State) -> float:
+    """The chance that no People Revolt comes before Era Ends: Unrest carried from one
+    Population Phase to the next by the Population Table (R9.7), the HRAO as he is now."""
+    end = st.get("era_ends_turn")
+    past = st["phase"] in ("senate", "combat", "revolution")
+    phases = (int(end) - int(st["turn"]) - (1 if past else 0)) if end is not None else 3
+    rise, extra = _unrest_rise(st), _population_roll(st)
+    dist = {int(st["unrest"]): 1.0}
+    for _ in range(max(0, phases)):
+        nxt: dict[int, float] = {}
+        for u, pu in dist.items():
+            u += rise
+            for t, pt in enumerate(_3D6):
+                if pt == 0.0:
+                    continue
+                total = t - u + extra
+                if total < 0:
+                    continue
+                change = next(c for lo, c in POPULATION_TABLE if total >= lo)
+                v = min(40, max(0, u + change))
+                nxt[v] = nxt.get(v, 0.0) + pu * pt
+        dist = nxt
+    return sum(dist.values())
+
+
 def value(st: State, faction: str) -> float:
-    """How good ``st`` is for ``faction``: 1 a sure win, 0 a sure loss (ALL_LOSE below that)."""
+    """How good ``st`` is for ``faction``: 1 a sure win, 0 a sure loss (ALL_LOSE below that).
+    A People Revolt is everybody's loss, or the win of a rebel who lives (R7.2, R7.3)."""
     res = st.get("game_result")
     if res is not None:
         if res.get("outcome") == "all_lose":
@@ -190,15 +237,19 @@ def value(st: State, faction: str) -> float:
     cw = st.get("civil_war")
     share = era_share(st, faction)
     if not cw or cw.get("primary_dead"):
-        return share
+        stands = republic_stands(st)
+        return share * stands + (1.0 - stands) * ALL_LOSE
     rebel_faction = sen(st, cw["primary_rebel"])["faction"]
     win, lose = civil_war_odds(st)
+    stale = max(0.0, 1.0 - win - lose)
     if active_war_count(st, include_civil_war=False) >= 3:
         # a Stalemate leaves four Active Wars at the end of the Combat Phase: all lose (R7.3)
-        stale = 1.0 - win - lose
         mine = lose if rebel_faction == faction else win * share
         return mine + stale * ALL_LOSE
-    rebel_wins = lose / (win + lose) if win + lose > 0 else 0.5
+    # battle after battle; after each Stalemate a People Revolt would be the rebel's win
+    p = people_revolt_odds(st)
+    again = stale * (1.0 - p)
+    rebel_wins = (lose + stale * p) / (1.0 - again) if again < 1.0 else 0.5
     if rebel_faction == faction:
         return rebel_wins
     return (1.0 - rebel_wins) * share
