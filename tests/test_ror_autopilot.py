@@ -227,3 +227,16 @@ def test_no_autopilot_order_is_void_unless_its_senator_died_since() -> None:
                     assert not res.state["senators"][giver]["alive"], ev
             state = res.state
             rounds += 1
+
+
+def test_a_coming_people_revolt_weighs_on_waiting() -> None:
+    """Unrest high enough for a People Revolt (R9.7) makes waiting for Era Ends worth less:
+    the revolt is everybody's loss without a rebel (L2) and a living rebel's win (condition 2)."""
+    root = Rng(b"unrest")
+    state = GAME.new_game("middle", {}, PhaseRng(root.fork("p"), root.fork("s")))
+    calm, restless = copy.deepcopy(state), copy.deepcopy(state)
+    calm["unrest"], restless["unrest"] = 0, 14
+    assert autopilot.people_revolt_odds(calm) == 0.0
+    assert autopilot.people_revolt_odds(restless) > 0.5
+    assert autopilot.republic_stands(restless) < autopilot.republic_stands(calm) <= 1.0
+    assert autopilot.value(restless, "B") < autopilot.value(calm, "B")

@@ -60,6 +60,7 @@ from pbem.games.ror.turn import POPULATION_TABLE, advance, resolve_round
 SAMPLES = 5          # plays of the round per choice of a revolt decision
 TREASURY_GUESS = 3   # another faction's treasury, which is secret (R8.7)
 INF_SCALE = 4.0      # Influence points that make a lead about e times likelier to win at Era Ends
+HORIZON = 2         # Population Phases looked ahead: Unrest further on depends on battles to come
 NEXT_TURN = ("mortality", "start")  # where a play without a revolt may stop: nothing to weigh after
 ALL_LOSE = -1.0      # the Republic falling is far worse than a rival's win: never chosen on purpose
 
@@ -209,7 +210,7 @@ def republic_stands(st: State) -> float:
     phases = (int(end) - int(st["turn"]) - (1 if past else 0)) if end is not None else 3
     rise, extra = _unrest_rise(st), _population_roll(st)
     dist = {int(st["unrest"]): 1.0}
-    for _ in range(max(0, phases)):
+    for _ in range(max(0, min(HORIZON, phases))):
         nxt: dict[int, float] = {}
         for u, pu in dist.items():
             u += rise
@@ -237,8 +238,7 @@ def value(st: State, faction: str) -> float:
     cw = st.get("civil_war")
     share = era_share(st, faction)
     if not cw or cw.get("primary_dead"):
-        stands = republic_stands(st)
-        return share * stands + (1.0 - stands) * ALL_LOSE
+        return share * republic_stands(st)
     rebel_faction = sen(st, cw["primary_rebel"])["faction"]
     win, lose = civil_war_odds(st)
     stale = max(0.0, 1.0 - win - lose)
@@ -412,9 +412,7 @@ def _declare(st: State, faction: str, legal: dict[str, Any], rng: Rng,
     stay = [value(s, faction) if s else 0.0
             for s, _ in (_play_round(st, faction, {**base, "declarations": lay}, r, NEXT_TURN) for r in sims)]
     best: tuple[float, list[dict[str, Any]]] = (sum(stay) / SAMPLES, lay)
-    for c in commanders:
-        if c == cfl:
-            continue
+    for c in _likeliest_rebel(st, [c for c in commanders if c != cfl]):
         d = _revolt_order(st, faction, c, kind or "")
         decls = [d if x["commander"] == c else x for x in lay]
         runs = [_play_round(st, faction, {**base, "declarations": decls}, r) for r in sims]
@@ -429,6 +427,16 @@ def _declare(st: State, faction: str, legal: dict[str, Any], rng: Rng,
                     chosen["min_strength"] = threshold
                 best = (total / SAMPLES, [chosen if x["commander"] == c else x for x in lay])
     return best[1]
+
+
+def _likeliest_rebel(st: State, commanders: list[str]) -> list[str]:
+    """The one commander whose revolt is played out (only one of a faction's can be Primary
+    Rebel, R3.4): the strongest army, veterans counted twice, with his MIL (R3.4)."""
+    def strength(c: str) -> tuple[int, tuple[int, str]]:
+        a = army_of(st, c)
+        return (strength_with(st, army_legions(st, a), military(st, c)) if a else 0, sid_key(c))
+
+    return sorted(commanders, key=lambda c: (-strength(c)[0], strength(c)[1]))[:1]
 
 
 # -- the Senate round ----------------------------------------------------------------------------
