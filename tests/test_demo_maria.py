@@ -67,3 +67,28 @@ def test_demo_writes_the_history_site_with_the_revealed_secrets(demo_campaign: P
     assert "1741-1/politics" in text and "audit" in text.lower()
     seed = (demo_campaign / "secret" / "seed").read_text().strip()
     assert seed in "".join(p.read_text() for p in (demo_campaign / "site").rglob("*.html")), "the end of game reveals the seed"
+
+
+def test_stored_reports_link_the_phase_map_instead_of_copying_it(demo_campaign: Path) -> None:
+    """Each phase stores its map once per language (map.svg); the HTML reports under reports/
+    show it through a link, so the drawing is not stored again in every report."""
+    import re
+
+    pages = sorted((demo_campaign / "reports").glob("*/public*.html")) + sorted((demo_campaign / "reports").glob("*/private/*[!s].html"))
+    pages = [p for p in pages if not p.name.endswith(".orders.html")]
+    assert len(pages) > 20
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "<svg" not in html, page
+        linked = re.findall(r'<object data="([^"]+)"', html)
+        assert linked, page
+        assert all((page.parent / name).is_file() and (page.parent / name).name.startswith("map") for name in linked), page
+
+
+def test_the_history_site_links_the_public_files_instead_of_copying_them(demo_campaign: Path) -> None:
+    import os
+
+    copies = sorted((demo_campaign / "site").glob("*/map.svg")) + sorted((demo_campaign / "site").glob("*/public.html"))
+    assert len(copies) > 20
+    for copy in copies:
+        assert os.path.samefile(copy, demo_campaign / "reports" / copy.parent.name / copy.name), copy

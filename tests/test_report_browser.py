@@ -38,7 +38,7 @@ MEASURE = """
     return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height, visibility: s.visibility, display: s.display};
   }
   var out = {page: {scroll_w: document.documentElement.scrollWidth, inner_w: innerWidth}};
-  ["#map .map svg", "ol.events", "table.control", "table.markers", "table.commitments", "table.chain",
+  ["#map .map object", "ol.events", "table.control", "table.markers", "table.commitments", "table.chain",
    "#own table.forces", "#own table.hand", "pre.form", "table.openings"].forEach(function (s) { out[s] = box(s); });
   var pre = document.createElement("pre");
   pre.id = "measure";
@@ -69,9 +69,9 @@ def measure(html: Path, width: int, work: Path) -> dict[str, Any]:
 
     The report is laid out in an iframe of that width (its own viewport, so the phone media
     queries apply): a headless window is never narrower than 500 pixels."""
-    probe = work / f"measure-{width}-{html.name}"
+    probe = html.parent / f"measure-{width}-{html.name}"  # beside the report: it shows the map stored there
     probe.write_text(html.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"), encoding="utf-8")
-    frame = work / f"frame-{width}-{html.name}"
+    frame = html.parent / f"frame-{width}-{html.name}"
     frame.write_text(
         f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="{probe.name}" style="width:{width}px;height:900px;border:0"></iframe>'
         '<script>document.getElementById("f").onload = function () {'
@@ -176,19 +176,19 @@ def _keep(path: Path, name: str) -> None:
 def test_map_and_tables_are_visible_at_desktop_width(reports: Path, tmp_path: Path, which: str) -> None:
     html = reports / f"{which}.html"
     boxes = measure(html, 1280, tmp_path)
-    wanted = ["#map .map svg", "ol.events", "table.control", "table.markers", "table.commitments", "table.chain"]
+    wanted = ["#map .map object", "ol.events", "table.control", "table.markers", "table.commitments", "table.chain"]
     if which != "public":
         wanted += ["#own table.forces", "#own table.hand", "pre.form", "table.openings"]
     for sel in wanted:
         b = boxes[sel]
         assert b is not None, f"{which}: {sel} is missing"
         assert b["w"] > 100 and b["h"] > 20 and b["visibility"] == "visible" and b["display"] != "none", f"{which}: {sel} {b}"
-    assert boxes["#map .map svg"]["w"] >= 900, "the map should use a desktop's width"
+    assert boxes["#map .map object"]["w"] >= 900, "the map should use a desktop's width"
     height = int(max(b["y"] + b["h"] for b in boxes.values() if b and "y" in b)) + 40
     scale = 0.25
     small = screenshot(html, 1280, height, tmp_path / "small.png", tmp_path, scale)
     png = read_png(small)
-    share, colours = ink(png, boxes["#map .map svg"], scale)
+    share, colours = ink(png, boxes["#map .map object"], scale)
     assert share > 0.05 and colours >= 8, f"the map region looks empty ({share:.3f} inked, {colours} colours)"
     for sel in ("table.control", "table.commitments"):
         share, _ = ink(png, boxes[sel], scale)

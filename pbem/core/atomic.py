@@ -102,3 +102,24 @@ def write_if_changed(path: Path, data: bytes, mode: int = 0o644) -> bool:
         pass
     write_bytes(path, data, mode)
     return True
+
+
+def link_or_copy(src: Path, dst: Path) -> None:
+    """Atomically make ``dst`` hold ``src``'s bytes: a hard link to ``src`` where the file system
+    allows (no disk for a second copy), else a copy. A link already in place is kept."""
+    try:
+        if os.path.samefile(src, dst):
+            return
+    except OSError:  # dst missing
+        pass
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _temp_path(dst)
+    try:
+        tmp.unlink(missing_ok=True)
+        os.link(src, tmp)
+        os.replace(tmp, dst)
+    except OSError:  # no hard links here (another file system, FAT...): copy
+        tmp.unlink(missing_ok=True)
+        write_if_changed(dst, src.read_bytes())
+        return
+    fsync_dir(dst.parent)

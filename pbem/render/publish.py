@@ -280,8 +280,8 @@ class _Publisher:
             ctx = report.public_context(header=header, view=public_view, events=public_events, record=self.rec, chain=chain,
                                         upcoming=upcoming, map_svg=svg, result=result, archive=archive)
             public_ctx[lang] = ctx
-            public[lang] = Rendered(_html(lang, "public", ctx), _text(lang, "public", ctx), svg)
             suffix = "" if lang == "en" else f".{lang}"
+            public[lang] = Rendered(_html(lang, "public", _linked(ctx, f"map{suffix}.svg")), _text(lang, "public", ctx), svg)
             self._write(f"public{suffix}.html", report.PUBLIC, public[lang].html)
             self._write(f"public{suffix}.txt", report.PUBLIC, public[lang].text)
             if svg is not None:
@@ -298,7 +298,8 @@ class _Publisher:
             )
             ctx["events"] = report.story(own_events, self.game_name)
             ctx["tz"] = seat.tz  # deadlines in the seat's time zone, beside UTC
-            mine = Rendered(_html(lang, "private", ctx), _text(lang, "private", ctx), svg)
+            suffix = "" if lang == "en" else f".{lang}"
+            mine = Rendered(_html(lang, "private", _linked(ctx, f"../map{suffix}.svg")), _text(lang, "private", ctx), svg)
             self._write(f"private/{seat_name}.html", seat_name, mine.html)
             self._write(f"private/{seat_name}.txt", seat_name, mine.text)
             if form is not None:
@@ -312,7 +313,7 @@ class _Publisher:
             )
             if page is not None:
                 self._write(f"private/{seat_name}.orders.html", seat_name, page)
-            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], mine.html, form, schema, page)
+            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], form, schema, page)
         return Bundle(self.key, self.files, self.mails)
 
     def _map_images(self, lang: str, svg: str | None) -> list[MapImage]:
@@ -323,7 +324,7 @@ class _Publisher:
         return self.images[lang]
 
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public_ctx: dict[str, Any], public: Rendered,
-               private_html: str, form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, EmailMessage]:
+               form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, EmailMessage]:
         """The seat's report mail. Its HTML shows the map as PNG images cited by ``cid:`` (webmail
         shows no inline SVG); the SVG travels once, for zooming: in the order page, else in a
         small map page, or (encrypted mails) inside the sealed report."""
@@ -340,6 +341,7 @@ class _Publisher:
             from pbem.core.privacy import seal
 
             sealing_seed = hmac.new(self.secret_key, f"report-seal|{self.key}|{seat}".encode(), hashlib.sha256).digest()
+            private_html = _html(lang, "private", ctx)  # the map inline: the sealed page stands alone
             armoured = seal(private_html.encode("utf-8"), entry.key, sealing_seed, compress=True)
             note = render(lang, "base/mail_sealed_note.txt", ctx)
             mail_public = dict(public_ctx, tz=entry.tz, **in_mail)  # the deadline in the seat's time zone
@@ -373,6 +375,14 @@ class _Publisher:
         again = any(r["kind"] == "phase" and r["phase_number"] == self.rec.get("phase_number") and r["index"] < self.rec["index"]
                     for r in self.camp.records())
         return f"{self.key}.r{self.rec['index']:06d}" if again else self.key
+
+
+def _linked(ctx: dict[str, Any], map_file: str) -> dict[str, Any]:
+    """The context of a report stored under ``reports/``: it shows the phase's ``map.svg`` stored
+    beside it (``map_file``, relative to the report) instead of a copy of the drawing."""
+    if not ctx.get("map_svg"):
+        return ctx
+    return dict(ctx, map_svg=None, map_file=map_file)
 
 
 @dataclass(frozen=True)

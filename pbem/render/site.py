@@ -1,8 +1,9 @@
 """The static history site of a campaign, ``DIR/site/``, that a club can publish as it is.
 
 ``site/index.html`` (and ``index.zh-TW.html``) lists every phase with its public report and map;
-each phase's public files are copied under ``site/<phase_key>/``. Once the game has ended (an
-``end`` record revealed the seed) the index also shows the seed, the final audit result, and
+each phase's public files are hard-linked (copied where links are impossible) under
+``site/<phase_key>/``, so the site takes no disk for them. Once the game has ended (an ``end``
+record revealed the seed) the index also shows the seed, the final audit result, and
 ``site/secrets.html`` opens every commitment of every phase. Before the end nothing secret is
 written: the site is built from the public files and the records' public fields only.
 """
@@ -13,7 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pbem.core.atomic import write_if_changed
+from pbem.core.atomic import link_or_copy, write_if_changed
 from pbem.core.campaign import Campaign, derive_keys
 from pbem.core.seal import derive_salt, opens
 from pbem.errors import PbemError
@@ -37,7 +38,7 @@ def build_site(camp: Campaign) -> list[Path]:
             publish_phase(camp, rec["index"])
         for name in PUBLIC_FILES:
             if (folder / name).is_file():
-                write_if_changed(site / key / name, (folder / name).read_bytes())
+                link_or_copy(folder / name, site / key / name)
                 written.append(site / key / name)
         phases.append({
             "key": key, "number": rec.get("phase_number", 0), "id": rec.get("phase"), "kind": rec["kind"],
