@@ -202,7 +202,8 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     driver.find_element(By.ID, "add-move-PR").click()
     select(driver, "#power-PR select[name=piece]", "friedrich")
     select(driver, "#power-PR select[name=destination]", "n:" + dest)
-    # a battle with its plan, and a plan for the stage
+    # a battle with its plan, against a general that will not stand next to him (no battle can be
+    # fought in Prussia's first stage): the page says what pbem check says, and will not sign
     driver.find_element(By.ID, "add-battle-PR").click()
     select(driver, "#power-PR select[name=attacker]", "friedrich")
     defender = driver.find_elements(By.CSS_SELECTOR, "#power-PR select[name=defender] option")[1].get_attribute("value")
@@ -211,10 +212,21 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     battle.find_element(By.NAME, "max_cards").send_keys("3")
     battle.find_element(By.NAME, "use_reserve").click()
     driver.find_element(By.CSS_SELECTOR, "#power-PR .plan.stage-plan").find_element(By.NAME, "concede_if_behind_by").send_keys("9")
+    battle_name = f"friedrich>{defender}"
+    move = {"piece": "friedrich", "path": legal["moves"]["friedrich"]["paths"][dest]}
+    far = page_orders(driver)
+    assert far["PR"] == {"moves": [move], "battles": [battle_name],
+                         "plans": {battle_name: {"max_cards": 3, "use_reserve": True}, "stage": {"concede_if_behind_by": 9}}}
+    (line,) = problems(driver)
+    assert "do not stand on adjacent cities, so there is no battle " + battle_name + " (M5.1)" in line
+    check_agrees_and_signing_is_refused(driver, tmp_path, campaign["dir"],
+                                        {"campaign": "maria-t", "player": "frederick", "phase": "1741-1/prussia"},
+                                        far, [line.split(": ", 1)[-1] if ": " in line else line])
+    battle.find_element(By.XPATH, ".//button[@type='button']").click()  # Remove
     assert problems(driver) == []
-    # the planned move and battle are drawn over the map
+    # the planned move is drawn over the map
     drawn = "return [document.querySelectorAll('svg.overlay .planned-move').length, document.querySelectorAll('svg.overlay .planned-battle').length];"
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script(drawn) == [1, 1])
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(drawn) == [1, 0])
     text = sign(driver)
 
     assert text.startswith("pbem: 1\n")
@@ -222,12 +234,7 @@ def test_move_and_battle_plan_signed_verified_and_accepted(driver: Any, campaign
     signed.write_text(text, encoding="utf-8")
     doc = parse_order_document(signed.read_bytes(), str(signed))
     verify_signature(doc, campaign["camp"].roster()["frederick"].key)
-    battle_name = f"friedrich>{defender}"
-    assert doc.orders["PR"] == {
-        "moves": [{"piece": "friedrich", "path": legal["moves"]["friedrich"]["paths"][dest]}],
-        "battles": [battle_name],
-        "plans": {battle_name: {"max_cards": 3, "use_reserve": True}, "stage": {"concede_if_behind_by": 9}},
-    }
+    assert doc.orders["PR"] == {"moves": [move], "plans": {"stage": {"concede_if_behind_by": 9}}}
     assert doc.orders["SX"] == {}
     # seq and entropy as pbem sign fills them: the first file of this seat, nothing to reveal
     store = driver.execute_script("return PBEM.loadStore();")

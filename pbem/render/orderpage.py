@@ -243,8 +243,12 @@ MESSAGES: dict[str, str] = {
     "'{city}' is not a road neighbour of '{prev}'": "「{city}」與「{prev}」之間沒有道路相連",
     "'{entry}' is neither keep nor a revealed card ({cards})": "「{entry}」既不是 keep，也不是已翻開的牌（{cards}）",
     "a battle is named attacker>defender, e.g. broglie>neipperg": "戰鬥以「攻方>守方」命名，例如 broglie>neipperg",
-    "a battle is named by the commanding generals as the stacks stand when the battles start (M12.4); an entry that matches no battle is ignored":
-        "戰鬥以戰鬥開始時雙方堆疊的指揮將領命名（M12.4）；對不上任何戰鬥的項目會被忽略",
+    "a battle is named by the commanding generals as the stacks stand when the battles start (M12.4); an entry that matches no battle is VOID":
+        "戰鬥以戰鬥開始時雙方堆疊的指揮將領命名（M12.4）；對不上任何戰鬥的項目無效",
+    "'{general}' is not a general on the map, so there is no battle {battle} (M5.1)":
+        "{general} 不是地圖上的將領，所以沒有 {battle} 這場戰鬥（M5.1）",
+    "{attacker} ({at}) and {defender} ({dt}) do not stand on adjacent cities, so there is no battle {battle} (M5.1)":
+        "{attacker}（{at}）與 {defender}（{dt}）不在相鄰的城市，所以沒有 {battle} 這場戰鬥（M5.1）",
     "a commitment is the 64 hex digits of SHA-256 of maria|turn|power|bid map|salt (M11.4)":
         "承諾雜湊是 maria|turn|power|bid map|salt 的 SHA-256，共 64 個十六進位數字（M11.4）",
     "a force march must keep to main roads (M3.6)": "強行軍只能走主要道路（M3.6）",

@@ -245,11 +245,35 @@
       }
     });
     checkPayments(c, orders);
+    var after = afterMoves(orders);
     (orders.battles || []).forEach(function (b, i) {
-      if (b.indexOf(">") === -1) c.add(".battles[" + i + "]", "a battle is named attacker>defender, e.g. broglie>neipperg");
+      var path = ".battles[" + i + "]", cut = b.indexOf(">");
+      if (cut === -1) { c.add(path, "a battle is named attacker>defender, e.g. broglie>neipperg"); return; }
+      var a = b.slice(0, cut), d = b.slice(cut + 1);
+      // as battle.unmatched_battle says it before the stage: a general off the map, or not adjacent
+      var off = [a, d].filter(function (g) { return !PIECES[g] || PIECES[g].kind !== "general" || !after[g]; })[0];
+      if (off !== undefined) c.add(path, "'{general}' is not a general on the map, so there is no battle {battle} (M5.1)", { general: off, battle: b });
+      else if (!isAdjacent(after[a], after[d])) {
+        c.add(path, "{attacker} ({at}) and {defender} ({dt}) do not stand on adjacent cities, so there is no battle {battle} (M5.1)",
+          { attacker: named(a), at: place(after[a]), defender: named(d), dt: place(after[d]), battle: b });
+      }
     });
     Object.keys(orders.plans || {}).forEach(function (k) { checkPlan(c, ".plans." + k, orders.plans[k]); });
-    if ((orders.battles || []).length) c.note(".battles", "a battle is named by the commanding generals as the stacks stand when the battles start (M12.4); an entry that matches no battle is ignored");
+    if ((orders.battles || []).length) c.note(".battles", "a battle is named by the commanding generals as the stacks stand when the battles start (M12.4); an entry that matches no battle is VOID");
+  }
+
+  // Where each general stands once this power's own moves are made (orders.py's _after_moves).
+  function afterMoves(orders) {
+    var pos = {};
+    Object.keys(PIECES).forEach(function (id) { if (PIECES[id].kind === "general") pos[id] = PIECES[id].city; });
+    (orders.moves || []).forEach(function (m) {
+      var path = Array.isArray(m.path) ? m.path : [], last = path[path.length - 1];
+      var ids = m.stack !== undefined ? m.stack : [m.piece];
+      if (typeof last === "string" && last in CITIES && Array.isArray(ids)) {
+        ids.forEach(function (g) { if (typeof g === "string" && g in pos) pos[g] = last; });
+      }
+    });
+    return pos;
   }
 
   function checkStanding(c, st) {
