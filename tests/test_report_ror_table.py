@@ -81,3 +81,19 @@ def test_no_faction_treasury_in_the_public_report(demo: tuple[Path, dict[str, An
             for label in (i18n.gettext_for(lang, "treasury of %(faction)s") % {"faction": fname},
                           "faction treasury", "Faction Treasury", "派系國庫"):
                 assert not re.search(rf"{re.escape(label)}\D{{0,20}}\b{value}\b", body), (lang, suffix, fid)
+
+
+def test_rule_ids_in_rome_reports_link_to_their_text(demo: tuple[Path, dict[str, Any]]) -> None:
+    """Rules at hand: a rule id a Rome report's events cite links to the report's "Rules cited"
+    list, which prints the rule from pbem's reference (docs/rules/ror.md), in Chinese for zh-TW."""
+    report, _ = demo
+    linked = 0
+    for page in sorted(report.parent.glob("*/public*.html")):
+        html_text = page.read_text(encoding="utf-8")
+        for anchor in re.findall(r'<a class="rule" href="#rule-([a-z0-9-]+)">', html_text):
+            assert f'<dt id="rule-{anchor}">' in html_text, (page, anchor)
+            linked += 1
+        if page.name == "public.zh-TW.html" and 'class="rule"' in html_text:
+            cited = html_text[html_text.index('<section id="rules">'):]
+            assert re.search(r"[\u4e00-\u9fff]", cited), page
+    assert linked > 0

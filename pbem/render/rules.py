@@ -1,7 +1,8 @@
-"""Maria's rules at hand: the rule ids a report cites, linked to their text.
+"""The rules at hand: the rule ids a report cites, linked to their text.
 
-pbem ships its rules reference (``docs/rules/maria.md``, in Chinese ``maria.zh-TW.md``) with one
-anchor per rule id (``M4.7`` -> ``#m4-7``). A report's events pass through :func:`link_rules`,
+pbem ships a rules reference per game (Maria: ``docs/rules/maria.md``, in Chinese
+``maria.zh-TW.md``; the Republic of Rome: ``ror.md``, ``ror.zh-TW.md``) with one anchor per rule
+id (``M4.7`` -> ``#m4-7``, ``R6.6`` -> ``#r6-6``, the loss ``L4`` -> ``#l4``). A report's events pass through :func:`link_rules`,
 which makes every rule id they cite a link to the report's own "Rules cited" list and notes the
 id; that list then prints each rule's paragraph from the reference in the reader's language, so
 the rule is at hand offline, in a mail as on the history site. The reference's list of the words
@@ -17,8 +18,10 @@ from typing import Any
 from markupsafe import Markup, escape
 
 
-DOCS = {"maria": {"en": "maria.md", "zh-TW": "maria.zh-TW.md"}}
-RULE_ID = re.compile(r"\b(M\d{1,2}\.\d{1,2}|E\d{1,2}|W\d)\b")
+DOCS = {"maria": {"en": "maria.md", "zh-TW": "maria.zh-TW.md"},
+        "ror": {"en": "ror.md", "zh-TW": "ror.zh-TW.md"}}
+RULE_ID = re.compile(r"\b(M\d{1,2}\.\d{1,2}|E\d{1,2}|W\d)\b")  # Maria's
+RULE_IDS = {"maria": RULE_ID, "ror": re.compile(r"\b(R\d{1,2}\.\d{1,2}|L[1-4])\b")}
 CJK = r"[\u3000-\u9fff\uff00-\uffef]"
 
 
@@ -107,14 +110,14 @@ def link_rules(html: Any, game: str, cited: list[str]) -> Markup:
                 cited.append(rule)
             return f'<a class="rule" href="#rule-{anchor(rule)}">{escape(rule)}</a>'
 
-        out.append(RULE_ID.sub(link, part))
+        out.append(RULE_IDS[game].sub(link, part))
     return Markup("".join(out))
 
 
 def note_rules(text: str, game: str, cited: list[str]) -> str:
     """The plain-text counterpart of :func:`link_rules`: ``text`` unchanged, its rule ids noted."""
     if game in DOCS:
-        for rule in RULE_ID.findall(text):
+        for rule in RULE_IDS[game].findall(text):
             if rule not in cited and rule_text(game, "en", rule) is not None:
                 cited.append(rule)
     return text
