@@ -64,7 +64,7 @@ def test_demo_writes_the_history_site_with_the_revealed_secrets(demo_campaign: P
     index = demo_campaign / "site" / "index.html"
     assert index.is_file()
     text = index.read_text()
-    assert "1741-1/politics" in text and "audit" in text.lower()
+    assert 'href="0002-1741-1_politics/' in text and "audit" in text.lower()  # the index links each phase's folder
     seed = (demo_campaign / "secret" / "seed").read_text().strip()
     assert seed in "".join(p.read_text() for p in (demo_campaign / "site").rglob("*.html")), "the end of game reveals the seed"
 
