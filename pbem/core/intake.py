@@ -26,7 +26,9 @@ from typing import Any
 import yaml
 
 from pbem.core import atomic, gm, replies, shape
-from pbem.core.campaign import Campaign, format_time, parse_time, phase_key
+from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits, phase_orders_dir, set_aside
+from pbem.core.accepted import accepted_documents as accepted_documents  # where callers found it before
+from pbem.core.campaign import Campaign, format_time, parse_time
 from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
 from pbem.core.mailin import Candidate, read_sources
@@ -79,69 +81,6 @@ class IntakeReport:
     def internal(self) -> list[Verdict]:
         """Files refused because checking them raised: the GM should look (``pbem status``)."""
         return [v for v in self.verdicts if v.internal]
-
-
-@dataclass(frozen=True)
-class Accepted:
-    """An accepted order document on disk."""
-
-    seat: str
-    seq: int
-    path: Path
-    verdict: dict[str, Any]
-
-
-def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:
-    return camp.orders_folder(number, phase_id)
-
-
-def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: bool = False, folder: Path | None = None) -> Any:
-    """The highest-seq accepted document of each seat for a phase (with ``all_seqs``: every
-    accepted document of each seat, highest seq first); from ``folder`` instead of the phase's
-    own folder when given."""
-    folder = folder or phase_orders_dir(camp, number, phase_id)
-    by_seat: dict[str, list[Accepted]] = {}
-    if folder.is_dir():
-        for vpath in sorted(folder.glob("*.verdict.json")):
-            verdict = json.loads(vpath.read_bytes())
-            doc_path = folder / verdict["file"]
-            if doc_path.is_file():
-                by_seat.setdefault(verdict["seat"], []).append(Accepted(verdict["seat"], verdict["seq"], doc_path, verdict))
-    for docs in by_seat.values():
-        docs.sort(key=lambda a: -a.seq)
-    if all_seqs:
-        return by_seat
-    return {seat: docs[0] for seat, docs in by_seat.items()}
-
-
-def chosen_documents(camp: Campaign, number: int, phase_id: str, folder: Path | None = None) -> dict[str, Accepted]:
-    """Each seat's highest-seq accepted document signed by the key the roster holds now (after
-    a replace-player, the old player's orders no longer count, and their seqs do not either)."""
-    roster = camp.roster()
-    chosen: dict[str, Accepted] = {}
-    for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True, folder=folder).items():
-        for candidate in acc:
-            doc = parse_order_document(candidate.path.read_bytes(), candidate.path.name)
-            if seat in roster and doc.key_id == roster[seat].key.sign_id:
-                chosen[seat] = candidate
-                break
-    return chosen
-
-
-def set_aside(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
-    """Each seat's highest-seq file (under its current key) among the orders of this phase that a
-    rollback set aside. They no longer count, but a new file must still have a higher seq, so
-    an old signed file cannot be replayed into the reopened phase."""
-    current, key = phase_orders_dir(camp, number, phase_id), phase_key(number, phase_id)
-    best: dict[str, Accepted] = {}
-    for folder in sorted(camp.orders_dir.glob(key + "*")):
-        same_phase = folder.name == key or (folder.name.startswith(key + ".r") and folder.name[len(key) + 2:].isdigit())
-        if folder == current or not same_phase or not folder.is_dir():
-            continue
-        for seat, acc in chosen_documents(camp, number, phase_id, folder).items():
-            if seat not in best or acc.seq > best[seat].seq:
-                best[seat] = acc
-    return best
 
 
 def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
@@ -388,8 +327,6 @@ def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ign
 def _reveal_problem(camp: Campaign, doc: OrderDocument) -> list[str]:
     """The file does not reveal the entropy its seat committed to in an earlier phase: it will not
     count (the seat's defaults are played), though its new commitment will."""
-    from pbem.core.phase import outstanding_commits
-
     expected = outstanding_commits(camp.effective_records()).get(doc.player)
     reveal = doc.entropy_reveal
     if expected is None or (reveal is not None and len(reveal) % 2 == 0 and sha256_hex(bytes.fromhex(reveal)) == expected):

@@ -18,11 +18,11 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.core import atomic, gm
+from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits
 from pbem.core.campaign import Campaign, derive_keys, format_time
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document
 from pbem.core.fair import H, PhaseRng, Rng, entropy_mix, hash_chain, phase_rng
-from pbem.core.intake import Accepted, chosen_documents
 from pbem.core.seal import commit, derive_salt
 from pbem.errors import CampaignError
 from pbem.games.base import Phase, Resolution
@@ -46,17 +46,6 @@ class Outcome:
     record: dict[str, Any]
     state: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
-
-
-def outstanding_commits(records: list[dict[str, Any]]) -> dict[str, str]:
-    """Each seat's last entropy commitment not yet revealed (from the phase records in force)."""
-    commits: dict[str, str] = {}
-    for rec in records:
-        if rec["kind"] == "phase":
-            for seat, used in rec["orders"].items():
-                if used.get("entropy_commit"):
-                    commits[seat] = used["entropy_commit"]
-    return commits
 
 
 def gather(

@@ -283,6 +283,6 @@ def notify(camp: Campaign, index: int) -> list[Path]:
 
 
 def _set_aside_seqs(camp: Campaign, phase_id: str) -> dict[str, int]:
-    from pbem.core.intake import set_aside
+    from pbem.core.accepted import set_aside
 
     return {seat: acc.seq for seat, acc in set_aside(camp, camp.phase_number(), phase_id).items()}

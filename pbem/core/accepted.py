@@ -1,0 +1,91 @@
+"""The orders accepted so far, as intake stored them: each phase's folder of accepted files and
+their verdicts, each seat's chosen file, the files a rollback set aside, and the entropy
+commitments the phase records still wait to see revealed.
+
+Intake writes these; resolving a phase, the replies and the audit read them. This module only
+reads, and imports nothing of intake, the phase or the replies, so each of them can use it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.core.campaign import Campaign, phase_key
+from pbem.core.envelope import parse_order_document
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """An accepted order document on disk."""
+
+    seat: str
+    seq: int
+    path: Path
+    verdict: dict[str, Any]
+
+
+def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:
+    return camp.orders_folder(number, phase_id)
+
+
+def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: bool = False, folder: Path | None = None) -> Any:
+    """The highest-seq accepted document of each seat for a phase (with ``all_seqs``: every
+    accepted document of each seat, highest seq first); from ``folder`` instead of the phase's
+    own folder when given."""
+    folder = folder or phase_orders_dir(camp, number, phase_id)
+    by_seat: dict[str, list[Accepted]] = {}
+    if folder.is_dir():
+        for vpath in sorted(folder.glob("*.verdict.json")):
+            verdict = json.loads(vpath.read_bytes())
+            doc_path = folder / verdict["file"]
+            if doc_path.is_file():
+                by_seat.setdefault(verdict["seat"], []).append(Accepted(verdict["seat"], verdict["seq"], doc_path, verdict))
+    for docs in by_seat.values():
+        docs.sort(key=lambda a: -a.seq)
+    if all_seqs:
+        return by_seat
+    return {seat: docs[0] for seat, docs in by_seat.items()}
+
+
+def chosen_documents(camp: Campaign, number: int, phase_id: str, folder: Path | None = None) -> dict[str, Accepted]:
+    """Each seat's highest-seq accepted document signed by the key the roster holds now (after
+    a replace-player, the old player's orders no longer count, and their seqs do not either)."""
+    roster = camp.roster()
+    chosen: dict[str, Accepted] = {}
+    for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True, folder=folder).items():
+        for candidate in acc:
+            doc = parse_order_document(candidate.path.read_bytes(), candidate.path.name)
+            if seat in roster and doc.key_id == roster[seat].key.sign_id:
+                chosen[seat] = candidate
+                break
+    return chosen
+
+
+def set_aside(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
+    """Each seat's highest-seq file (under its current key) among the orders of this phase that a
+    rollback set aside. They no longer count, but a new file must still have a higher seq, so
+    an old signed file cannot be replayed into the reopened phase."""
+    current, key = phase_orders_dir(camp, number, phase_id), phase_key(number, phase_id)
+    best: dict[str, Accepted] = {}
+    for folder in sorted(camp.orders_dir.glob(key + "*")):
+        same_phase = folder.name == key or (folder.name.startswith(key + ".r") and folder.name[len(key) + 2:].isdigit())
+        if folder == current or not same_phase or not folder.is_dir():
+            continue
+        for seat, acc in chosen_documents(camp, number, phase_id, folder).items():
+            if seat not in best or acc.seq > best[seat].seq:
+                best[seat] = acc
+    return best
+
+
+def outstanding_commits(records: list[dict[str, Any]]) -> dict[str, str]:
+    """Each seat's last entropy commitment not yet revealed (from the phase records in force)."""
+    commits: dict[str, str] = {}
+    for rec in records:
+        if rec["kind"] == "phase":
+            for seat, used in rec["orders"].items():
+                if used.get("entropy_commit"):
+                    commits[seat] = used["entropy_commit"]
+    return commits
