@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from markupsafe import escape
 from test_report_games import play_bot_game
 
 from pbem.core.campaign import Campaign, derive_keys
@@ -30,7 +31,7 @@ from pbem.core.canonical import canonical
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
 from pbem.games.base import Secret
-from pbem.render import orderpage, orderpage_ror, publish
+from pbem.render import orderpage, orderpage_ror, publish, rules
 from pbem.render.publish import Bundle, render_record
 from pbem.render.report import visible_events
 
@@ -202,8 +203,14 @@ PAGE_TABLES = [json.dumps(table, sort_keys=True, ensure_ascii=False, separators=
     *(orderpage_ror.schema(path.name.removesuffix(".schema.json")) for path in sorted((orders_dir() / "ror").glob("*.schema.json")))]]
 
 
+# A Maria report's glossary explains card ids by example ("A card id such as H7.2 is ..."): the
+# rules reference's own words, the same in every report, cut out too.
+GLOSSARY = sorted({form for lang in ("en", "zh-TW") for _, text in rules.glossary_items("maria", lang)
+                   for form in (text, str(escape(text)))}, key=len, reverse=True)
+
+
 def _without_examples(text: str) -> str:
-    for phrase in PAGE_EXAMPLES + PAGE_TABLES:
+    for phrase in PAGE_EXAMPLES + PAGE_TABLES + GLOSSARY:
         text = text.replace(phrase, "")
     return text
 
