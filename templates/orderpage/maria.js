@@ -1023,33 +1023,16 @@
     box.appendChild(part);
   }
 
-  // The form is kept as a draft in the browser, so a reload (or a phone closing the tab) does
-  // not lose it; it is only ever read back by this page for this campaign, seat and phase.
-  var DRAFT = "pbem:draft:" + D.campaign + "/" + D.seat + "/" + D.phase;
+  var draft = PBEM.draftKeeper(model);  // a reload keeps the form
 
-  function loadDraft() {
-    try {
-      var saved = JSON.parse(window.localStorage.getItem(DRAFT) || "null");
-      if (!saved || saved.version !== 1) return;
-      D.powers.forEach(function (p) {
-        Object.keys(model[p]).forEach(function (k) {
-          if (saved.model[p] && typeof saved.model[p][k] === typeof model[p][k]) model[p][k] = saved.model[p][k];
-        });
-      });
-    } catch (e) { /* no storage or a broken draft: start afresh */ }
-  }
-
-  function saveDraft() {
-    try { window.localStorage.setItem(DRAFT, JSON.stringify({ version: 1, model: model })); } catch (e) { /* none kept */ }
-  }
 
   var redrawForm = function () {};
 
   function render(formBox, ownBox, refresh) {
-    loadDraft();
+    draft.load();
     prefill();
     var changed = onChange = function () {
-      saveDraft();
+      draft.save();
       refresh();
       rehash().then(function (moved) { if (moved) refresh(); });
     };

@@ -541,8 +541,31 @@ var PBEM = (function () {
     refresh();
   }
 
+  // A game's form kept as a draft in the browser, so a reload (or a phone closing the tab) does
+  // not lose it; only this page reads it back, for this campaign, seat and phase. ``model`` maps
+  // each power to its form's fields, which are replaced in place by the saved ones of the same type.
+  function draftKeeper(model) {
+    var slot = "pbem:draft:" + data.campaign + "/" + data.seat + "/" + data.phase;
+    return {
+      load: function () {
+        try {
+          var saved = JSON.parse(window.localStorage.getItem(slot) || "null");
+          if (!saved || saved.version !== 1) return;
+          data.powers.forEach(function (p) {
+            Object.keys(model[p]).forEach(function (k) {
+              if (saved.model[p] && typeof saved.model[p][k] === typeof model[p][k]) model[p][k] = saved.model[p][k];
+            });
+          });
+        } catch (e) { /* no storage or a broken draft: start afresh */ }
+      },
+      save: function () {
+        try { window.localStorage.setItem(slot, JSON.stringify({ version: 1, model: model })); } catch (e) { /* none kept */ }
+      }
+    };
+  }
+
   return {
-    data: data, t: t, el: el, boot: boot, refresh: refresh,
+    data: data, t: t, el: el, boot: boot, refresh: refresh, draftKeeper: draftKeeper,
     register: function (impl) { game = impl; },
     // exposed for the tests and for a game's form
     canonical: canonical, toYaml: toYaml, loadKey: loadKey, prepare: prepare, signDocument: signDocument,

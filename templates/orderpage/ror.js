@@ -696,29 +696,12 @@
     box.appendChild(details);
   }
 
-  // The form is kept as a draft in the browser, so a reload does not lose it; it is only ever
-  // read back by this page for this campaign, seat and round.
-  var DRAFT = "pbem:draft:" + D.campaign + "/" + D.seat + "/" + D.phase;
+  var draft = PBEM.draftKeeper(model);  // a reload keeps the form
 
-  function loadDraft() {
-    try {
-      var saved = JSON.parse(window.localStorage.getItem(DRAFT) || "null");
-      if (!saved || saved.version !== 1) return;
-      D.powers.forEach(function (p) {
-        Object.keys(model[p]).forEach(function (k) {
-          if (saved.model[p] && typeof saved.model[p][k] === typeof model[p][k]) model[p][k] = saved.model[p][k];
-        });
-      });
-    } catch (e) { /* no storage or a broken draft: start afresh */ }
-  }
-
-  function saveDraft() {
-    try { window.localStorage.setItem(DRAFT, JSON.stringify({ version: 1, model: model })); } catch (e) { /* none kept */ }
-  }
 
   function render(formBox, ownBox, refresh) {
-    loadDraft();
-    onChange = function () { saveDraft(); refresh(); };
+    draft.load();
+    onChange = function () { draft.save(); refresh(); };
     drawOwn(ownBox);
     function redraw() {
       formBox.textContent = "";
