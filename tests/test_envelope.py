@@ -196,7 +196,7 @@ def test_verify_refuses_another_key_and_a_changed_file() -> None:
 def test_sign_data_orders_the_fields_and_signs_all_but_the_signature() -> None:
     data = {"orders": {"N": {"bid": 1}}, "seq": 3, "pbem": 1, "phase": "p", "player": "north", "campaign": "c"}
     signed = sign_data(data, KEY)
-    assert list(signed) == ["pbem", "campaign", "player", "phase", "seq", "orders", "signature"]
+    assert list(signed) == "pbem campaign player phase seq orders signature".split()
     assert signed["signature"]["key"] == KEY.public().sign_id
     again = sign_data(signed, KEY)  # re-signing replaces the old signature
     assert again == signed
@@ -247,4 +247,4 @@ def test_a_long_word_is_split_into_lines_of_exactly_72() -> None:
 
 def test_sign_data_keeps_fields_outside_the_standard_order_before_the_signature() -> None:
     signed = sign_data({"pbem": 1, "zeta": 2, "campaign": "c"}, KEY)
-    assert list(signed) == ["pbem", "campaign", "zeta", "signature"]
+    assert list(signed) == "pbem campaign zeta signature".split()
