@@ -591,24 +591,11 @@
     box.appendChild(details);
   }
 
-  /* Tick boxes ([value, label] items) whose ticking order is kept in ``chosen`` (an array changed
-   * in place); the order shows below them, each value as ``short`` names it (else its label). */
+  // ordered tick boxes (PBEM.orderedPicks): the form is redrawn after every tick
   function orderedPicks(name, items, chosen, short) {
-    var labels = {}, shown = el("p", { class: "tag" });
-    items.forEach(function (it) { labels[it[0]] = it[1]; });
-    function show() { shown.textContent = chosen.map(function (v, i) { return (i + 1) + ". " + (short ? short(v) : labels[v]); }).join("  "); }
-    var picks = el("div", { class: "picks" }, items.map(function (it) {
-      return el("label", { class: "inline" }, [el("input", { type: "checkbox", name: name, value: it[0], checked: chosen.indexOf(it[0]) !== -1, onchange: function (ev) {
-        var at = chosen.indexOf(it[0]);
-        if (at !== -1) chosen.splice(at, 1);
-        if (ev.target.checked) chosen.push(it[0]);
-        show();
-        onChange();
-      } }), it[1]]);
-    }));
-    show();
-    return [picks, shown];
+    return PBEM.orderedPicks(name, items, chosen, short, function () { onChange(); });
   }
+
 
   function drawPreferences(details, p, st) {
     var generals = Object.keys(PIECES).filter(function (g) { return PIECES[g].kind === "general" && PIECES[g].power === p; })

@@ -541,6 +541,26 @@ var PBEM = (function () {
     refresh();
   }
 
+  /* Tick boxes ([value, label] items) whose ticking order is kept in ``chosen`` (an array changed
+   * in place); the order shows below them, each value as ``short`` names it (else its label).
+   * ``changed`` runs after every tick. Returns [the boxes, the line that shows the order]. */
+  function orderedPicks(name, items, chosen, short, changed) {
+    var labels = {}, shown = el("p", { class: "tag" });
+    items.forEach(function (it) { labels[it[0]] = it[1]; });
+    function show() { shown.textContent = chosen.map(function (v, i) { return (i + 1) + ". " + (short ? short(v) : labels[v] || v); }).join("  "); }
+    var picks = el("div", { class: "picks" }, items.map(function (it) {
+      return el("label", { class: "inline" }, [el("input", { type: "checkbox", name: name, value: it[0], checked: chosen.indexOf(it[0]) !== -1, onchange: function (ev) {
+        var at = chosen.indexOf(it[0]);
+        if (at !== -1) chosen.splice(at, 1);
+        if (ev.target.checked) chosen.push(it[0]);
+        show();
+        changed();
+      } }), it[1]]);
+    }));
+    show();
+    return [picks, shown];
+  }
+
   // A game's form kept as a draft in the browser, so a reload (or a phone closing the tab) does
   // not lose it; only this page reads it back, for this campaign, seat and phase. ``model`` maps
   // each power to its form's fields, which are replaced in place by the saved ones of the same type.
@@ -565,7 +585,7 @@ var PBEM = (function () {
   }
 
   return {
-    data: data, t: t, el: el, boot: boot, refresh: refresh, draftKeeper: draftKeeper,
+    data: data, t: t, el: el, boot: boot, refresh: refresh, draftKeeper: draftKeeper, orderedPicks: orderedPicks,
     register: function (impl) { game = impl; },
     // exposed for the tests and for a game's form
     canonical: canonical, toYaml: toYaml, loadKey: loadKey, prepare: prepare, signDocument: signDocument,

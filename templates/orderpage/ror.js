@@ -394,21 +394,9 @@
 
   // ticks kept in the order ticked (plays, discards, attack and release orders are lists in order)
   function orderedPicks(name, items, chosen) {
-    var labels = {}, shown = el("p", { class: "tag" });
-    items.forEach(function (it) { labels[it[0]] = it[1]; });
-    function show() { shown.textContent = chosen.map(function (v, i) { return (i + 1) + ". " + (labels[v] || v); }).join("  "); }
-    var picks = el("div", { class: "picks" }, items.map(function (it) {
-      return el("label", { class: "inline" }, [el("input", { type: "checkbox", name: name, value: it[0], checked: chosen.indexOf(it[0]) !== -1, onchange: function (ev) {
-        var at = chosen.indexOf(it[0]);
-        if (at !== -1) chosen.splice(at, 1);
-        if (ev.target.checked) chosen.push(it[0]);
-        show();
-        onChange();
-      } }), it[1]]);
-    }));
-    show();
-    return el("div", {}, [picks, shown]);
+    return el("div", {}, PBEM.orderedPicks(name, items, chosen, null, function () { onChange(); }));
   }
+
 
   function removeButton(list, item, redraw) {
     return el("button", { type: "button", class: "small", text: t("Remove"), onclick: function () { list.splice(list.indexOf(item), 1); redraw(); } });
