@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +87,10 @@ def test_political_rounds_get_pages_with_only_the_seats_own_choices(tmp_path: Pa
                 assert data["legal"][p]["trustless"] is (mode == "trustless")
             mail = next(camp.glob(f"outbox/report-{folder.name}-{seat}.eml"))
             assert _attachments(mail)[f"orders-{folder.name}-{seat}.html"] == "text/html"
+
+
+def test_the_page_shows_the_deadline_in_the_seats_time_zone_with_utc_beside_it(tmp_path: Path) -> None:
+    camp = _campaign(tmp_path, "--tz", "maria_theresa=Asia/Taipei")
+    folder = next(camp.glob("reports/0001-*"))
+    deadline = _page_data(folder / "private" / "maria_theresa.orders.html")["deadline"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d Asia/Taipei \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", deadline), deadline

@@ -434,11 +434,12 @@ def _card_titles(lang: str, names: list[str]) -> dict[str, str]:
 
 
 def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, phase: Phase, *,
-              campaign: str, lang: str = "en", deadline: str | None = None,
+              campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
               pubkey: str | None = None, nonce: str | None = None) -> dict[str, Any] | None:
     """Everything the page embeds, or ``None`` when ``seat`` sends no orders in ``phase``.
 
-    Only the seat's view and the legal choices of the seat's own powers in ``phase`` go in."""
+    Only the seat's view and the legal choices of the seat's own powers in ``phase`` go in. The
+    deadline is shown in the seat's time zone ``tz`` with UTC beside it, as the mails show it."""
     powers = [p for p in phase.powers if game.seat_of(dict(state), p) == seat]
     if not powers:
         return None
@@ -454,7 +455,7 @@ def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, p
         "kind": phase.kind,
         "powers": powers,
         "lang": lang,
-        "deadline": deadline,
+        "deadline": i18n.local_time(deadline, tz) if deadline else None,
         "pubkey": pubkey.split()[0] if pubkey else None,
         "legal": {p: game.legal_orders(dict(state), p) for p in powers},
         "text": message_table(lang),
@@ -507,7 +508,7 @@ def has_form(game_name: str) -> bool:
 
 
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
-               campaign: str, lang: str = "en", deadline: str | None = None,
+               campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
                pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it, the game is over, or the page has no form for the game.
@@ -521,7 +522,7 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
     if phase is None:
         return None
     data = page_data(game_name, game, state, seat, phase, campaign=campaign, lang=lang,
-                     deadline=deadline, pubkey=pubkey, nonce=nonce)
+                     deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce)
     if data is None:
         return None
     svg = map_svg

@@ -309,7 +309,7 @@ class _Publisher:
             # the offline order page: write, check and sign the next orders in a browser (issue 9)
             page = orderpage.order_page(
                 self.game_name, game, self.state, seat_name, campaign=self.camp.id, nonce=self.camp.nonce, lang=lang,
-                deadline=upcoming.deadline if upcoming else None, pubkey=seat.key.line(), map_svg=svg,
+                deadline=upcoming.deadline if upcoming else None, tz=seat.tz, pubkey=seat.key.line(), map_svg=svg,
             )
             if page is not None:
                 self._write(f"private/{seat_name}.orders.html", seat_name, page)
