@@ -17,6 +17,9 @@ from pbem.core.fair import PhaseRng, Rng
 from pbem.games.maria.board import Board, load_board, load_forces, parse_board
 from pbem.render import svgmap
 from pbem.render.svgmap import FONT, NAME_SIZE, render_map
+from pbem.render.svgmap.labels import place_labels
+from pbem.render.svgmap.pieces import draw_pieces
+from pbem.render.svgmap.svg import text_width
 
 MAPS = Path(__file__).parent / "maps"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -398,10 +401,10 @@ def full_placement(board: Board, view: dict[str, Any], highlights: dict[str, Any
     st = svgmap._static(board, lang)
     pos = st.lay.pos
     generals, trains, hussars, control = svgmap._view_pieces(board, pos, view)
-    _, boxes = svgmap._draw_pieces(pos, generals, trains, hussars, control, lang)
+    _, boxes = draw_pieces(pos, generals, trains, hussars, control, lang)
     boxes += svgmap._battle_rings(pos, highlights)
     busy = svgmap._busy(generals, trains, hussars, control)
-    placed = svgmap._place_labels(board, pos, st.city_boxes, boxes, busy, lang)
+    placed = place_labels(board, pos, st.city_boxes, boxes, busy, lang)
     return labels_of("".join(lbl.svg for lbl in placed)), boxes, busy
 
 
@@ -537,7 +540,7 @@ def label_box(t: ET.Element) -> Box:
     """Where a name is printed, by the renderer's measure of text (Latin narrow, CJK square)."""
     style = t.get("style") or ""
     size = float(style[len("font-size:"):-2]) if style.startswith("font-size:") else NAME_SIZE
-    w = svgmap._text_width(t.text or "", size)
+    w = text_width(t.text or "", size)
     h = size * 1.05
     x, y = float(t.get("x", 0)), float(t.get("y", 0))
     anchor = t.get("text-anchor")

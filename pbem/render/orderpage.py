@@ -358,14 +358,13 @@ def _maria_static(lang: str) -> dict[str, Any]:
 @cache
 def _city_positions() -> dict[str, tuple[float, float]]:
     """Where the map draws each city, so the page can draw the planned moves over it. The
-    renderer keeps its layout private; without it the page simply draws no overlay."""
+    page draws no overlay when the layout cannot place the board."""
     from pbem.games.maria.board import load_board
     from pbem.render import svgmap
 
-    layout = getattr(svgmap, "_Layout", None)
     try:
-        pos = layout(load_board()).pos if layout is not None else {}
-    except Exception:  # a changed private layout must not stop the page, only its overlay
+        pos = svgmap.Layout(load_board()).pos
+    except Exception:  # a board the layout cannot place must not stop the page, only its overlay
         pos = {}
     return {c: (float(x), float(y)) for c, (x, y) in sorted(pos.items())}
 

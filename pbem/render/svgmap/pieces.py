@@ -1,0 +1,190 @@
+"""The pieces and marks of a view: generals' counters with their short names, supply trains,
+hussars, control flags and victory markers, and the highlighted paths and battles."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.games.maria.board import POWERS
+from pbem.render.svgmap.style import COUNTER, GNAME_SIZE, POWER_COLOURS, STACK_GAP
+from pbem.render.svgmap.svg import Box, el, points, rnd, svg_text, svg_title
+
+
+# -- pieces --------------------------------------------------------------------------------
+
+
+def short_name(g_: Mapping[str, Any], lang: str) -> str:
+    """A general's name cut to a word a counter can carry: ``Friedrich``, ``Khevenh.``, ``腓特烈``."""
+    if lang == "zh-TW" and g_.get("name_zh"):
+        zh = str(g_["name_zh"]).split("的")[-1].split("-")[0]
+        return zh[:3]
+    words = str(g_.get("name") or g_.get("id") or "").split()
+    while len(words) > 1 and words[0] in ("Der", "Alte", "Erbprinz"):
+        words = words[1:]
+    word = words[0] if words else ""
+    return word if len(word) <= 9 else word[:7] + "."
+
+
+def counter(g_: Mapping[str, Any], x: float, y: float, lang: str, sample: str = "") -> str:
+    power = str(g_.get("power"))
+    fill, edge, ink = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
+    face_down = bool(g_.get("face_down"))
+    classes = ["general", f"power-{power}"]
+    if face_down:
+        classes.append("face-down")
+    if g_.get("blocked"):
+        classes.append("blocked")
+    name = g_.get("name_zh") if lang == "zh-TW" and g_.get("name_zh") else g_.get("name")
+    tip = f"{name or g_.get('id')} ({power})"
+    if g_.get("troops") is not None:
+        tip += f": {g_.get('troops')}"
+    body = [svg_title(tip),
+            el("rect", {"fill": "url(#hatch)" if face_down else fill, "height": COUNTER,
+                         "rx": 1.8, "stroke": edge, "stroke-width": 1.4, "width": COUNTER,
+                         "x": rnd(x), "y": rnd(y)})]
+    cx, cy = rnd(x + COUNTER / 2), rnd(y + COUNTER / 2 + 0.4)
+    if face_down:
+        body.append(svg_text("?", {"class": "rank", "fill": "#333333", "x": cx, "y": cy}))
+    else:
+        body.append(svg_text(str(g_.get("rank", "")), {"class": "rank", "fill": ink, "x": cx,
+                                                     "y": cy}))
+    troops = g_.get("troops")
+    if troops is not None:
+        bx, by = rnd(x + COUNTER - 0.5), rnd(y + COUNTER - 0.5)
+        body.append(el("circle", {"cx": bx, "cy": by, "fill": "#ffffff", "r": 4.2,
+                                   "stroke": edge, "stroke-width": 0.9}))
+        body.append(svg_text(str(troops), {"class": "troops", "x": bx, "y": rnd(by + 0.3)}))
+    if g_.get("blocked"):
+        body.append(el("path", {
+            "class": "blocked-mark",
+            "d": f"M{rnd(x - 1)},{rnd(y - 1)} L{rnd(x + COUNTER + 1)},{rnd(y + COUNTER + 1)}"
+                 f" M{rnd(x + COUNTER + 1)},{rnd(y - 1)} L{rnd(x - 1)},{rnd(y + COUNTER + 1)}",
+            "fill": "none", "stroke": "#e0201b", "stroke-width": 2.2}))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": " ".join(classes), "id": f"general-{g_.get('id')}"})
+    return el("g", attrs, "".join(body))
+
+
+def train(t: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
+    power = str(t.get("power"))
+    fill, edge, _ = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
+    body = (svg_title(f"{t.get('id')} ({power})")
+            + el("rect", {"fill": fill, "height": 6.5, "stroke": edge, "stroke-width": 1.1,
+                           "width": 10, "x": rnd(x), "y": rnd(y)})
+            + "".join(el("circle", {"cx": rnd(x + dx), "cy": rnd(y + 7.2), "fill": "#ffffff",
+                                     "r": 1.8, "stroke": edge, "stroke-width": 0.9})
+                      for dx in (2.5, 7.5)))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": f"train power-{power}", "id": f"train-{t.get('id')}"})
+    return el("g", attrs, body)
+
+
+def hussar(city: str, x: float, y: float, sample: str = "") -> str:
+    body = (el("polygon", {"fill": POWER_COLOURS["AU"][0],
+                            "points": points([(rnd(x), rnd(y - 5)), (rnd(x + 5), rnd(y)),
+                                               (rnd(x), rnd(y + 5)), (rnd(x - 5), rnd(y))]),
+                            "stroke": POWER_COLOURS["AU"][1], "stroke-width": 1.3})
+            + svg_text("H", {"class": "troops", "fill": POWER_COLOURS["AU"][2], "x": rnd(x), "y": rnd(y + 0.3)}))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": "hussar", "id": f"hussar-{city}"})
+    return el("g", attrs, body)
+
+
+def control_mark(city: str, info: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
+    power = str(info.get("power"))
+    fill, edge, _ = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
+    marker = bool(info.get("marker"))
+    if marker:
+        body = el("circle", {"cx": x, "cy": y, "fill": fill, "r": 4.4, "stroke": "#c9a227",
+                              "stroke-width": 1.6})
+    else:
+        body = (el("line", {"stroke": "#2b2418", "stroke-width": 1, "x1": x, "x2": x,
+                             "y1": rnd(y + 5), "y2": rnd(y - 5)})
+                + el("polygon", {"fill": fill,
+                                  "points": points([(x, rnd(y - 5)), (rnd(x + 7), rnd(y - 2.5)),
+                                                     (x, y)]),
+                                  "stroke": edge, "stroke-width": 0.8}))
+    attrs = ({"class": "legend-sample", "id": sample} if sample else
+             {"class": f"{'victory-marker' if marker else 'control-flag'} power-{power}",
+              "id": f"control-{city}"})
+    return el("g", attrs, body)
+
+
+def draw_pieces(
+    pos: Mapping[str, tuple[float, float]],
+    generals: Sequence[Mapping[str, Any]],
+    trains: Sequence[Mapping[str, Any]],
+    hussars: Sequence[str],
+    control: Mapping[str, Mapping[str, Any]],
+    lang: str,
+) -> tuple[str, list[Box]]:
+    """Generals above their city (a stack of 2 side by side), trains to the lower right,
+    hussars to the left, flags and markers to the upper left. Returns the SVG and the boxes
+    used."""
+    out = []
+    boxes: list[Box] = []
+    for city, info in control.items():
+        x, y = pos[city]
+        out.append(control_mark(city, info, rnd(x - 13), rnd(y)))
+        boxes.append((x - 18, y - 6, x - 7, y + 6))
+    for city in hussars:
+        x, y = pos[city]
+        out.append(hussar(city, rnd(x - 8), rnd(y + 9)))
+        boxes.append((x - 14, y + 3, x - 2, y + 15))
+    by_city: dict[str, list[Mapping[str, Any]]] = {}
+    for t in sorted(trains, key=lambda t: str(t.get("id"))):
+        by_city.setdefault(str(t["city"]), []).append(t)
+    for city, here in by_city.items():
+        x, y = pos[city]
+        for i, t in enumerate(here):
+            tx, ty = x + 2 + i * 11, y + 5.5
+            out.append(train(t, tx, ty))
+            boxes.append((tx, ty, tx + 10, ty + 9))
+    stacks: dict[str, list[Mapping[str, Any]]] = {}
+    for g_ in generals:
+        stacks.setdefault(str(g_["city"]), []).append(g_)
+    for city, here in sorted(stacks.items()):
+        here.sort(key=lambda g_: (POWERS.index(g_["power"]) if g_.get("power") in POWERS else 9,
+                                  g_.get("rank", 99), str(g_.get("id"))))
+        x, y = pos[city]
+        total = len(here) * COUNTER + (len(here) - 1) * STACK_GAP
+        left = x - total / 2
+        top = y - COUNTER - 6
+        for i, g_ in enumerate(here):
+            out.append(counter(g_, rnd(left + i * (COUNTER + STACK_GAP)), rnd(top), lang))
+        # the generals' short names above their counters, so a player knows them at mail size
+        label = "/".join(short_name(g_, lang) for g_ in here)
+        out.append(svg_text(label, {"class": "gname", "x": rnd(x), "y": rnd(top - 2.2)}))
+        half = max(total, len(label) * (GNAME_SIZE if lang == "zh-TW" else GNAME_SIZE * 0.62)) / 2
+        boxes.append((min(left, x - half) - 1, top - 2.2 - GNAME_SIZE, max(left + total + 3, x + half + 1),
+                      top + COUNTER + 3))
+    return "".join(out), boxes
+
+
+def draw_highlights(pos: Mapping[str, tuple[float, float]], highlights: Mapping[str, Any]
+                     ) -> str:
+    out = []
+    for i, path in enumerate(highlights.get("paths") or []):
+        pts = [pos[c] for c in path if c in pos]
+        if len(pts) < 2:
+            continue
+        # stop the arrow short of the last city so the head does not hide it
+        (x1, y1), (x2, y2) = pts[-2], pts[-1]
+        d = math.hypot(x2 - x1, y2 - y1) or 1
+        pts[-1] = (rnd(x2 - (x2 - x1) * 7 / d), rnd(y2 - (y2 - y1) * 7 / d))
+        out.append(el("polyline", {
+            "class": "highlight-path", "fill": "none", "id": f"path-{i}",
+            "marker-end": "url(#arrowhead)", "opacity": "0.9", "points": points(pts),
+            "stroke": "#d0301c", "stroke-dasharray": "6 2", "stroke-linejoin": "round",
+            "stroke-width": 2.4}))
+    for city in sorted(set(highlights.get("battles") or [])):
+        if city in pos:
+            x, y = pos[city]
+            out.append(el("circle", {"class": "battle", "cx": x, "cy": y, "fill": "none",
+                                      "id": f"battle-{city}", "r": 13, "stroke": "#d0301c",
+                                      "stroke-width": 2.6}))
+    return el("g", {"id": "highlights"}, "".join(out))
+
+
