@@ -1,5 +1,5 @@
 """Publishing gives each seat that owes orders its offline order page, beside its private report
-and attached to its mail; a seat whose private part is encrypted gets no page in clear."""
+and attached to its mail; a seat whose private part is encrypted gets it with its data sealed."""
 
 from __future__ import annotations
 
@@ -45,13 +45,17 @@ def test_the_seat_that_owes_orders_gets_its_page(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("flag", ["--encrypt-private"])
-def test_no_page_in_clear_when_the_private_part_is_sealed(tmp_path: Path, flag: str) -> None:
+def test_the_page_is_sealed_when_the_private_part_is(tmp_path: Path, flag: str) -> None:
     camp = _campaign(tmp_path, flag)
     folder = next(camp.glob("reports/0001-*"))
     mail = next(camp.glob(f"outbox/report-{folder.name}-maria_theresa.eml"))
     files = _attachments(mail)
     assert files["private-maria_theresa.html"] == "text/html"  # the sealed report's page
-    assert not any(name.endswith(".html") for name in files if name != "private-maria_theresa.html")
+    page = f"orders-{folder.name}-maria_theresa.html"
+    assert sorted(name for name in files if name.endswith(".html")) == [page, "private-maria_theresa.html"]
+    msg = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
+    html = next(p for p in msg.walk() if p.get_filename() == page).get_content()
+    assert 'id="pbem-pack"' not in html and "BEGIN PBEM SEALED REPORT" in html, "the page's data is sealed, not in clear"
 
 
 def _page_data(page: Path) -> dict[str, Any]:

@@ -332,7 +332,7 @@ class _Publisher:
         subject = " ".join(render(lang, "base/mail_subject.txt", ctx).split())
         images = self._map_images(lang, public.svg)
         sealed = self._encrypts(seat)
-        page_name = f"orders-{self.key}-{seat}.html" if page is not None and not sealed else None
+        page_name = f"orders-{self.key}-{seat}.html" if page is not None else None
         map_name = f"map-{self.key}.html" if public.svg is not None and page_name is None and not sealed else None
         in_mail = {"map_images": images, "map_svg": None, "order_page": page_name, "map_page": map_name,
                    "order_form": f"orders-{self.key}-{seat}.yaml" if form is not None else None}
@@ -343,12 +343,16 @@ class _Publisher:
             sealing_seed = hmac.new(self.secret_key, f"report-seal|{self.key}|{seat}".encode(), hashlib.sha256).digest()
             private_html = _html(lang, "private", ctx)  # the map inline: the sealed page stands alone
             armoured = seal(private_html.encode("utf-8"), entry.key, sealing_seed, compress=True)
-            note = render(lang, "base/mail_sealed_note.txt", ctx)
+            note = render(lang, "base/mail_sealed_note.txt", dict(ctx, order_page=page_name))
             mail_public = dict(public_ctx, tz=entry.tz, **in_mail)  # the deadline in the seat's time zone
             text = note + "\n" + _text(lang, "public", mail_public)
             html = _sealed_html(note, _html(lang, "public", mail_public))
             # a page that opens in a browser with the key file (and that pbem decrypt reads)
             attachments.append((sealedpage.sealed_page(armoured, seat, lang).encode("ascii"), "text", "html", f"private-{seat}.html"))
+            if page is not None and page_name is not None:  # its data sealed too: the key that signs opens it
+                page_seed = hmac.new(self.secret_key, f"orderpage-seal|{self.key}|{seat}".encode(), hashlib.sha256).digest()
+                page = sealedpage.seal_order_page(page, lambda data: seal(data, entry.key, page_seed), lang)
+                attachments.append((page.encode("utf-8"), "text", "html", page_name))
         else:
             mail_ctx = dict(ctx, **in_mail)
             text, html = _text(lang, "private", mail_ctx), _html(lang, "private", mail_ctx)

@@ -12,6 +12,7 @@ player without a browser loses nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from html import escape
 
 from pbem.render import pagekit
@@ -58,5 +59,75 @@ def sealed_page(armoured: str, seat: str, lang: str) -> str:
         f'<pre id="sealed">{escape(armoured)}</pre>\n'
         '<script type="application/json" id="pbem-words">'
         + json.dumps(words, sort_keys=True).replace("<", "\\u003c")
-        + "</script>\n<script>\n" + pagekit.asset("sealed", "opener.js") + "</script>\n</body>\n</html>\n"
+        + "</script>\n<script>\n" + pagekit.asset("sealed", "opener.js") + "SEALED.boot();\n</script>\n</body>\n</html>\n"
     )
+
+
+# The order page of a seat whose reports are sealed: its data (the seat's view, hand and legal
+# orders) is sealed too, and the key file the player loads to sign opens it first.
+ORDER_WORDS = {
+    "title": "Your key opens this order page",
+    "help": "Load your key file (NAME.key): the page's orders part is encrypted to it and opens here; the same key then signs your orders. The key stays in this page and is never sent anywhere.",
+    "notkey": WORDS["notkey"],
+    "wrong": "This key cannot open the order page: it is not for this key, or the page was changed.",
+    "browser": "This browser cannot open the order page (it needs X25519 in WebCrypto).",
+}
+MESSAGES.update({
+    ORDER_WORDS["title"]: "你的金鑰可開啟此命令頁",
+    ORDER_WORDS["help"]: "載入你的金鑰檔（NAME.key）：本頁的命令部分已加密給它，會在此開啟；再以同一把金鑰簽署你的命令。金鑰只留在本頁，不會傳送到任何地方。",
+    ORDER_WORDS["wrong"]: "此金鑰無法開啟命令頁：命令頁不是加密給這把金鑰的，或已被更改。",
+    ORDER_WORDS["browser"]: "此瀏覽器無法開啟命令頁（需要 WebCrypto 的 X25519）。",
+})
+_PACK = '<script type="text/plain" id="pbem-pack">'
+
+_ORDER_OPENER = """
+window.PBEM_SEALED = (function () {
+  "use strict";
+  var words = JSON.parse(document.getElementById("pbem-sealed-words").textContent);
+  var input = document.getElementById("key-file"), status = document.getElementById("key-status");
+  document.getElementById("h-key").textContent = words.title;
+  document.getElementById("key-help").textContent = words.help;
+  function data() {
+    return new Promise(function (resolve) {
+      function onKey() {
+        var file = input.files[0];
+        if (!file) return;
+        status.textContent = "";
+        file.text().then(function (text) {
+          var hex = SEALED.x25519Hex(text);
+          if (!hex) { status.textContent = words.notkey; input.value = ""; return null; }
+          return SEALED.unseal(document.getElementById("pbem-sealed").textContent, hex).then(function (plain) {
+            if (plain === null) { status.textContent = words.wrong; input.value = ""; return; }
+            input.removeEventListener("change", onKey);
+            resolve(plain);
+          });
+        }).catch(function () { status.textContent = words.browser; input.value = ""; });
+      }
+      input.addEventListener("change", onKey);
+    });
+  }
+  // the page's own code now reads the same key file, to sign with it
+  function booted() { input.dispatchEvent(new Event("change")); }
+  return { data: data, booted: booted };
+})();
+"""
+
+
+def seal_order_page(page: str, seal: Callable[[bytes], str], lang: str) -> str:
+    """``page`` (an order page, :func:`pbem.render.orderpage.render_page`) with its packed data
+    sealed by ``seal`` (bytes -> the armoured text of :func:`pbem.core.privacy.seal`) in place of
+    the data in clear. The gzip the page packed is sealed as it is; the page inflates it."""
+    import base64
+
+    table = pagekit.message_table(lang, MESSAGES)
+    words = {k: table[v] for k, v in ORDER_WORDS.items()}
+    start = page.index(_PACK)
+    end = page.index("</script>", start) + len("</script>")
+    armour = seal(base64.b64decode("".join(page[start + len(_PACK):end - len("</script>")].split())))
+    block = (
+        f'<pre id="pbem-sealed" hidden>{escape(armour)}</pre>\n'
+        '<script type="application/json" id="pbem-sealed-words">'
+        + json.dumps(words, sort_keys=True).replace("<", "\\u003c")
+        + "</script>\n<script>\n" + pagekit.asset("sealed", "opener.js") + _ORDER_OPENER + "</script>"
+    )
+    return page[:start] + block + page[end:]

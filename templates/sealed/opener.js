@@ -173,6 +173,5 @@ var SEALED = (function () {
     });
   }
 
-  return { boot: boot, unseal: unseal, open: open, seal: seal, poly1305: poly1305, chacha20: chacha20 };
+  return { boot: boot, unseal: unseal, x25519Hex: x25519Hex, open: open, seal: seal, poly1305: poly1305, chacha20: chacha20 };
 })();
-SEALED.boot();
