@@ -86,3 +86,51 @@ def test_conquests_that_do_not_happen_say_why(games: list[list[dict[str, Any]]],
         assert "M4.7" in text and "no battle there goes against it" not in text
         if e.get("protector"):
             assert words["generals"][e["protector"]] in text, text
+
+
+def render_event(e: dict[str, Any], lang: str, ext: str) -> str:
+    env = i18n.environment(lang)
+    tpl = env.from_string('{% import "maria/names.' + ext + '" as n with context %}'
+                          '{% include "maria/events/" ~ e.type ~ ".' + ext + '" %}')
+    return tpl.render(e=e, glossary=glossary("maria", lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_routine_supply_is_a_compact_table_in_html_and_text(games: list[list[dict[str, Any]]], lang: str) -> None:
+    from xml.etree import ElementTree as ET
+
+    from pbem.render.i18n import display_width
+
+    words = glossary("maria", lang)
+    tables = [e for events in games for e in story(events, "maria") if e["type"] == "supply_table"]
+    table = max(tables, key=lambda e: len(e["rows"]))
+    assert len(table["rows"]) >= 3
+    html = ET.fromstring(render_event(table, lang, "html"))
+    body = html.findall(".//table/tbody/tr")
+    assert [len(tr.findall("td")) for tr in body] == [3] * len(table["rows"])
+    assert len(html.findall(".//table/thead/tr/th")) == 3
+    for tr, row in zip(body, table["rows"], strict=True):
+        cells = ["".join(td.itertext()).strip() for td in tr.findall("td")]
+        assert cells[1:] == [words["generals"][row["general"]], words["cities"][row["city"]]]
+    text = render_event(table, lang, "txt").strip("\n").splitlines()
+    assert len(text) == 2 + len(table["rows"])  # the title, the column heads, one line a general
+    # the city column starts at the same column on every line, Chinese names counted double
+    starts = set()
+    for line, row in zip(text[2:], table["rows"], strict=True):
+        city = words["cities"][row["city"]]
+        assert line.rstrip().endswith(city) and words["generals"][row["general"]] in line
+        starts.add(display_width(line.rstrip()[: -len(city)]))
+    assert len(starts) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_out_of_supply_says_the_loss_and_the_face_down_counter(games: list[list[dict[str, Any]]], lang: str) -> None:
+    out = [e for events in games for e in story(events, "maria")
+           if e["type"] == "supply" and e["result"] == "out_of_supply"]
+    assert out
+    for e in out[:5]:
+        for ext in ("html", "txt"):
+            text = render_event(e, lang, ext)
+            assert ("face down" if lang == "en" else "背面朝上") in text, text
+            assert "M6.6" in text and str(e["lost"]) in text
+            assert "(s)" not in i18n.plurals(text)

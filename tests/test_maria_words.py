@@ -147,7 +147,7 @@ def test_english_counts_read_as_words() -> None:
     one = tpl.render(e={"type": "draw", "power": "FR", "count": 1}, glossary=words)
     many = tpl.render(e={"type": "supply", "result": "out", "general": "broglie", "power": "FR", "city": "prag", "lost": 2},
                       glossary=words)
-    assert "draws 1 card<" in one and "loses 2 troops<" in many and "(s)" not in one + many
+    assert "draws 1 card<" in one and "loses 2 troops and" in many and "(s)" not in one + many
     assert i18n.plurals("1 victory marker(s) and 3 stage(s)") == "1 victory marker and 3 stages"
 
 

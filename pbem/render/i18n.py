@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gettext
 import re
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
@@ -76,6 +77,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.globals["lang"] = check_lang(lang)
     env.filters["yaml_comment"] = yaml_comment
     env.filters["underline"] = underline
+    env.filters["columns"] = columns
     env.filters["comment_wrap"] = comment_wrap
     env.filters["text_value"] = text_value
     env.filters["local_time"] = local_time
@@ -215,6 +217,16 @@ def underline(text: str, char: str = "=") -> str:
     """``text`` with a line of ``char`` under it as wide as the text (a plain-text heading)."""
     text = str(text)
     return f"{text}\n{char * display_width(text)}"
+
+
+def columns(rows: Iterable[Iterable[Any]], gap: int = 3) -> str:
+    """``rows`` as a plain-text table: each column as wide as its widest cell (CJK characters
+    count two), ``gap`` spaces between columns, no trailing spaces."""
+    cells = [[str(c) for c in row] for row in rows]
+    widths = [max(display_width(r[i]) for r in cells if i < len(r))
+              for i in range(max((len(r) for r in cells), default=0))]
+    return "\n".join("".join(c + " " * (widths[i] - display_width(c) + gap) for i, c in enumerate(r)).rstrip()
+                     for r in cells)
 
 
 def text_value(value: Any, indent: int = 0) -> str:

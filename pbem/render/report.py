@@ -60,8 +60,8 @@ def story(events: Iterable[Mapping[str, Any]], game: str) -> list[dict[str, Any]
 
     Maria's engine tells what a move did on its way (a conquest on entry, a train eliminated)
     before the move that did it; here each such event follows its move. Generals found in
-    supply with nothing to pay are gathered into one ``supply_table`` entry (``rows``: general
-    and city) in the place of the first; what changed (a battle, a conquest, a loss, a general
+    supply with nothing to pay are gathered into one ``supply_table`` entry (``rows``: general,
+    power and city) in the place of the first; what changed (a battle, a conquest, a loss, a general
     out of supply) gets ``key: True``. Other games' events are returned as they are."""
     out: list[dict[str, Any]] = []
     if game != "maria":
@@ -96,7 +96,7 @@ def story(events: Iterable[Mapping[str, Any]], game: str) -> list[dict[str, Any]
             if table is None:
                 table = {"type": "supply_table", "rows": []}
                 out.append(table)
-            table["rows"].append({"general": e.get("general"), "city": e.get("city")})
+            table["rows"].append({"general": e.get("general"), "power": e.get("power"), "city": e.get("city")})
             continue
         out.append(e)
     out.extend(waiting)
