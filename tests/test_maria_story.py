@@ -134,3 +134,39 @@ def test_out_of_supply_says_the_loss_and_the_face_down_counter(games: list[list[
             assert ("face down" if lang == "en" else "背面朝上") in text, text
             assert "M6.6" in text and str(e["lost"]) in text
             assert "(s)" not in i18n.plurals(text)
+
+
+BATTLE = {"type": "battle", "name": "b1",
+          "attacker": {"power": "PR", "generals": ["schwerin"], "city": "glatz", "strength": 7},
+          "defender": {"power": "AU", "generals": ["neipperg"], "city": "olmuetz", "strength": 4},
+          "plays": [{"side": "defender", "card": "C5.1", "value": 5}, {"side": "attacker", "card": "H4.2", "value": 4}],
+          "totals": [11, 9], "winner": "attacker", "winner_power": "PR", "diff": 2, "losses": 3,
+          "eliminated": [], "retreat": ["olmuetz", "bruenn", "iglau"], "major_victory": True}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("ext", ["html", "txt"])
+def test_what_the_victory_gives_depends_on_the_game(lang: str, ext: str) -> None:
+    env = i18n.environment(lang)
+    tpl = env.from_string('{% import "maria/names.' + ext + '" as n with context %}{% include "maria/events/battle.' + ext + '" %}')
+    words = glossary("maria", lang)
+    prussia = "Prussia" if lang == "en" else "普魯士"
+
+    def say(variant: str, **change: Any) -> str:
+        return str(tpl.render(e={**BATTLE, **change}, glossary=words, view={"variant": variant, "tracks": {"saxony": "P2"}}))
+
+    intro, advanced = say("intro"), say("advanced")
+    box = "major-victory box" if lang == "en" else "重大戰鬥勝利格"
+    saxony = "Saxony marker" if lang == "en" else "薩克森標記"
+    # the introductory game: a major victory gives nothing more (M5.10); no trump is named
+    assert "M5.10" in intro and box not in intro and saxony not in intro and "M5.11" not in intro
+    assert ("introductory game" if lang == "en" else "簡易遊戲") in intro
+    # the advanced game: Prussia fills its box, the Saxony marker moves towards it, it names the trump
+    assert box in advanced and saxony in advanced and "M5.11" in advanced and prussia in advanced
+    assert "introductory game" not in advanced and "簡易遊戲" not in advanced
+    # Bavaria's victory fills France's box and moves no Saxony marker
+    bavarian = say("advanced", winner_power="BA", attacker={**BATTLE["attacker"], "power": "BA"})
+    assert box in bavarian and saxony not in bavarian and ("France" if lang == "en" else "法國") in bavarian
+    # no major victory: the advanced game still names the trump, the introductory one says nothing more
+    assert "M5.11" in say("advanced", major_victory=False) and "M5.10" not in say("advanced", major_victory=False)
+    assert "M5.10" not in say("intro", major_victory=False) and "M5.11" not in say("intro", major_victory=False)

@@ -37,6 +37,7 @@ GLOSSARY = {
     "supply train %(id)s": "補給車",
     "hussars": "輕騎兵",
     "Fortress": "要塞",
+    "major victory": "重大戰鬥勝利",
 }
 # words the seeds replace, which must not come back
 RETIRED = ("國事詔書軍",)
