@@ -27,7 +27,8 @@ from typing import Any
 
 from pbem.core.campaign import Campaign
 from pbem.demo import run_demo
-from pbem.render import publish
+from pbem.core import publish
+from pbem.render import reportmap, reportpage
 
 
 def play(folder: Path, game_name: str, scenario: str, seed: int, max_rounds: int) -> Campaign:
@@ -65,7 +66,7 @@ def main() -> None:
         played = clock() - t0
         records = [r for r in camp.effective_records() if r["kind"] in ("create", "phase")]
         map_time = 0.0
-        real_map = publish.map_svg
+        real_map = reportmap.map_svg
 
         def timed_map(*a: Any, **k: Any) -> str | None:
             nonlocal map_time
@@ -75,10 +76,10 @@ def main() -> None:
             finally:
                 map_time += clock() - t
 
-        real_images = publish.map_images
+        real_images = reportmap.map_images
         image_time = 0.0
 
-        def timed_images(*a: Any, **k: Any) -> list[publish.MapImage]:
+        def timed_images(*a: Any, **k: Any) -> list[reportmap.MapImage]:
             nonlocal image_time
             t = clock()
             try:
@@ -86,13 +87,13 @@ def main() -> None:
             finally:
                 image_time += clock() - t
 
-        publish.map_svg = timed_map  # type: ignore[assignment]
-        publish.map_images = timed_images  # type: ignore[assignment]
-        publish.glossary(args.game, "en")  # static data loads once, outside the timing
+        reportmap.map_svg = timed_map  # type: ignore[assignment]
+        reportmap.map_images = timed_images  # type: ignore[assignment]
+        reportpage.glossary(args.game, "en")  # static data loads once, outside the timing
         t0 = clock()
         files = sum(len(publish.publish_phase(camp, r["index"])) for r in records)
         first = clock() - t0
-        publish._render_map.cache_clear()
+        reportmap._render_map.cache_clear()
         t0 = clock()
         for r in records:
             publish.publish_phase(camp, r["index"])

@@ -111,7 +111,7 @@ def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None
     _, final = camp.current()
     report = audit(camp)
     try:
-        from pbem.render.site import build_site
+        from pbem.core.site import build_site
     except ModuleNotFoundError:  # an installation without the report renderer
         pass
     else:

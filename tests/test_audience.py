@@ -28,11 +28,11 @@ from test_report_games import play_bot_game
 
 from pbem.core.campaign import Campaign, derive_keys
 from pbem.core.canonical import canonical
+from pbem.core.publish import Bundle, render_record
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
 from pbem.games.base import Secret
-from pbem.render import orderpage, orderpage_ror, publish, rules
-from pbem.render.publish import Bundle, render_record
+from pbem.render import orderpage, orderpage_ror, reportmap, rules
 from pbem.render.report import visible_events
 
 GAMES = 20
@@ -115,7 +115,7 @@ def campaigns(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         # alternate the languages so both are proven
         langs = {s: ("zh-TW" if (i + j) % 2 else "en") for j, s in enumerate(sorted(camp.roster()))}
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(publish, "_render_map", _map_input)
+        mp.setattr(reportmap, "_render_map", _map_input)
         _BUNDLES.clear()
         yield out
 

@@ -15,7 +15,7 @@ import jinja2
 import pytest
 
 from pbem.render import i18n
-from pbem.render.publish import glossary
+from pbem.render.reportpage import glossary
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = {"ror": ("pbem/games/ror", ("emit",)), "maria": ("pbem/games/maria", ("event", "private"))}

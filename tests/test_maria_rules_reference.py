@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.render import i18n, rules
-from pbem.render.publish import glossary
+from pbem.render.reportpage import glossary
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = {"en": ROOT / "docs/rules/maria.md", "zh-TW": ROOT / "docs/rules/maria.zh-TW.md"}

@@ -11,7 +11,7 @@ import pytest
 
 from pbem.games.maria import selfplay
 from pbem.render import i18n
-from pbem.render.publish import glossary
+from pbem.render.reportpage import glossary
 from pbem.render.report import story
 
 

@@ -14,7 +14,7 @@ import jinja2
 import pytest
 
 from pbem.render import i18n
-from pbem.render.publish import glossary
+from pbem.render.reportpage import glossary
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_event_templates import call_sites  # noqa: E402

@@ -35,7 +35,7 @@ from pbem.core.campaign import Campaign
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.games.maria.rules.politics import bid_commitment
 from pbem.render import orderpage
-from pbem.render.publish import glossary
+from pbem.render.reportpage import glossary
 
 driver = browser.driver  # the same headless Chromium fixture, one browser for this module
 

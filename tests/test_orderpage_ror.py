@@ -19,7 +19,7 @@ from pbem.core.fair import PhaseRng, Rng
 from pbem.data import templates_dir
 from pbem.games.ror import GAME
 from pbem.render import orderpage, orderpage_ror
-from pbem.render.publish import report_key
+from pbem.core.publish import report_key
 
 MAX_BYTES = 300 * 1024
 

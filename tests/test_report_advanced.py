@@ -14,7 +14,7 @@ import pytest
 from conftest import run_cli
 
 from pbem.render import i18n
-from pbem.render.publish import glossary
+from pbem.render.reportpage import glossary
 
 LANGS = ("en", "zh-TW")
 CJK = re.compile(r"[\u4e00-\u9fff]")

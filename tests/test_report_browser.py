@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from test_report_games import play_bot_game
 
-from pbem.render.publish import publish_phase
+from pbem.core.publish import publish_phase
 
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

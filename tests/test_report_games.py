@@ -31,7 +31,7 @@ def play_bot_game(root: Path, game_name: str, scenario: str, seed: int, *, langs
                   options: dict[str, Any] | None = None, max_phases: int = 200, publish: bool = True) -> Campaign:
     """Create a campaign, then play it to the end with bot orders signed by each seat's key, run
     through intake and resolve as a GM's run would, publishing after each record."""
-    from pbem.render.publish import publish_phase
+    from pbem.core.publish import publish_phase
 
     game = get_game(game_name)
     options = dict(options or {})
@@ -100,7 +100,7 @@ def test_publish_writes_every_report_file(mini_game_dir: Path) -> None:
 
 
 def test_publish_twice_writes_identical_bytes(mini_game_dir: Path) -> None:
-    from pbem.render.publish import publish_all
+    from pbem.core.publish import publish_all
 
     before = _tree(mini_game_dir / "reports") | {"outbox/" + k: v for k, v in _tree(mini_game_dir / "outbox").items()}
     publish_all(Campaign(mini_game_dir))
@@ -210,7 +210,7 @@ def test_mail_per_seat_is_multipart_and_stable(mini_game_dir: Path) -> None:
 
 def test_encrypted_private_part_opens_with_the_seat_key(tmp_path: Path) -> None:
     from pbem.core.privacy import unseal
-    from pbem.render.publish import publish_phase
+    from pbem.core.publish import publish_phase
 
     root = tmp_path / "camp"
     game = get_game("mini")

@@ -17,7 +17,7 @@ import pytest
 from test_report_browser import RECORD, SEED, _run
 from test_report_games import play_bot_game
 
-from pbem.render.publish import publish_phase
+from pbem.core.publish import publish_phase
 
 SIZES: dict[str, int] = {}
 GMAIL_CLIP = 100_000  # Gmail clips an HTML body over 102 KB; keep a margin

@@ -331,7 +331,7 @@ def test_the_titles_of_a_chinese_report_map_are_chinese() -> None:
     """A zh-TW report's map says the phase and the board's name in Chinese, as the report does."""
     from pbem.games.maria import adjudicate
     from pbem.games.maria.views import view as game_view
-    from pbem.render.publish import map_svg
+    from pbem.render.reportmap import map_svg
 
     state = adjudicate.new_game("advanced", {}, PhaseRng(Rng(b"t"), Rng(b"u")))
     state = adjudicate.resolve(state, {}, PhaseRng(Rng(b"s"), Rng(b"v"))).state  # 1741, turn 1: politics

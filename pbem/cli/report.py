@@ -27,8 +27,8 @@ def report(campaign_dir: Path, phase: str | None, everything: bool, wait: float)
     \b
     Example:  pbem report maria-1741 --all
     """
-    from pbem.render.publish import publish_all, publish_phase, report_key
-    from pbem.render.site import build_site
+    from pbem.core.publish import publish_all, publish_phase, report_key
+    from pbem.core.site import build_site
 
     with Campaign(campaign_dir).locked(wait) as camp:
         if phase is None:

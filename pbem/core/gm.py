@@ -45,7 +45,7 @@ def rollback(camp: Campaign, phase_id: str, now: datetime) -> dict[str, Any]:
     deadline (its full length from now); the orders accepted for it and for later phases are set
     aside (they stay on disk for the audit but no longer count as orders in), so players send new
     ones, with a seq above their old one. Every player gets a notice; the reports of the phases
-    resolved again are mailed under new names (see :mod:`pbem.render.publish`)."""
+    resolved again are mailed under new names (see :mod:`pbem.core.publish`)."""
     live = camp.effective_records()
     target = next((r for r in reversed(live) if r["kind"] == "phase" and r["phase"] == phase_id), None)
     if target is None:

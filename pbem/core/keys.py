@@ -17,20 +17,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from pbem.core.keyname import check_key_name
 from pbem.core.safeyaml import load_yaml
 from pbem.errors import KeyFileError
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-# a key name: what the key files and the key page accept, and the words for one that is not
-KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-BAD_KEY_NAME = "'{name}' is not a usable key name (letters, digits, '.', '_', '-'; up to 64)"
-
-
-def check_key_name(name: str) -> str:
-    """``name`` if it is a usable key name, else KeyFileError in :data:`BAD_KEY_NAME`'s words."""
-    if not KEY_NAME.fullmatch(name):
-        raise KeyFileError(BAD_KEY_NAME.format(name=name))
-    return name
 
 
 def _raw_public(key: Ed25519PublicKey | X25519PublicKey) -> bytes:

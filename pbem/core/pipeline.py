@@ -108,7 +108,7 @@ def publish_pending(camp: Campaign) -> list[int]:
     published, so a command killed halfway through publishing leaves the mark behind and the
     next command publishes that record again (the writes are idempotent: same bytes)."""
     try:
-        from pbem.render.publish import publish_phase
+        from pbem.core.publish import publish_phase
     except ModuleNotFoundError:  # an installation without the report renderer
         return []
     mark_path = camp.reports_dir / PUBLISHED_MARK

@@ -426,7 +426,7 @@ def _maria_data(state: Mapping[str, Any], view: Mapping[str, Any], powers: list[
 
 
 def _card_titles(lang: str, names: list[str]) -> dict[str, str]:
-    from pbem.render.publish import glossary  # publish imports this module: only when called
+    from pbem.render.reportpage import glossary
 
     titles = glossary("maria", lang).get("titles", {})
     return {n: titles[n] for n in names if n in titles}

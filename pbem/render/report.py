@@ -8,7 +8,7 @@ functions only as
 - the public fields of archive records (commitments, chain keys, players' entropy reveals), and
 - for a private report, the seat's own secrets with the salts that open their commitments.
 
-:mod:`pbem.render.publish` gathers those from a campaign folder and renders the templates.
+:mod:`pbem.core.publish` gathers those from a campaign folder and renders the templates.
 """
 
 from __future__ import annotations

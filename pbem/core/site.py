@@ -19,7 +19,8 @@ from pbem.core.campaign import Campaign, derive_keys
 from pbem.core.seal import derive_salt, opens
 from pbem.errors import PbemError
 from pbem.render import i18n, report
-from pbem.render.publish import glossary, names_dir, publish_phase, report_key
+from pbem.core.publish import publish_phase, report_key
+from pbem.render.reportpage import glossary, names_dir
 
 PUBLIC_FILES = ("public.html", "public.txt", "public.zh-TW.html", "public.zh-TW.txt", "map.svg", "map.zh-TW.svg")
 

@@ -37,7 +37,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
-from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +45,15 @@ import yaml
 from pbem.core import outbox
 from pbem.core.atomic import write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
-from pbem.core.canonical import canonical
 from pbem.core.fair import H, Rng
 from pbem.core.seal import derive_salt
-from pbem.data import orders_dir, templates_dir
-from pbem.render import i18n, mappage, orderpage, report, sealedpage
+from pbem.data import orders_dir
+from pbem.render import i18n, mappage, orderpage, report, reportmap, sealedpage
 from pbem.render.i18n import render
+from pbem.render.reportmap import MapImage
+from pbem.render.reportpage import report_html as _html
+from pbem.render.reportpage import report_text as _text
+from pbem.render.reportpage import sealed_html as _sealed_html
 
 LANGS = tuple(i18n.LOCALES)
 
@@ -234,7 +236,7 @@ class _Publisher:
         return wanted and self.roster[seat].key.x25519 is not None
 
     def _map(self, view: Mapping[str, Any], public_events: list[dict[str, Any]], lang: str) -> str | None:
-        return map_svg(self.game_name, view, public_events, lang)
+        return reportmap.map_svg(self.game_name, view, public_events, lang)
 
     def _form(self, upcoming: report.NextPhase | None, seat: str, lang: str) -> tuple[str | None, Path | None]:
         if upcoming is None:
@@ -320,7 +322,7 @@ class _Publisher:
         if svg is None:
             return []
         if lang not in self.images:
-            self.images[lang] = map_images(self.game_name, svg, self.public_events, lang, self.key)
+            self.images[lang] = reportmap.map_images(self.game_name, svg, self.public_events, lang, self.key)
         return self.images[lang]
 
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public_ctx: dict[str, Any], public: Rendered,
@@ -387,132 +389,6 @@ def _linked(ctx: dict[str, Any], map_file: str) -> dict[str, Any]:
     if not ctx.get("map_svg"):
         return ctx
     return dict(ctx, map_svg=None, map_file=map_file)
-
-
-@dataclass(frozen=True)
-class MapImage:
-    """A PNG of the map for a mail's HTML body: ``kind`` is ``action`` (the part of the board
-    around the phase's moves and battles) or ``whole``."""
-
-    kind: str
-    cid: str
-    filename: str
-    png: bytes
-    width: int
-    height: int
-
-
-WHOLE_WIDTH = 720  # pixels: the whole board, to see where everything stands
-ACTION_WIDTH = 640  # pixels: the crop (at least 320 view units wide): town names at 10 CSS px on a phone
-
-
-def map_images(game: str, svg: str, public_events: list[dict[str, Any]], lang: str, key: str) -> list[MapImage]:
-    """The map as PNG for a mail: a crop around the phase's moves and battles (when it had any
-    and they do not span the board), then the whole board."""
-    from pbem.render import raster
-
-    if not raster.has_view_box(svg):  # not a drawing resvg can size (a test's stand-in)
-        return []
-    out = []
-    box = _action_box(game, public_events)
-    if box is not None:
-        png = raster.crop(svg, box, ACTION_WIDTH)
-        out.append(MapImage("action", f"map-action.{key}.{lang}@pbem", f"map-{key}-action.png", png, *raster.size(png)))
-    png = raster.whole_map(svg, WHOLE_WIDTH)
-    out.append(MapImage("whole", f"map-whole.{key}.{lang}@pbem", f"map-{key}.png", png, *raster.size(png)))
-    return out
-
-
-def _action_box(game: str, public_events: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:
-    if game != "maria":
-        return None
-    from pbem.games.maria.board import load_board
-    from pbem.render.svgmap import action_box
-
-    return action_box(load_board(), report.map_highlights(public_events))
-
-
-def glossary(game: str, lang: str) -> dict[str, Any]:
-    """The names reports print for a game's ids (cities, generals), from its static data; an
-    empty glossary for a game without one (ids are printed as they are)."""
-    return dict(_glossary(game, i18n.check_lang(lang)))
-
-
-@cache
-def _glossary(game: str, lang: str) -> dict[str, Any]:
-    if game != "maria":
-        return {"cities": {}, "generals": {}, "titles": {}}
-    from pbem.games.maria.board import load_board, load_forces
-    from pbem.games.maria.political import load_deck
-
-    board = load_board()
-    forces = load_forces(board)
-    zh = lang.startswith("zh")
-    return {
-        "cities": {c: city.display_name(lang) for c, city in sorted(board.cities.items())},
-        "generals": {g.id: (g.name_zh if zh and g.name_zh else g.name) for g in forces.generals},
-        # political card titles of the default deck (a GM's own deck keeps its own titles)
-        "titles": dict(load_deck(board)["titles_zh"]) if zh else {},
-    }
-
-
-def names_dir(game: str) -> str:
-    """The template folder whose ``names.html``/``names.txt`` name the game's pieces."""
-    return game if (templates_dir() / game / "names.html").is_file() else "base"
-
-
-def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, Any]], lang: str) -> str | None:
-    """The map of ``view`` with the phase's moves and battles highlighted, for a game with a map
-    (Maria); ``None`` for a game without one."""
-    map_view = view.get("map") if isinstance(view.get("map"), Mapping) else None
-    if game != "maria" or map_view is None:
-        return None
-    highlights = report.map_highlights(public_events)
-    if lang != "en" and "step" in view:  # the title in the reader's language, as the report says it
-        map_view = dict(map_view, title=_title_template(lang).render(v=view, glossary={}).strip())
-    if lang != "en":  # the generals' names on the counters, in the reader's language
-        names = glossary(game, lang)["generals"]
-        map_view = dict(map_view, generals=[dict(g, name_zh=names.get(g.get("id"), g.get("name")))
-                                            for g in map_view.get("generals", [])])
-    # the introductory game is played on the Bohemia map only (M1.4)
-    maps = ["bohemia"] if view.get("variant") == "intro" else None
-    return _render_map(game, canonical({"view": map_view, "highlights": highlights, "maps": maps}).decode("utf-8"), lang)
-
-
-@cache
-def _title_template(lang: str) -> Any:
-    """The names template's phase title (``n.title``), compiled once per language."""
-    return i18n.environment(lang).from_string('{% import "maria/names.txt" as n with context %}{{ n.title(v) }}')
-
-
-@lru_cache(maxsize=16)
-def _render_map(game: str, key: str, lang: str) -> str:
-    # Cached by content: re-rendering a phase (a rerun, or a report whose seat parts changed)
-    # draws the same map once. Drawing is pure, so the cache cannot change a byte.
-    from pbem.games.maria.board import load_board
-    from pbem.render.svgmap import render_map
-
-    data = json.loads(key)
-    return render_map(load_board(), data["view"], highlights=data["highlights"], lang=lang, maps=data.get("maps"))
-
-
-def _with_names(lang: str, ctx: dict[str, Any]) -> dict[str, Any]:
-    return dict(ctx, glossary=glossary(ctx["game"], lang), names_dir=names_dir(ctx["game"]))
-
-
-def _html(lang: str, which: str, ctx: dict[str, Any]) -> str:
-    return render(lang, f"base/{which}.html", _with_names(lang, ctx))
-
-
-def _text(lang: str, which: str, ctx: dict[str, Any]) -> str:
-    return render(lang, f"base/{which}.txt", _with_names(lang, ctx))
-
-
-def _sealed_html(note: str, public_html: str) -> str:
-    from html import escape
-
-    banner = f'<div class="sealed-note"><pre>{escape(note)}</pre></div>'
-    return public_html.replace("<main>", "<main>" + banner, 1)
 
 
 def _dump_yaml(value: Any) -> str:
