@@ -48,3 +48,61 @@ def test_maria_summary_counts_battles_conquests_and_leaders() -> None:
         conquests += len(s["conquests"])
     assert battles > 0 and conquests > 5
     assert phase_summary("mini", [], {}) == {"battles": [], "conquests": [], "leaders": []}
+
+
+def _visible(page: str) -> str:
+    """The words a reader sees on a page: no scripts, styles, drawings, code or hashes (the
+    audit's lines, in a ``pre``, are words to read and stay)."""
+    import html
+
+    page = re.sub(r"<(script|style|svg|code)\b.*?</\1>", " ", page, flags=re.S)
+    page = re.sub(r'<(\w+)[^>]*class="hash"[^>]*>.*?</\1>', " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+# Latin words a Chinese page may show: the test game's own ids and words (its seats, rounds,
+# scenario and result), the campaign id, format names, the language link and pbem's name.
+MINI_WORDS = {"mini", "north", "south", "round", "short", "most", "points", "N", "S"}
+PAGE_WORDS = {"HTML", "SVG", "English", "pbem", "SHA", "UTC"}
+
+
+def _english(text: str, allowed: set[str]) -> list[str]:
+    text = re.sub(r"\b[0-9a-f]{12,}\b|\b[\w-]+\.(?:html|txt|svg|md|json)\b", " ", text)
+    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in allowed})
+
+
+def test_the_history_site_reads_in_chinese(tmp_path: Path) -> None:
+    """Every page of the history site in zh-TW (the index with the audit's lines, each phase's
+    page and the secrets page at the end) holds no English outside ids and proper names."""
+    from pbem.core.audit import audit
+
+    camp = play_bot_game(tmp_path / "camp", "mini", "short", 1, publish=False)
+    build_site(camp)
+    site = tmp_path / "camp" / "site"
+    pages = [site / "index.zh-TW.html", site / "secrets.zh-TW.html",
+             *sorted(site.glob("*/index.zh-TW.html"))]
+    assert len(pages) > 4 and all(p.is_file() for p in pages)
+    for page in pages:
+        assert _english(_visible(page.read_text()), MINI_WORDS | PAGE_WORDS) == [], page
+    index = _visible((site / "index.zh-TW.html").read_text())
+    assert len(audit(camp).lines()) >= 3
+    assert "雜湊鏈完整" in index and "重播" in index  # the audit's lines, in Chinese
+    secrets = _visible((site / "secrets.zh-TW.html").read_text())
+    assert "手牌" in secrets or "分數" in secrets or "出價" in secrets, secrets[:400]
+
+
+def test_maria_phase_pages_read_in_chinese(tmp_path: Path) -> None:
+    from pbem.games.maria.board import load_board
+
+    camp = play_bot_game(tmp_path / "camp", "maria", "intro", 2, max_phases=6, publish=False)
+    build_site(camp)
+    site = tmp_path / "camp" / "site"
+    names = {w for c in load_board().cities.values() for w in re.findall(r"[A-Za-z]{2,}", c.name)}
+    pages = [site / "index.zh-TW.html", *sorted(site.glob("*/index.zh-TW.html"))]
+    assert len(pages) > 5
+    told = ""
+    for page in pages:
+        text = _visible(page.read_text())
+        assert _english(text, PAGE_WORDS | names | {"maria"}) == [], (page, text)
+        told += text
+    assert "征服" in told and "領先" in told

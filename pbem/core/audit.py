@@ -24,6 +24,7 @@ from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, entropy_mix, hash_chain, phase_seed
 from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
+from pbem.core.replies import N_
 from pbem.errors import AuditError, PbemError
 
 
@@ -40,14 +41,18 @@ class AuditReport:
     seeds: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [f"{self.records} records: hash chain intact"]
+        """What was checked, one English line each; the history site says them in the reader's
+        language (the catalog holds these messages)."""
+        out = [N_("%(records)s records: hash chain intact") % {"records": self.records}]
         if self.public:
-            out.append(f"{self.phases} phases: public hash-chain keys and the players' entropy verified; {self.draws} public draws recomputed")
+            checked = N_("%(phases)s phases: public hash-chain keys and the players' entropy verified; %(draws)s public draws recomputed")
+            out.append(checked % {"phases": self.phases, "draws": self.draws})
             out += self.seeds
         else:
-            out.append(f"{self.order_files} order files: hashes and signatures verified")
+            out.append(N_("%(files)s order files: hashes and signatures verified") % {"files": self.order_files})
         if self.replay:
-            out.append(f"{self.replayed} phases replayed: every state, event and commitment hash matches")
+            out.append(N_("%(phases)s phases replayed: every state, event and commitment hash matches")
+                       % {"phases": self.replayed})
         out += self.notes
         return out
 
@@ -88,7 +93,9 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
     for rec in records:
         if rec["kind"] == "roster":
             roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
-            report.notes.append(f"record {rec['index']} ({_rel(camp, rec)}): roster change, {rec['seat']} now signs with {rec['entry']['key'][:28]}…")
+            report.notes.append(N_("record %(index)s (%(file)s): roster change, %(seat)s now signs with %(key)s…")
+                                % {"index": rec["index"], "file": _rel(camp, rec), "seat": rec["seat"],
+                                   "key": rec["entry"]["key"][:28]})
         if "requests" in rec or rec["kind"] in ("pause", "resume"):
             _check_requests(camp, rec, roster, create["campaign"], public)
         if rec["kind"] == "rollback":
@@ -101,8 +108,9 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
         report.draws += _check_public_dice(camp, rec)
         report.phases += 1
         if public:
-            report.seeds.append(f"{rec['phase']} (record {rec['index']}): public stream seed "
-                                f"{phase_seed('public', bytes.fromhex(rec['public_key']), rec['phase'], bytes.fromhex(rec['entropy_mix'])).hex()}")
+            seed = phase_seed("public", bytes.fromhex(rec["public_key"]), rec["phase"], bytes.fromhex(rec["entropy_mix"]))
+            report.seeds.append(N_("%(phase)s (record %(index)s): public stream seed %(seed)s")
+                                % {"phase": rec["phase"], "index": rec["index"], "seed": seed.hex()})
             continue
         path = camp.record_path(rec["index"])
         for seat, used in sorted(rec["orders"].items()):
@@ -115,13 +123,14 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
         end = next((r for r in records if r["kind"] == "end" and r.get("seed")), None)
         if end is not None:  # the revealed seed must be the one committed to in record 0
             _check_seed(camp, records, bytes.fromhex(end["seed"]), camp.record_path(end["index"]))
-            report.notes.append(f"the seed revealed in record {end['index']} matches the anchor and the commitment of record 0")
-        report.notes.append("order files, states and the replay are left to the full audit (they hold secrets until the game ends)")
+            report.notes.append(N_("the seed revealed in record %(index)s matches the anchor and the commitment of record 0")
+                                % {"index": end["index"]})
+        report.notes.append(N_("order files, states and the replay are left to the full audit (they hold secrets until the game ends)"))
         return report
     report.order_files += _check_order_folders(camp, cited)
     found = _seed(camp, records)
     if found is None:
-        report.notes.append("replay skipped: the secret seed is revealed only when the game ends")
+        report.notes.append(N_("replay skipped: the secret seed is revealed only when the game ends"))
         return report
     seed, source = found
     _check_seed(camp, records, seed, source)
@@ -172,7 +181,8 @@ def _check_pins(camp: Campaign, records: list[dict[str, Any]], pins: Sequence[tu
             raise _fail(path, f"record {index} is not the record a report or receipt pinned ({format_pin(index, sha256)}; "
                               f"the archive holds sha256:{found}): the history was rewritten")
     if pins:
-        report.notes.append(f"{len(set(pins))} pin(s) from reports or receipts: every pinned record is there, unchanged")
+        report.notes.append(N_("%(pins)s pin(s) from reports or receipts: every pinned record is there, unchanged")
+                            % {"pins": len(set(pins))})
 
 
 def check_sent(camp: Campaign, sent: Sequence[Path]) -> list[str]:

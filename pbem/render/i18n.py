@@ -82,6 +82,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["text_value"] = text_value
     env.filters["local_time"] = local_time
     env.filters["say_game"] = lambda text: say_game(lang, text)
+    env.filters["say_line"] = lambda text: say_line(lang, text)
     from pbem.render import rules  # rule ids linked to the rules reference
 
     env.filters["plurals"] = plurals
@@ -109,13 +110,14 @@ _FIELD = re.compile(r"%\((\w+)\)s")
 
 
 @cache
-def _game_patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+def _game_patterns(lang: str, any_message: bool = False) -> tuple[tuple[re.Pattern[str], str], ...]:
     """Each catalog message that a game fills in (it cites a rule, such as ``(M7.1)``, and has
-    fields) as a pattern of the English sentence it gives, most specific first."""
+    fields) as a pattern of the English sentence it gives, most specific first; with
+    ``any_message``, every catalog message with fields."""
     catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
     out = []
     for msgid in catalog:
-        if not isinstance(msgid, str) or "%(" not in msgid or not _RULE_ID.search(msgid):
+        if not isinstance(msgid, str) or "%(" not in msgid or not (any_message or _RULE_ID.search(msgid)):
             continue
         seen: set[str] = set()
 
@@ -166,6 +168,22 @@ def say_game(lang: str, text: str) -> str:
     if direct != text:
         return direct
     for pattern, msgid in _game_patterns(check_lang(lang)):
+        m = pattern.fullmatch(text)
+        if m:
+            return translations(lang).gettext(msgid) % m.groupdict()
+    return text
+
+
+def say_line(lang: str, text: str) -> str:
+    """A line pbem's own code filled in from a catalog message (the audit's lines) in ``lang``:
+    the translation of the message it matches, with the same values; the line as it is when
+    no message matches."""
+    if check_lang(lang) == DEFAULT_LANG or not isinstance(text, str):
+        return text
+    direct = translations(lang).gettext(text)
+    if direct != text:
+        return direct
+    for pattern, msgid in _game_patterns(check_lang(lang), True):
         m = pattern.fullmatch(text)
         if m:
             return translations(lang).gettext(msgid) % m.groupdict()
