@@ -42,7 +42,7 @@ def main() -> None:
             subprocess.run([py, "-m", "pbem", "keygen", seat, "-o", str(keys)], capture_output=True, check=True)
             seats += ["--player", f"{seat}={seat}@example.org:{keys / (seat + '.pub')}"]
         camp = Path(tmp) / "camp"
-        subprocess.run([py, "-m", "pbem", "new", str(camp), "--game", "maria", "--scenario", "intro",
+        subprocess.run([py, "-m", "pbem", "new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro",
                         "--now", "2027-01-04T08:00:00Z", *seats], capture_output=True, check=True)
         status_s = median_seconds([py, "-m", "pbem", "status", str(camp), "--now", "2027-01-04T09:00:00Z"], args.runs)
     print(f"python -c 'import click'      {click_s * 1000:7.1f} ms")

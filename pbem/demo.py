@@ -56,11 +56,12 @@ class DemoResult:
 
 def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None, seed: int = 1741,
              log: Callable[[str], None] = lambda _: None, options: dict[str, Any] | None = None,
-             stop_at: Callable[[Phase], bool] | None = None) -> DemoResult:
+             stop_at: Callable[[Phase], bool] | None = None, entropy_first: bool = False) -> DemoResult:
     """Play a whole demo campaign in ``folder``; returns where it is and how it ended.
 
     ``options`` are the campaign's rule options; with ``stop_at`` the play stops, before any
-    orders are sent, at the first phase it accepts (a campaign left waiting for that phase)."""
+    orders are sent, at the first phase it accepts (a campaign left waiting for that phase); with
+    ``entropy_first`` the deal waits for the players' two entropy rounds (:mod:`pbem.core.deal`)."""
     game = get_game(game_name)
     scenario = scenario or DEFAULT_SCENARIO.get(game_name, game.scenarios()[0])
     if (folder / "campaign").exists():
@@ -78,13 +79,14 @@ def run_demo(folder: Path, game_name: str = "maria", scenario: str | None = None
     camp = Campaign.create(
         folder / "campaign", campaign_id=f"demo-{game_name}", game=game, scenario=scenario, options=dict(options or {}), seats=seats,
         deadlines={"default": 86400}, grace=0, start=now, seed=H(f"pbem demo {seed}".encode()),
-        settings={"gm_email": "gm@demo.invalid", "outage_share": 0},
+        settings={"gm_email": "gm@demo.invalid", "outage_share": 0}, entropy_first=entropy_first,
     )
     log(f"campaign {camp.id} ({game_name}/{scenario}) in {camp.root}")
     bot = Rng(H(f"demo bots {seed}".encode()))
     rounds = mails = 0
     while rounds < MAX_ROUNDS:
         camp = Campaign(camp.root)  # the daily job appended records: read them afresh
+        game = camp.game()  # with the entropy rounds before the deal, when the campaign has them
         _, state = camp.current()
         phase = game.current_phase(state)
         if phase is None or (stop_at is not None and stop_at(phase)):

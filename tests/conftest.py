@@ -69,7 +69,7 @@ def mini_campaign(tmp_path: Path, keys: dict[str, Path]) -> Path:
     """A fresh mini campaign with north and south on the roster."""
     camp = tmp_path / "camp"
     run_cli(
-        "new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+        "new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1",
         "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
         "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
         "--deadline", "stage=48h", "--now", NOW,

@@ -135,7 +135,7 @@ def test_the_gm_can_let_the_autopilot_suggest_each_seats_orders(tmp_path: Any) -
     forms = {}
     for name, extra in (("suggest", ["--autopilot-suggest"]), ("plain", [])):
         camp = tmp_path / name
-        run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--now", "2027-01-04T08:00:00Z", *args, *extra)
+        run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--now", "2027-01-04T08:00:00Z", *args, *extra)
         run_cli("report", str(camp))
         (form,) = (camp / "reports").glob("0000*/forms/frederick.yaml")
         forms[name] = yaml.safe_load(form.read_text(encoding="utf-8"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -12,11 +13,17 @@ from pbem.cli import main
 
 def test_demo_plays_to_the_end_and_audits(tmp_path: Path) -> None:
     out = run_cli("demo", str(tmp_path / "d"), "--game", "mini", "--scenario", "long", "-q").output
-    assert "played:    10 phases from 20 signed mails" in out
-    assert "phases replayed" in out
+    # two entropy rounds before the deal, then the ten rounds of the game
+    assert "played:    12 phases from 24 signed mails" in out
+    assert "12 phases replayed" in out
     camp = tmp_path / "d" / "campaign"
     assert "audit passed" in run_cli("audit", str(camp)).output
-    assert len(list((camp / "inbox" / "cur").iterdir())) == 20
+    assert "audit passed" in run_cli("audit", str(camp), "--public").output
+    assert len(list((camp / "inbox" / "cur").iterdir())) == 24
+    records = [json.loads(p.read_bytes()) for p in sorted((camp / "archive").glob("*.json"))]
+    assert [r.get("phase") for r in records[1:3]] == ["deal/commit", "deal/reveal"]
+    assert "hands" not in json.loads((camp / "states" / "000001.json").read_bytes())  # nothing dealt before the reveals
+    assert {e["status"] for e in records[2]["entropy"].values()} == {"ok"}
 
 
 def test_demo_is_deterministic_for_a_seed(tmp_path: Path) -> None:
@@ -25,7 +32,7 @@ def test_demo_is_deterministic_for_a_seed(tmp_path: Path) -> None:
     a = sorted(p.read_bytes() for p in (tmp_path / "a" / "campaign" / "archive").iterdir())
     b = sorted(p.read_bytes() for p in (tmp_path / "b" / "campaign" / "archive").iterdir())
     # the keys are fresh per run, so signatures (and hashes of order files) differ; the states do not
-    assert len(a) == len(b) == 5
+    assert len(a) == len(b) == 7  # create, two entropy rounds, three rounds, end
     sa = [p.read_bytes() for p in sorted((tmp_path / "a" / "campaign" / "states").glob("*[0-9].json"))]
     sb = [p.read_bytes() for p in sorted((tmp_path / "b" / "campaign" / "states").glob("*[0-9].json"))]
     assert sa == sb

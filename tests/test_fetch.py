@@ -430,7 +430,7 @@ def test_pbem_run_fetches_then_takes_in_the_orders(tmp_path: Path, imap: ImapSer
 
     root = tmp_path / "games"
     camp = root / "mini-1"
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1",
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
             "--deadline", "stage=48h", "--now", NOW)

@@ -48,7 +48,7 @@ def test_extend_moves_the_deadline_and_is_recorded(tmp_path: Path, mini_campaign
 
 def test_grace_accepts_late_orders_and_delays_resolution(tmp_path: Path, keys: dict[str, Path]) -> None:
     camp = tmp_path / "g"
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1",
             "--player", f"north=n@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=s@example.org:{keys['south'].with_suffix('.pub')}",
             "--deadline", "stage=48h", "--grace", "2h", "--now", NOW)
@@ -91,7 +91,7 @@ def test_outage_guard_holds_until_the_gm_confirms(mini_campaign: Path) -> None:
 
 def test_autopilot_takes_over_after_missed_deadlines(tmp_path: Path, keys: dict[str, Path]) -> None:
     camp = tmp_path / "a"
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "long", "--id", "mini-1",
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "long", "--id", "mini-1",
             "--player", f"north=n@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=s@example.org:{keys['south'].with_suffix('.pub')}",
             "--deadline", "stage=1h", "--autopilot-after", "2", "--now", NOW)

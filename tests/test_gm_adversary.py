@@ -19,7 +19,7 @@ from conftest import NOW, make_keys, run_cli
 from orders_util import signed
 
 from pbem.core.campaign import Campaign, record_hash
-from pbem.core.canonical import canonical
+from pbem.core.canonical import canonical, digest
 from pbem.core.fair import phase_seed
 
 PIN = re.compile(r"^record (\d+) sha256:([0-9a-f]{64})$", re.M)
@@ -33,7 +33,7 @@ def _hands(camp: Path) -> dict[str, list[int]]:
 def _new(root: Path, name: str = "camp", cid: str = "mini-1") -> tuple[Path, dict[str, Path]]:
     keys = make_keys(root / f"{name}-keys", ("north", "south"))
     camp = root / name
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", cid,
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", cid,
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
     return camp, keys
@@ -411,7 +411,7 @@ def test_l2_a_file_from_a_campaign_with_the_same_id_is_refused(tmp_path: Path) -
     assert "accepted:" in run_cli("intake", str(a), str(filed), "--now", NOW).output
     # campaign B: the same id, the same players' keys
     b = tmp_path / "b"
-    run_cli("new", str(b), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+    run_cli("new", str(b), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1",
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
     assert Campaign(b).nonce != nonce_a
@@ -513,3 +513,180 @@ def test_m2_after_the_end_the_public_copy_checks_the_revealed_seed(tmp_path: Pat
     _rewrite_from(pub, 4, lambda r: r.update(seed="11" * 32))
     code, out = _public_audit(pub)
     assert code == 1 and "archive/000004.json: the secret seed does not match the commitment published in record 0" in out
+
+
+# -- M3.1: no draw before every seat's entropy is committed and revealed ------------------------------
+
+def _new_entropy_first(root: Path, name: str = "ef", cid: str = "mini-1", keys: dict[str, Path] | None = None) -> tuple[Path, dict[str, Path]]:
+    keys = keys or make_keys(root / f"{name}-keys", ("north", "south"))
+    camp = root / name
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", cid, "--entropy-first",
+            "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
+    return camp, keys
+
+
+def _entropy_round(tmp: Path, camp: Path, keys: dict[str, Path], phase: str, seats: tuple[str, ...] = ("north", "south")) -> list[Path]:
+    """Each seat signs its empty form for ``phase`` with pbem sign (which fills the entropy) and the GM takes them in."""
+    nonce = Campaign(camp).nonce
+    docs = []
+    for seat in seats:
+        src = tmp / f"{seat}-{phase.replace('/', '_')}-src.yaml"
+        src.write_text(f"pbem: 1\ncampaign: {Campaign(camp).id}\nnonce: {nonce}\nplayer: {seat}\nphase: {phase}\nseq: 1\norders:\n  {seat}: {{}}\n")
+        out = src.with_name(src.name.replace("-src", ""))
+        run_cli("sign", str(src), "--key", str(keys[seat]), "-o", str(out))
+        docs.append(out)
+    run_cli("intake", str(camp), *map(str, docs), "--now", NOW)
+    return docs
+
+
+def test_m3_1_nothing_is_dealt_before_every_seat_has_committed_and_revealed(tmp_path: Path) -> None:
+    camp, keys = _new_entropy_first(tmp_path)
+    c = Campaign(camp)
+    state0 = json.loads((camp / "states" / "000000.json").read_bytes())
+    assert "hands" not in state0 and "deck" not in state0  # record 0 draws nothing
+    assert c.create_record()["entropy_first"] is True
+    run_cli("report", str(camp), "--all")
+    start = (camp / "reports" / "0000-start" / "public.txt").read_text()
+    for field in ("public_anchor", "secret_commitment", "nonce"):  # published before anyone commits
+        assert c.create_record()[field] in start
+    assert "Next phase: deal/commit" in start
+    assert "nonce: " + str(c.nonce) in (camp / "reports" / "0000-start" / "forms" / "north.yaml").read_text()
+    (tmp_path / "d").mkdir()
+    _entropy_round(tmp_path / "d", camp, keys, "deal/commit")
+    run_cli("resolve", str(camp), "--now", NOW)
+    commit = Campaign(camp).records()[1]
+    assert commit["phase"] == "deal/commit" and commit["entropy"] == {} and commit["public_draws"] == 0
+    assert "hands" not in json.loads((camp / "states" / "000001.json").read_bytes())
+    _entropy_round(tmp_path / "d", camp, keys, "deal/reveal")
+    run_cli("resolve", str(camp), "--now", NOW)
+    deal = Campaign(camp).records()[2]
+    assert deal["phase"] == "deal/reveal"
+    assert {s: e["status"] for s, e in deal["entropy"].items()} == {"north": "ok", "south": "ok"}
+    assert "hands" in _hands_state(camp)
+    assert Campaign(camp).game().current_phase(_hands_state(camp)).id == "round-1"
+    code, out = _audit(camp)
+    assert code == 0, out
+    assert _public_audit(_public_copy(camp, tmp_path))[0] == 0
+    # the players' first orders reveal the value their deal file committed
+    _round(tmp_path / "d", camp, keys, 1)
+    assert {s: e["status"] for s, e in Campaign(camp).records()[3]["entropy"].items()} == {"north": "ok", "south": "ok"}
+    assert _audit(camp)[0] == 0
+
+
+def _hands_state(camp: Path) -> dict[str, Any]:
+    last = sorted((camp / "states").glob("[0-9]*[0-9].json"))[-1]
+    return json.loads(last.read_bytes())  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def dealt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An entropy-first mini campaign just dealt (records: create, deal/commit, deal/reveal)."""
+    root = tmp_path_factory.mktemp("dealt")
+    camp, keys = _new_entropy_first(root)
+    (root / "d").mkdir()
+    for phase in ("deal/commit", "deal/reveal"):
+        _entropy_round(root / "d", camp, keys, phase)
+        run_cli("resolve", str(camp), "--now", NOW)
+    return camp
+
+
+def test_m3_1_the_deal_is_a_function_of_the_players_reveals(tmp_path: Path) -> None:
+    """The GM's seed grinding, scripted: the GM fixes his seed (it must, to publish the anchor
+    before anyone commits) and then would like a good deal. With the same seed the deal still
+    follows the players' values, which he learns only after every commitment is recorded."""
+    from pbem.core.campaign import Seat, parse_time
+    from pbem.core.deal import COMMIT, REVEAL
+    from pbem.core.envelope import format_document
+    from pbem.core.fair import H
+    from pbem.core.keys import load_private_key, load_public_key
+    from pbem.core.pipeline import run_campaign
+    from pbem.core.signer import sign_file_data
+    from pbem.games import get_game
+
+    keys = make_keys(tmp_path / "keys", ("north", "south"))
+    seats = [Seat(s, f"{s}@example.org", load_public_key(str(keys[s].with_suffix(".pub")))) for s in ("north", "south")]
+    hands = []
+    for trial, salt in enumerate(("a", "a", "b")):
+        root = tmp_path / f"t{trial}"
+        camp = Campaign.create(root / "camp", campaign_id="mini-1", game=get_game("mini"), scenario="short", options={}, seats=seats,
+                               deadlines={"default": 3600}, grace=0, start=parse_time(NOW), seed=H(b"the GM's chosen seed"),
+                               entropy_first=True)
+        for phase in (COMMIT, REVEAL):
+            files = []
+            for s in ("north", "south"):
+                data = {"pbem": 1, "campaign": "mini-1", "nonce": camp.nonce, "player": s, "phase": phase, "orders": {s: {}}}
+                key = root / f"{s}.key"  # a copy per trial: pbem sign keeps the pending value beside it
+                if not key.exists():
+                    shutil.copy(keys[s], key)
+                doc = sign_file_data(data, load_private_key(key), key, fresh=H(f"{salt} {s} {phase}".encode()))
+                f = root / f"{s}-{phase.replace('/', '_')}.yaml"
+                f.write_text(format_document(doc))
+                files.append(f)
+            run_cli("intake", str(camp.root), *map(str, files), "--now", NOW)
+            run_campaign(camp.root, parse_time(NOW), fetch_mail=False)
+        hands.append(_hands_state(camp.root)["hands"])
+    assert hands[0] == hands[1]  # the same seed and the same values: the same deal (anyone can replay it)
+    assert hands[0] != hands[2]  # the same seed, other players' values: another deal
+
+
+def test_m3_1_a_deal_not_made_from_the_reveals_fails_the_audit(dealt: Path, tmp_path: Path) -> None:
+    """The GM swaps in a deal he prefers (state and state hash) and relinks the chain: the
+    replay makes the deal again from the players' reveals and names the record."""
+    camp = _copy(dealt, tmp_path)
+    state = json.loads((camp / "states" / "000002.json").read_bytes())
+    state["hands"]["N"] = [9, 9, 9]
+    (camp / "states" / "000002.json").write_bytes(canonical(state) + b"\n")
+    _rewrite_from(camp, 2, lambda r: r.update(state_hash=digest(state)))
+    code, out = _audit(camp)
+    assert code == 1
+    assert "archive/000002.json: replaying phase deal/reveal gives a different state hash than the record" in out
+
+
+def test_m3_1_a_reveal_changed_in_the_deal_record_fails_the_public_audit(dealt: Path, tmp_path: Path) -> None:
+    pub = _public_copy(dealt, tmp_path)
+    code, out = _public_audit(pub)
+    assert code == 0, out
+    _rewrite_from(pub, 2, lambda r: r["entropy"]["south"].update(reveal="00" * 32, used="00" * 32))
+    code, out = _public_audit(pub)
+    assert code == 1
+    assert "record 2 (archive/000002.json): south's entropy does not open the commitment" in out
+
+
+def test_m3_1_a_deal_without_the_commit_round_fails_the_public_audit(dealt: Path, tmp_path: Path) -> None:
+    """A GM who deals in the first round (before any commitment is recorded) cannot make it look
+    like a deal from reveals: the mix of a round without commitments holds no player's value."""
+    pub = _public_copy(dealt, tmp_path)
+    rec = json.loads((pub / "archive" / "000002.json").read_bytes())
+    _rewrite_from(pub, 1, lambda r: r.update(entropy=rec["entropy"], entropy_mix=rec["entropy_mix"]))
+    code, out = _public_audit(pub)
+    assert code == 1
+    assert "record 1 (archive/000001.json) mixes entropy of north, who had no commitment pending" in out
+
+
+def test_m3_1_a_gm_who_plays_chooses_between_two_deals_at_most(tmp_path: Path) -> None:
+    """What a GM who also plays (north) can still choose at the deal: having read south's
+    reveal, it sends its own file with its reveal, or without it (its commitment is mixed in
+    instead). Two deals, no more, and the second names north as withheld in the public report."""
+    camp, keys = _new_entropy_first(tmp_path)
+    (tmp_path / "d").mkdir()
+    _entropy_round(tmp_path / "d", camp, keys, "deal/commit")
+    run_cli("resolve", str(camp), "--now", NOW)
+    lost = tmp_path / "lost"  # north's key without the pending value: the file carries no reveal
+    lost.mkdir()
+    shutil.copy(keys["north"], lost / "north.key")
+    deals = []
+    for withhold in (False, True):
+        copy = tmp_path / f"choice-{withhold}"
+        shutil.copytree(camp, copy)
+        (tmp_path / f"w{withhold}").mkdir()
+        _entropy_round(tmp_path / f"w{withhold}", copy, {**keys, "north": lost / "north.key"} if withhold else keys, "deal/reveal")
+        run_cli("resolve", str(copy), "--force", "--now", NOW)
+        deal = Campaign(copy).records()[2]
+        assert deal["entropy"]["north"]["status"] == ("withheld" if withhold else "ok")
+        deals.append(_hands_state(copy)["hands"])
+        run_cli("report", str(copy), "--all")
+        said = "Withheld entropy reveal (orders not counted, defaults played): north" in (copy / "reports" / "0002-deal_reveal" / "public.txt").read_text()
+        assert said == withhold
+        assert _audit(copy)[0] == 0
+    assert deals[0] != deals[1]

@@ -140,7 +140,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("hostile")
     camp = root / "camp"
     players = [f"--player={seat}={EMAILS[seat]}:{CORPUS / 'keys' / (seat + '.pub')}" for seat in ("north", "south")]
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", CAMPAIGN, *players, "--now", NOW)
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", CAMPAIGN, *players, "--now", NOW)
     docs = [_sign_into(root, f"{seat}-r1.yaml", order_data(seat, phase="round-1")) for seat in ("north", "south")]
     assert run_cli("intake", str(camp), *map(str, docs), "--now", NOW).stdout.count("accepted:") == 2
     with Campaign(camp).locked() as c:

@@ -106,7 +106,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         keys[name] = root / "keys" / f"{name}.key"
     camp = root / "camp"
     run_cli(
-        "new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+        "new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1",
         "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
         "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW,
     )

@@ -27,7 +27,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     camp = tmp_path_factory.mktemp("clients") / "camp"
     players = [f"--player={seat}={seat}@example.org:{KEYS / (seat + '.pub')}" for seat in ("north", "south")]
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", CAMPAIGN, *players, "--now", NOW)
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", CAMPAIGN, *players, "--now", NOW)
     return camp
 
 

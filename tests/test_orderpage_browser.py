@@ -104,7 +104,7 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("orderpage")
     keys = make_keys(root / "keys", SEATS)
     camp = root / "camp"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "maria-t", "--now", NOW,
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", "maria-t", "--now", NOW,
             "--lang", "louis=zh-TW", *player_args(keys))
     for _ in range(3):  # set-up, hussars, France's stage: default orders
         run_cli("resolve", str(camp), "--force", "--now", LATER)

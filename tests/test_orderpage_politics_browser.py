@@ -77,7 +77,7 @@ def make_campaign(root: Path, *options: str) -> dict[str, Any]:
     """An advanced Maria campaign resolved through its set-up: the political phase opens next."""
     keys = make_keys(root / "keys", SEATS)
     camp = root / "camp"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "advanced", "--id", "maria-p", "--now", NOW,
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "advanced", "--id", "maria-p", "--now", NOW,
             "--outage-share", "0", "--lang", "louis=zh-TW", *[a for opt in options for a in ("--option", opt)],
             *player_args(keys))
     run_cli("resolve", str(camp), "--force", "--now", LATER)

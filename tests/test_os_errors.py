@@ -68,7 +68,7 @@ def test_disk_full_is_one_line_in_every_command(tmp_path: Path, mini_campaign: P
     args = {
         "intake": ["intake", str(mini_campaign), str(bid), "--now", NOW],
         "resolve": ["resolve", str(mini_campaign), "--force", "--now", NOW],
-        "new": ["new", str(tmp_path / "other"), "--game", "mini", "--scenario", "short", "--id", "mini-2",
+        "new": ["new", str(tmp_path / "other"), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-2",
                 "--player", f"north=n@example.org:{keys['north'].with_suffix('.pub')}",
                 "--player", f"south=s@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW],
         "send": ["send", str(mini_campaign), "--security", "none", "--retries", "0"],
@@ -98,7 +98,7 @@ def test_disk_full_is_one_line_in_every_command(tmp_path: Path, mini_campaign: P
 def test_run_names_the_campaign_and_the_os_error(tmp_path: Path, keys: dict[str, Path]) -> None:
     root = tmp_path / "root"
     for name in ("a", "b"):
-        run_cli("new", str(root / name), "--game", "mini", "--scenario", "short", "--id", f"mini-{name}",
+        run_cli("new", str(root / name), "--deal-now", "--game", "mini", "--scenario", "short", "--id", f"mini-{name}",
                 "--player", f"north=n@example.org:{keys['north'].with_suffix('.pub')}",
                 "--player", f"south=s@example.org:{keys['south'].with_suffix('.pub')}", "--outage-share", "0", "--now", NOW)
     shutil.rmtree(root / "a" / "reports", ignore_errors=True)

@@ -13,7 +13,7 @@ from orders_util import signed
 def _new(root: Path, name: str, keys: dict[str, Path], *extra: str) -> Path:
     camp = root / name
     run_cli(
-        "new", str(camp), "--game", "mini", "--scenario", "short",
+        "new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short",
         "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
         "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
         "--deadline", "stage=24h", "--grace", "1h", "--now", NOW, *extra,

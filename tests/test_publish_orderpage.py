@@ -20,7 +20,7 @@ from pbem.render.orderpage import unpack
 def _campaign(tmp_path: Path, *extra: str) -> Path:
     keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
             *player_args(keys), *extra, "--now", NOW)
     run_cli("resolve", str(camp), "--force", "--now", NOW)  # set-up with default splits; AU's hussars next
     return camp
@@ -70,7 +70,7 @@ def test_political_rounds_get_pages_with_only_the_seats_own_choices(tmp_path: Pa
     bids; each embeds the legal choices, hand and commitment of the seat's own powers only."""
     keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "advanced", "--id", "m-2", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "advanced", "--id", "m-2", "--outage-share", "0",
             "--option", f"pbem.commitments={mode}", "--lang", "louis=zh-TW", *player_args(keys), "--now", NOW)
     for kind in kinds:
         run_cli("resolve", str(camp), "--force", "--now", NOW)  # the set-up (trustless: then the commit round)

@@ -119,7 +119,7 @@ def test_receipt_is_threaded_and_names_the_players_mail(tmp_path: Path, mini_cam
 
 def test_refusal_of_a_verified_file_says_why_in_the_seats_language(tmp_path: Path, keys: dict[str, Path]) -> None:
     camp = tmp_path / "camp"
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1",
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
             "--lang", "north=zh-TW", "--tz", "north=Asia/Taipei", "--now", NOW)
@@ -204,7 +204,7 @@ def english_words(text: str, allowed: set[str]) -> list[str]:
 
 def test_every_mail_to_a_zh_tw_seat_is_in_traditional_chinese(tmp_path: Path, keys: dict[str, Path]) -> None:
     camp = tmp_path / "camp"
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1",
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1",
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
             "--lang", "north=zh-TW", "--tz", "north=Asia/Taipei", "--deadline", "stage=48h", "--now", NOW)
@@ -276,7 +276,7 @@ def test_receipt_lists_the_orders_the_resolver_will_void_in_its_words(tmp_path: 
 
     keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
             *player_args(keys), "--now", NOW)
     run_cli("resolve", str(camp), "--force", "--now", NOW)  # set-up -> 1741-1/hussars
     doc = signed(tmp_path, keys["maria_theresa"], "m-1", "maria_theresa", "1741-1/hussars", {"AU": {"hussars": ["berlin", "kolin", "kolin"]}})
@@ -355,7 +355,7 @@ def test_maria_reports_to_a_zh_tw_seat_are_in_traditional_chinese(tmp_path: Path
 
     keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
             *player_args(keys), "--lang", "louis=zh-TW", "--tz", "louis=Europe/Paris", "--lang", "maria_theresa=zh-TW",
             "--now", NOW)
     run_cli("report", str(camp))
@@ -404,7 +404,7 @@ def test_copies_of_an_old_signed_file_give_one_refusal(tmp_path: Path, mini_camp
 
 def test_a_sealed_report_mail_shows_the_deadline_in_the_seats_time_zone(tmp_path: Path, keys: dict[str, Path]) -> None:
     camp = tmp_path / "camp"
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1", "--encrypt-private",
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", "mini-1", "--encrypt-private",
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
             "--tz", "north=Asia/Taipei", "--deadline", "stage=48h", "--now", NOW)

@@ -13,7 +13,7 @@ from conftest import make_keys, player_args, run_cli
 def test_a_campaign_from_first_order_to_the_end(tmp_path: Path) -> None:
     keys = make_keys(tmp_path / "keys", ("aurelia", "brutus", "cassia"))
     camp = tmp_path / "camp"
-    run_cli("new", str(camp), "--game", "ror", "--scenario", "middle", "--id", "ror-1", *player_args(keys),
+    run_cli("new", str(camp), "--deal-now", "--game", "ror", "--scenario", "middle", "--id", "ror-1", *player_args(keys),
             "--now", "2026-01-01T00:00:00Z")
     assert "T6/revolution" in run_cli("status", str(camp)).output
     doc = {"pbem": 1, "campaign": "ror-1", "player": "aurelia", "phase": "T6/revolution",

@@ -64,7 +64,7 @@ def _mail(folder: Path, name: str, sender: str, attachment: bytes) -> None:
 def _buggy_campaign(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
     keys = make_keys(tmp_path / "keys", ("north", "south"))
     camp = tmp_path / "camp"
-    run_cli("new", str(camp), "--game", "buggy", "--scenario", "short", "--id", "b-1", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "buggy", "--scenario", "short", "--id", "b-1", "--outage-share", "0",
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
             "--deadline", "stage=48h", "--now", NOW)

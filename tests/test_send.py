@@ -566,7 +566,7 @@ def test_pbem_run_sends_what_it_queued_when_the_campaign_names_an_smtp_server(
     camps = []
     for name in ("a-mini", "b-mini"):
         camp = root / name
-        run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", name,
+        run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", name,
                 "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
                 "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}",
                 "--deadline", "stage=48h", "--now", NOW)

@@ -38,7 +38,7 @@ COMMIT = "ab" * 32
 def _new(folder: Path, keys: dict[str, Path], scenario: str = "intro", *options: str) -> Path:
     camp = folder / "campaign"
     opts = [a for o in options for a in ("--option", o)]
-    run_cli("new", str(camp), "--game", "maria", "--scenario", scenario, "--id", "maria-a", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", scenario, "--id", "maria-a", "--outage-share", "0",
             "--now", "2027-01-04T08:00:00Z", "--lang", "frederick=zh-TW", *opts, *player_args(keys))
     return camp
 

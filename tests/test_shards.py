@@ -27,7 +27,7 @@ def twelve(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("shards")
     args = player_args(make_keys(base / "keys", ("maria_theresa", "louis", "frederick")))
     for i in range(12):
-        run_cli("new", str(base / "root" / f"c{i:02d}"), "--game", "maria", "--scenario", "intro", "--id", f"shard-{i}",
+        run_cli("new", str(base / "root" / f"c{i:02d}"), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", f"shard-{i}",
                 "--deadline", "setup=1h", "--deadline", "default=1h", "--outage-share", "0", "--now", START, *args)
     return base / "root"
 

@@ -13,7 +13,7 @@ from orders_util import signed
 def test_standing_orders_of_a_power_that_does_not_act_reach_the_game(tmp_path: Path) -> None:
     keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
             *player_args(keys), "--now", NOW)
     assert "resolved setup" in run_cli("resolve", str(camp), "--force", "--now", NOW).output
     status = run_cli("status", str(camp), "--now", NOW).output

@@ -53,10 +53,13 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("--autopilot-suggest", is_flag=True, help="Pre-fill each player's order form with the autopilot's orders for the seat (a suggestion; sending nothing still plays the defaults).")
 @click.option("--outage-share", default=0.5, show_default=True, help="Hold a phase when at least this share of players (and 2 or more) sent nothing; 0 turns the guard off.")
 @click.option("--encrypt-private", is_flag=True, help="Encrypt private reports to each player's key.")
+@click.option("--entropy-first/--deal-now", default=True, show_default=True,
+              help="Make the deal only after two rounds in which every player commits to, then reveals, a random value "
+                   "(nobody, the GM included, can steer it); --deal-now deals at once from the campaign's seed alone.")
 @now_option
 def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, ...], langs: tuple[str, ...], tzs: tuple[str, ...], campaign_id: str | None,
         options: tuple[str, ...], deadlines: tuple[str, ...], grace: str, gm_email: str, autopilot_after: int, autopilot_suggest: bool,
-        outage_share: float, encrypt_private: bool, now: datetime) -> None:
+        outage_share: float, encrypt_private: bool, entropy_first: bool, now: datetime) -> None:
     """Create a campaign folder.
 
     \b
@@ -75,11 +78,15 @@ def new(campaign_dir: Path, game_name: str, scenario: str, players: tuple[str, .
         deadlines={k: parse_duration(v) for k, v in table.items()}, grace=parse_duration(grace), start=now,
         settings={"gm_email": gm_email, "autopilot_after": autopilot_after, "outage_share": outage_share, "encrypt_private": encrypt_private,
                   **({"autopilot_suggest": True} if autopilot_suggest else {})},
+        entropy_first=entropy_first,
     )
     rec = camp.create_record()
     click.echo(f"created {camp.id} ({game_name}/{scenario}) in {campaign_dir}")
     click.echo(f"public hash-chain anchor: {rec['public_anchor']}")
     click.echo(f"secret-key commitment:    {rec['secret_commitment']}")
+    click.echo(f"campaign nonce:           {rec['nonce']}")
+    if entropy_first:
+        click.echo("the deal waits for every player's entropy: the first two rounds are deal/commit and deal/reveal")
 
 
 def _option_value(text: str) -> object:

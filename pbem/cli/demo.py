@@ -18,7 +18,9 @@ from pbem.demo import run_demo
 @click.option("--scenario", help="Default: maria advanced, ror early.")
 @click.option("--seed", default=1741, show_default=True, help="Changes the bots' play and the campaign's dice.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
-def demo(folder: Path | None, game_name: str, scenario: str | None, seed: int, quiet: bool) -> None:
+@click.option("--entropy-first/--deal-now", default=True, show_default=True,
+              help="Deal only after the players' two entropy rounds, as 'pbem new' does.")
+def demo(folder: Path | None, game_name: str, scenario: str | None, seed: int, quiet: bool, entropy_first: bool) -> None:
     """Play a complete sample campaign: keys, signed mails, intake, resolution, reports, audit.
 
     \b
@@ -26,7 +28,7 @@ def demo(folder: Path | None, game_name: str, scenario: str | None, seed: int, q
     """
     folder = folder or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
-    result = run_demo(folder, game_name, scenario, seed, log)
+    result = run_demo(folder, game_name, scenario, seed, log, entropy_first=entropy_first)
     camp = result.campaign
     click.echo(f"campaign:  {camp}")
     click.echo(f"players:   keys in {folder / 'keys'}")

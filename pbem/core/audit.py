@@ -21,6 +21,7 @@ from typing import Any
 from pbem.core.campaign import Campaign, derive_keys, effective, format_pin, orders_folder_name, parse_pin, parse_public_key, record_hash
 from pbem.core.gm import majority
 from pbem.core.canonical import canonical, digest, sha256_hex
+from pbem.core.deal import lobby_state
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.fair import H, PhaseRng, Rng, check_chain_key, entropy_mix, hash_chain, phase_seed
 from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
@@ -489,8 +490,11 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
     create = records[0]
     keys = derive_keys(seed)
     anchor = bytes.fromhex(create["public_anchor"])
-    rng = PhaseRng(public=Rng(H(anchor + b"|create")), secret=Rng(H(keys["secret"] + b"|create")))
-    state = game.new_game(create["scenario"], create["options"], rng)
+    if create.get("entropy_first"):  # nothing drawn yet: the deal is the second round's resolution
+        state = lobby_state(create["scenario"], create["options"], sorted(create["roster"]))
+    else:
+        rng = PhaseRng(public=Rng(H(anchor + b"|create")), secret=Rng(H(keys["secret"] + b"|create")))
+        state = game.new_game(create["scenario"], create["options"], rng)
     if digest(state) != create["state_hash"]:
         raise _fail(camp.record_path(0), "replaying the game's creation does not give the state hash of record 0")
     states = {0: state}

@@ -177,12 +177,17 @@ class Campaign:
         start: datetime,
         seed: bytes | None = None,
         settings: dict[str, Any] | None = None,
+        entropy_first: bool = False,
     ) -> Campaign:
         """Create a campaign folder with its record 0 and initial state.
 
         ``settings`` are the campaign's procedural settings (``gm_email``, ``outage_share``,
         ``autopilot_after``, ``autopilot_suggest``, ``encrypt_private``), kept in record 0 beside the
-        rule options."""
+        rule options.
+
+        ``entropy_first``: draw nothing now; the deal waits for every seat's entropy, committed
+        and then revealed in two rounds (:mod:`pbem.core.deal`)."""
+        from pbem.core.deal import lobby_state
         from pbem.core.fair import PhaseRng, Rng
 
         camp = cls(root)
@@ -205,8 +210,11 @@ class Campaign:
         seed = seed if seed is not None else os.urandom(32)
         keys = derive_keys(seed)
         chain = hash_chain(keys["public"], CHAIN_LENGTH)
-        rng = PhaseRng(public=Rng(H(chain[0] + b"|create")), secret=Rng(H(keys["secret"] + b"|create")))
-        state = game.new_game(scenario, options, rng)
+        if entropy_first:
+            state = lobby_state(scenario, options, sorted(given))
+        else:
+            rng = PhaseRng(public=Rng(H(chain[0] + b"|create")), secret=Rng(H(keys["secret"] + b"|create")))
+            state = game.new_game(scenario, options, rng)
         camp.root.mkdir(parents=True, exist_ok=True)
         for d in (camp.secret_dir,):
             d.mkdir(mode=0o700, exist_ok=True)
@@ -231,6 +239,8 @@ class Campaign:
             "nonce": campaign_nonce(seed),
             "state_hash": digest(state),
         }
+        if entropy_first:  # the deal is made from every seat's entropy, in the second round
+            record["entropy_first"] = True
         record.update(settings or {})
         camp.write_state(0, state)
         camp.append_record(record)
@@ -300,9 +310,17 @@ class Campaign:
         return None if value is None else str(value)
 
     def game(self) -> Any:
+        """The campaign's game (with the entropy rounds before its deal, for a campaign made
+        with them: :mod:`pbem.core.deal`)."""
         from pbem.games import get_game
 
-        return get_game(self.create_record()["game"])
+        create = self.create_record()
+        game = get_game(create["game"])
+        if create.get("entropy_first"):
+            from pbem.core.deal import EntropyFirst
+
+            return EntropyFirst(game)
+        return game
 
     def roster(self) -> dict[str, Seat]:
         """The seats as they stand after every roster change."""

@@ -56,6 +56,7 @@ from pbem.render.reportpage import report_text as _text
 from pbem.render.reportpage import sealed_html as _sealed_html
 
 LANGS = tuple(i18n.LOCALES)
+LOBBY_TEMPLATES = "pbem"  # templates/pbem/: the entropy rounds before a deal
 
 
 @dataclass
@@ -267,12 +268,14 @@ class _Publisher:
 
     def run(self) -> Bundle:
         game = self.game
+        public_view = game.view(self.state, report.PUBLIC)
+        if "entropy_round" in public_view:  # the rounds before the deal (pbem.core.deal): no board to show
+            self.game_name = LOBBY_TEMPLATES
         header = report.phase_header(self.camp.id, self.game_name, self.rec, self.key)
         phase = game.current_phase(self.state)
         seat_of = {p: game.seat_of(self.state, p) for p in (phase.powers if phase else ())}
         upcoming = report.next_phase(phase, seat_of, self._deadline(phase))
         public_events = self.public_events = report.visible_events(self.events, report.PUBLIC)
-        public_view = game.view(self.state, report.PUBLIC)
         chain, result = self._chain(), self._result(phase)
         archive = report.archive_section(self.rec, self._pin(result is not None), self.create, self._roster_changes())
         public: dict[str, Rendered] = {}

@@ -36,6 +36,11 @@ TEMPLATE_DIR = "orderpage"
 # The page's words: English message ids, translated with the project's gettext catalog; the
 # Traditional Chinese here serves until the catalog carries the same ids.
 MESSAGES: dict[str, str] = {
+    # the rounds before the deal (templates/orderpage/pbem.js)
+    "Nothing is dealt yet. This round takes no orders: load your key and sign. The signed file commits to a fresh random value that this page keeps for the next round.":
+        "尚未發牌。這一輪不需要命令：載入你的金鑰並簽署。簽署的檔案承諾一個新的亂數值，本頁會保留它到下一輪。",
+    "This round takes no orders: load your key and sign. The signed file reveals the value you committed; the deal is made from every player's value.":
+        "這一輪不需要命令：載入你的金鑰並簽署。簽署的檔案揭示你承諾過的值；發牌由每位玩家的值決定。",
     "Orders": "命令",
     "Order page": "命令頁",
     "Campaign": "戰役",
