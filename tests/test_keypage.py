@@ -112,3 +112,23 @@ def test_writer_module_is_pure() -> None:
     # the page comes from the shipped templates, and building it writes nothing
     assert keypage.TEMPLATE_DIR == "keypage"
     assert {"page.html", "keypage.js", "keypage.css"} <= {p.name for p in (templates_dir() / "keypage").iterdir()}
+
+
+def test_a_page_made_for_a_campaign_shows_its_anchor_commitment_and_nonce(tmp_path: Path, mini_campaign: Path) -> None:
+    """A new player's key page, made for a running campaign, names the values record 0 fixed
+    before anyone committed entropy; a page made before the campaign says where they come."""
+    from pbem.core.campaign import Campaign
+
+    create = Campaign(mini_campaign).create_record()
+    page = tmp_path / "keys.html"
+    run_cli("keygen", "fritz", "--page", str(page), "--campaign", str(mini_campaign), "--lang", "zh-TW")
+    text = page.read_text(encoding="utf-8")
+    for field in ("campaign", "public_anchor", "secret_commitment", "nonce"):
+        assert f"<code>{create[field]}</code>" in text, field
+    assert "id=\"no-campaign\" class=\"card\" hidden" in text
+    assert "公開雜湊鏈錨點" in text and "{{" not in text
+    before = key_page("en")
+    assert 'id="campaign" class="card" hidden' in before and 'id="no-campaign" class="card">' in before
+    assert "The campaign does not exist yet" in before and "start report (section Archive)" in before
+    out = run_cli("keygen", "fritz", "--campaign", str(mini_campaign), ok=False)
+    assert out.exit_code == 2 and "--campaign is for the key page; give it with --page" in out.output

@@ -24,7 +24,9 @@ LANGS = list(LOCALES)
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Folder for NAME.key and NAME.pub (default: here).")
 @click.option("--page", type=click.Path(dir_okay=False, path_type=Path), help="Write the offline key page (HTML) to mail to players, instead of keys.")
 @click.option("--lang", type=click.Choice(LANGS), help="The key page's language (default: en).")
-def keygen(name: str | None, out_dir: Path | None, page: Path | None, lang: str | None) -> None:
+@click.option("--campaign", "campaign_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="With --page: the campaign the page is for (a new player for a seat); the page shows its anchor, commitment and nonce.")
+def keygen(name: str | None, out_dir: Path | None, page: Path | None, lang: str | None, campaign_dir: Path | None) -> None:
     """Make a signing key: NAME.key (secret, mode 0600) and NAME.pub (give it to your GM).
 
     With --page, write instead the offline key page: one HTML file that makes the same two files
@@ -39,11 +41,18 @@ def keygen(name: str | None, out_dir: Path | None, page: Path | None, lang: str 
             raise click.UsageError("--page writes the key page, not keys; give no -o with it")
         from pbem.render.keypage import key_page
 
-        atomic.write_text(page, key_page(lang or "en", name))
+        made_for = None
+        if campaign_dir is not None:
+            from pbem.core.campaign import Campaign
+
+            create = Campaign(campaign_dir).require().create_record()
+            made_for = {"id": str(create["campaign"]), "anchor": str(create["public_anchor"]),
+                        "commitment": str(create["secret_commitment"]), "nonce": str(create.get("nonce") or "")}
+        atomic.write_text(page, key_page(lang or "en", name, made_for))
         click.echo(f"key page: {page}", err=True)
         return
-    if lang is not None:
-        raise click.UsageError("--lang is the key page's language; give it with --page")
+    if lang is not None or campaign_dir is not None:
+        raise click.UsageError(f"{'--lang' if lang is not None else '--campaign'} is for the key page; give it with --page")
     if name is None:
         raise click.UsageError("give NAME (or --page FILE to write the key page)")
     out_dir = out_dir or Path(".")

@@ -12,6 +12,7 @@ This module is pure: :func:`key_page` returns the HTML text; the command writes 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from pbem.core.keyname import BAD_KEY_NAME as BAD_NAME
 from pbem.core.keyname import KEY_NAME, check_key_name
@@ -52,6 +53,15 @@ MESSAGES: dict[str, str] = {
     "Copied": "已複製",
     "Making keys again gives new, different keys. Send only the line that belongs to the secret key you keep.":
         "再次產生會得到一組新的、不同的金鑰。只寄出與你保留的私鑰相符的那一行。",
+    "The campaign": "戰役",
+    "The GM made this page for the campaign below. Its start report (the first mail the campaign sends you) must show the same values; the GM fixed them before any player committed entropy, so it cannot choose the deal.":
+        "GM 為下列戰役製作了本頁。它的開局戰報（戰役寄給你的第一封信）必須列出相同的值；GM 在任何玩家承諾亂數之前就已固定它們，所以無法選擇發牌。",
+    "Campaign": "戰役",
+    "Public hash-chain anchor": "公開雜湊鏈錨點",
+    "Commitment to the secret key": "秘密金鑰的承諾",
+    "Campaign nonce (every order file carries it)": "戰役 nonce（每份命令檔都帶有它）",
+    "The campaign does not exist yet: the GM makes it from your public key. Its public hash-chain anchor, its commitment to the secret key and its nonce come in the first mail it sends you, the start report (section Archive), before any round asks you to commit entropy. Keep that mail.":
+        "戰役尚未建立：GM 會用你的公鑰建立它。它的公開雜湊鏈錨點、秘密金鑰的承諾與 nonce 會在它寄給你的第一封信——開局戰報（「檔案庫」一節）——中送達，早於任何要求你承諾亂數的回合。請保留那封信。",
 }
 
 _WORDS = re.compile(r"\{\{(.+?)\}\}")
@@ -66,8 +76,12 @@ def _asset(name: str) -> str:
     return pagekit.asset(TEMPLATE_DIR, name)
 
 
-def key_page(lang: str = "en", name: str | None = None) -> str:
-    """The key page's HTML in ``lang`` (``en`` or ``zh-TW``); ``name`` pre-fills the name box."""
+def key_page(lang: str = "en", name: str | None = None, campaign: Mapping[str, str] | None = None) -> str:
+    """The key page's HTML in ``lang`` (``en`` or ``zh-TW``); ``name`` pre-fills the name box.
+
+    ``campaign`` (``id``, ``anchor``, ``commitment``, ``nonce``: what record 0 publishes) is the
+    campaign the page is made for, when it exists already (a new player for a seat); the page
+    shows its values to compare with the start report. Without it the page says where they come."""
     from html import escape
 
     if lang not in LANGS:
@@ -78,6 +92,20 @@ def key_page(lang: str = "en", name: str | None = None) -> str:
     data = {"lang": lang, "name": name or "", "name_pattern": KEY_NAME.pattern, "text": text}
     page = _asset("page.html")
     page = page.replace("@@LANG@@", escape(lang)).replace("@@STYLE@@", _asset("keypage.css"))
+    page = _campaign_section(page, campaign)
     page = _WORDS.sub(lambda m: escape(text[m.group(1)], quote=False), page)
     # the data and the script go in last, so nothing in them is taken for a marker
     return page.replace("@@DATA@@", pagekit.script_json(data)).replace("@@SCRIPT@@", _asset("keypage.js"))
+
+
+
+def _campaign_section(page: str, campaign: Mapping[str, str] | None) -> str:
+    """``page`` with the card that names the campaign's values fixed at creation, or with the
+    card that says where they come (the other card hidden)."""
+    from html import escape
+
+    values = campaign or {}
+    page = page.replace("@@FOR_CAMPAIGN@@", "" if campaign else " hidden").replace("@@BEFORE_CAMPAIGN@@", " hidden" if campaign else "")
+    for marker, key in (("ID", "id"), ("ANCHOR", "anchor"), ("COMMITMENT", "commitment"), ("NONCE", "nonce")):
+        page = page.replace(f"@@CAMPAIGN_{marker}@@", escape(str(values.get(key) or "-")))
+    return page
