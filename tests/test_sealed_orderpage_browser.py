@@ -19,7 +19,7 @@ from pbem.core.campaign import Campaign
 def _sealed_campaign(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
     keys = make_keys(tmp_path / "keys", ("maria_theresa", "louis", "frederick"))
     camp = tmp_path / "m"
-    run_cli("new", str(camp), "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", "m-1", "--outage-share", "0",
             "--encrypt-private", "--tz", "maria_theresa=Asia/Taipei", *player_args(keys), "--now", NOW)
     run_cli("resolve", str(camp), "--force", "--now", NOW)  # set-up -> 1741-1/hussars (Austria)
     return camp, keys
