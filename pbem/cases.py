@@ -95,7 +95,7 @@ def run_case(case: Case) -> CaseResult:
     try:
         failures = list(game.run_case(case.data))
     except PbemError as exc:
-        failures = [f"the case could not run: {exc}"]
+        failures = [f"the case could not run: {case.source}, case '{case.id}': {exc}"]
     return CaseResult(case, tuple(failures))
 
 

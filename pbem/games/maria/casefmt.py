@@ -14,6 +14,7 @@ from pbem.core.fair import PhaseRng, Rng
 from pbem.errors import DataError
 from pbem.games.maria import adjudicate, model, shape
 from pbem.games.maria.board import parse_board
+from pbem.games.maria.cards import is_card_id
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import (
     battle,
@@ -92,6 +93,18 @@ def _general(gid: str, spec: Any) -> dict[str, Any]:
     return g
 
 
+def _cards(field: str, ids: Any) -> list[str]:
+    """The tactical card ids of a hand or pile; a DataError naming the entry for a bad one."""
+    if ids is None:
+        return []
+    if not isinstance(ids, list):
+        raise DataError(f"{field}: expected a list of card ids, got {ids!r}")
+    for i, cid in enumerate(ids):
+        if not is_card_id(cid):
+            raise DataError(f"{field}[{i}]: {cid!r} is not a tactical card id (expected e.g. 'H7.2' or 'R.3a')")
+    return list(ids)
+
+
 def case_state(case: dict[str, Any], board: Any) -> dict[str, Any]:
     """Expand the compact ``state:`` of a case into a full game state."""
     pos = case.get("state") or {}
@@ -115,9 +128,9 @@ def case_state(case: dict[str, Any], board: Any) -> dict[str, Any]:
     state["train_max"].update(pos.get("train_max") or {})
     state["troop_totals"] = dict(pos.get("troop_totals") or {})
     for p, hand in (pos.get("hands") or {}).items():
-        state["cards"]["hands"][p] = list(hand)
-    state["cards"]["draw"] = list(pos.get("draw") or [])
-    state["cards"]["discard"] = list(pos.get("discard") or [])
+        state["cards"]["hands"][p] = _cards(f"state.hands.{p}", hand)
+    state["cards"]["draw"] = _cards("state.draw", pos.get("draw"))
+    state["cards"]["discard"] = _cards("state.discard", pos.get("discard"))
     for city, spec in (pos.get("control") or {}).items():
         if isinstance(spec, str):
             spec = {"power": None if spec == "none" else spec.rstrip("+"),
