@@ -100,6 +100,18 @@ def test_advanced_game_starts_with_politics_on_both_maps() -> None:
     assert len(state["politics"]["revealed"]) == 2 and state["politics"]["trump"] in "SHDC"
 
 
+def test_single_deck_mode_shuffles_every_political_card_into_one_pile() -> None:
+    """M9.2 (``politics.deck_mode: single``): one pile of all 25 cards, shuffled, for every turn
+    of the game, so turn 1 reveals the top two of it."""
+    state = adjudicate.new_game("advanced", {"politics.deck_mode": "single"}, _rng())
+    pol = state["politics"]
+    assert list(pol["groups"]) == ["all"] and pol["ranges"] == {"all": [1, 99]}
+    pile = list(pol["groups"]["all"])
+    assert len(pile) == 25 and pile != sorted(pile)
+    state = adjudicate.resolve(state, {}, _rng("s")).state
+    assert state["politics"]["revealed"] == pile[:2]
+
+
 def test_unknown_political_deck_is_refused() -> None:
     from pbem.games.maria.board import load_board
     from pbem.games.maria.political import board_regions, load_deck, parse_deck
