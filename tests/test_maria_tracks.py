@@ -105,7 +105,7 @@ def test_a_track_withdrawal_waits_for_a_general_and_is_not_repeated() -> None:
     assert [e["type"] for e in ctx.events] == ["withdrawn"]
 
 
-@pytest.mark.parametrize(("stages", "blocked"), [((1, 2), True), ((1, 1), False)])
+@pytest.mark.parametrize(("stages", "blocked"), [((1, 2), True), ((2, 1), True), ((1, 1), False)])
 def test_a_piece_under_two_blocks_is_free_when_both_have_ended(stages: tuple[int, int], blocked: bool) -> None:
     """E7/M2.6: a block ends after its stages; a piece blocked twice stays blocked while the
     other block lasts."""
