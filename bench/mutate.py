@@ -274,18 +274,37 @@ def case_units(folder: str, filename: str) -> list[Unit]:
 
 
 def pytest_units(files: list[str], filename: str) -> list[Unit]:
+    """One unit per test, traced while it runs. What fixtures reach while being set up or torn
+    down counts for every test of their file: a module-scoped fixture is built inside whichever
+    test comes first, and a mutant of the code it runs must be judged by all the tests that use
+    what it built. A test's time is its call alone: the fixtures are paid once per run."""
     import pytest
 
     units: dict[str, Unit] = {}
+    fixture_lines: dict[str, set[int]] = {}
+
+    def unit(item: pytest.Item) -> Unit:
+        return units.setdefault(item.nodeid, Unit("pytest", item.nodeid, item.nodeid))
 
     class Recorder:
         @pytest.hookimpl(hookwrapper=True)
-        def pytest_runtest_protocol(self, item: pytest.Item, nextitem: object) -> Iterator[None]:
-            u = units.setdefault(item.nodeid, Unit("pytest", item.nodeid, item.nodeid))
+        def pytest_runtest_setup(self, item: pytest.Item) -> Iterator[None]:
+            unit(item)
+            with tracing(filename, fixture_lines.setdefault(item.nodeid.split("::")[0], set())):
+                yield
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+            u = unit(item)
             t0 = time.perf_counter()
             with tracing(filename, u.lines):
                 yield
             u.seconds = time.perf_counter() - t0
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_teardown(self, item: pytest.Item, nextitem: object) -> Iterator[None]:
+            with tracing(filename, fixture_lines.setdefault(item.nodeid.split("::")[0], set())):
+                yield
 
         def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
             if report.failed:
@@ -297,6 +316,8 @@ def pytest_units(files: list[str], filename: str) -> list[Unit]:
     with contextlib.redirect_stdout(io.StringIO()):
         pytest.main(["-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ROOT),
                      *[str(ROOT / f) for f in existing]], plugins=[Recorder()])
+    for u in units.values():
+        u.lines |= fixture_lines.get(u.name.split("::")[0], set())
     # a test that reaches no line may still read a module constant: it judges the top-level mutants
     return list(units.values())
 
