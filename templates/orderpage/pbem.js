@@ -7,9 +7,9 @@
   var D = PBEM.data, t = PBEM.t, el = PBEM.el;
 
   function render(form) {
-    form.appendChild(el("p", { class: "note", text: t(D.phase === "deal/commit"
-      ? "Nothing is dealt yet. This round takes no orders: load your key and sign. The signed file commits to a fresh random value that this page keeps for the next round."
-      : "This round takes no orders: load your key and sign. The signed file reveals the value you committed; the deal is made from every player's value.") }));
+    form.appendChild(el("p", { class: "note", text: D.phase === "deal/commit"
+      ? t("Nothing is dealt yet. This round takes no orders: load your key and sign. The signed file commits to a fresh random value that this page keeps for the next round.")
+      : t("This round takes no orders: load your key and sign. The signed file reveals the value you committed; the deal is made from every player's value.") }));
   }
 
   function collect() {
