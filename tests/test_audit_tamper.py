@@ -24,9 +24,12 @@ import pytest
 from conftest import NOW, run_cli
 from orders_util import signed
 
-from pbem.core.campaign import Campaign, parse_time
+from pbem.core.audit import audit, check_sent
+from pbem.core.campaign import Campaign, parse_time, record_hash
+from pbem.core.canonical import canonical
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
+from pbem.errors import AuditError
 
 HEX_RUN = re.compile(rb"[0-9a-f]{32,}")
 
@@ -206,3 +209,114 @@ def test_untouched_campaigns_pass(campaigns: dict[str, Path]) -> None:
     assert "5 records: hash chain intact" in finished and "3 phases replayed" in finished
     running = run_cli("audit", str(campaigns["running"])).stdout
     assert "2 records: hash chain intact" in running and "1 phases replayed" in running
+
+
+# -- what the audit reports, pins and a player's own check ----------------------------------------
+
+REPLAYED = "phases replayed: every state, event and commitment hash matches"
+
+
+def _copy(campaigns: dict[str, Path], name: str, tmp_path: Path) -> Path:
+    camp = tmp_path / name
+    shutil.copytree(campaigns[name], camp)
+    return camp
+
+
+def test_the_report_says_what_was_checked(campaigns: dict[str, Path]) -> None:
+    """Each line counts what was checked: records, order files (the superseded one included),
+    phases replayed; a public audit counts phases and public draws and gives each stream seed."""
+    fin = audit(Campaign(campaigns["finished"]))
+    assert fin.lines() == ["5 records: hash chain intact", "7 order files: hashes and signatures verified",
+                           f"3 {REPLAYED}"]
+    run = audit(Campaign(campaigns["running"]))
+    assert run.lines() == ["2 records: hash chain intact", "3 order files: hashes and signatures verified",
+                           f"1 {REPLAYED}"]
+    pub = audit(Campaign(campaigns["finished"]), public=True)
+    lines = pub.lines()
+    assert lines[0] == "5 records: hash chain intact"
+    assert re.fullmatch(r"3 phases: public hash-chain keys and the players' entropy verified; [1-9]\d* public draws recomputed", lines[1])
+    assert pub.draws > 0 and pub.phases == 3 and pub.order_files == 0 and not pub.replay
+    for i, line in enumerate(lines[2:5], start=1):
+        assert re.fullmatch(rf"round-{i} \(record {i}\): public stream seed [0-9a-f]{{64}}", line), line
+    assert lines[5:] == ["the seed revealed in record 4 matches the anchor and the commitment of record 0",
+                         "order files, states and the replay are left to the full audit (they hold secrets until the game ends)"]
+    mid = audit(Campaign(campaigns["running"]), public=True)
+    assert mid.lines()[1].startswith("1 phases: public hash-chain keys") and len(mid.lines()) == 4
+
+
+def test_without_the_seed_the_replay_is_skipped(campaigns: dict[str, Path], tmp_path: Path) -> None:
+    camp = _copy(campaigns, "running", tmp_path)
+    (camp / "secret" / "seed").unlink()
+    report = audit(Campaign(camp))
+    assert not report.replay and report.replayed == 0
+    assert report.lines()[-1] == "replay skipped: the secret seed is revealed only when the game ends"
+    assert not any(REPLAYED in line for line in report.lines())
+
+
+def test_pins_anchor_the_chain(campaigns: dict[str, Path]) -> None:
+    camp = Campaign(campaigns["finished"])
+    real = record_hash(camp.record_path(2).read_bytes())
+    report = audit(camp, pins=[(2, real), (2, real), (0, record_hash(camp.record_path(0).read_bytes()))])
+    assert report.lines()[-1] == "2 pin(s) from reports or receipts: every pinned record is there, unchanged"
+    with pytest.raises(AuditError) as past:
+        audit(camp, pins=[(5, real)])
+    assert "record 5 is missing" in past.value.message and "truncated after record 4" in past.value.message
+    assert past.value.source and past.value.source.endswith("000005.json")
+    with pytest.raises(AuditError) as wrong:
+        audit(camp, pins=[(4, real)])
+    assert "record 4 is not the record" in wrong.value.message and f"sha256:{record_hash(camp.record_path(4).read_bytes())}" in wrong.value.message
+    assert "pin" not in " ".join(audit(camp).lines())
+
+
+def test_a_players_own_check_of_the_files_sent(campaigns: dict[str, Path], tmp_path: Path) -> None:
+    """``pbem audit --sent``: the file used, a later one used, other bytes with the same seq,
+    a phase not resolved yet, an unreadable file, and a file newer than the one used."""
+    camp = Campaign(campaigns["finished"])
+    docs = campaigns["finished"].parent / "finished-docs"
+    used, old = docs / "north-round-1.yaml", docs / "n-old-round-1.yaml"
+    assert check_sent(camp, [used, old]) == [
+        "north-round-1.yaml: record 1 (archive/000001.json) used this file",
+        "n-old-round-1.yaml: record 1 (archive/000001.json) used a later file of yours, seq 2"]
+    crlf = tmp_path / "crlf.yaml"
+    crlf.write_bytes(used.read_bytes().replace(b"\n", b"\r\n"))
+    [line] = check_sent(camp, [crlf])
+    assert line.startswith("crlf.yaml: record 1 (archive/000001.json) used north's seq 2 with other bytes (sha256:")
+    later = docs / "south-round-2.yaml"
+    [line] = check_sent(Campaign(campaigns["running"]), [later])
+    assert line == "south-round-2.yaml: round-2 is not resolved yet in this archive"
+    junk = tmp_path / "junk.yaml"
+    junk.write_text("not: [an order file", encoding="utf-8")
+    with pytest.raises(AuditError, match="your file does not parse"):
+        check_sent(camp, [junk])
+    newer = signed(tmp_path, docs.parent / "finished-keys" / "north.key", "mini-1", "north", "round-1",
+                   {"N": {"bid": 1}}, seq=9)
+    with pytest.raises(AuditError) as exc:
+        check_sent(camp, [newer])
+    assert exc.value.message.startswith("record 1 (archive/000001.json) resolved round-1 with seq 2 (sha256:")
+    assert "not with the file you sent, north's seq 9" in exc.value.message
+
+
+def _only_record_as_phase(path: Path) -> None:
+    for later in sorted(path.parent.glob("00000[1-9].json")):
+        later.unlink()
+    path.write_bytes(canonical({**json.loads(path.read_bytes()), "kind": "phase"}) + b"\n")
+
+
+def test_broken_records_are_named(campaigns: dict[str, Path], tmp_path: Path) -> None:
+    """A record that is not JSON, one not in canonical form, a record 0 that is no create record
+    and a record past
+    a gap each fail the audit with what is wrong."""
+    cases = {
+        "not json": ("archive/000002.json", lambda p: p.write_bytes(b"{not json"), "not valid JSON"),
+        "not canonical": ("archive/000002.json", lambda p: p.write_bytes(p.read_bytes().replace(b":", b": ", 1)),
+                          "not in canonical form"),
+        "record 0 not a create": ("archive/000000.json", _only_record_as_phase, "record 0 is missing or is not a create record"),
+        "past a gap": ("archive/000007.json", lambda p: p.write_bytes(b"{}"), "later records are there (from 000007.json)"),
+    }
+    for what, (name, change, message) in cases.items():
+        camp = tmp_path / what.replace(" ", "_")
+        shutil.copytree(campaigns["finished"], camp)
+        change(camp / name)
+        with pytest.raises(AuditError) as exc:
+            audit(Campaign(camp))
+        assert message in exc.value.message, (what, exc.value.message)

@@ -188,7 +188,7 @@ def normalize_state(raw: dict[str, Any], options: dict[str, Any] | None = None) 
             "master_of_horse": None if a.get("master_of_horse") is None
             else str(a["master_of_horse"]),
             "target": a.get("target"), "dispatch_index": a.get("dispatch_index"),
-            "reinforced_turn": a.get("reinforced_turn"),
+            "reinforced_turn": a.get("reinforced_turn"), "dispatched_turn": a.get("dispatched_turn"),
         }
         for lid in a.get("legions", []):
             if str(lid) in legions:
