@@ -94,7 +94,7 @@ def test_the_history_site_reads_in_chinese(tmp_path: Path) -> None:
 def test_maria_phase_pages_read_in_chinese(tmp_path: Path) -> None:
     from pbem.games.maria.board import load_board
 
-    camp = play_bot_game(tmp_path / "camp", "maria", "intro", 2, max_phases=6, publish=False)
+    camp = play_bot_game(tmp_path / "camp", "maria", "intro", 2, max_phases=4, publish=False)
     build_site(camp)
     site = tmp_path / "camp" / "site"
     names = {w for c in load_board().cities.values() for w in re.findall(r"[A-Za-z]{2,}", c.name)}
@@ -106,3 +106,8 @@ def test_maria_phase_pages_read_in_chinese(tmp_path: Path) -> None:
         assert _english(text, PAGE_WORDS | names | {"maria"}) == [], (page, text)
         told += text
     assert "征服" in told and "領先" in told
+    # the text reports: what changed is marked » (and the mark explained), routine supply is one table
+    texts = [p.read_text() for p in sorted(site.glob("*/public.txt"))]
+    marked = [line for t in texts for line in t.splitlines() if re.match(r"^\s*\d+\. » ", line)]
+    assert marked and all("» marks what changed" in t for t in texts if re.search(r"^\s*\d+\. » ", t, re.M))
+    assert any(re.search(r"^\s*\d+\. In supply \(\d+\):\n\s+Power\s+General\s+City$", t, re.M) for t in texts)
