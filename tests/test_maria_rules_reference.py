@@ -115,7 +115,7 @@ def test_the_chinese_edition_is_written_chinese_with_the_seed_terms() -> None:
     ascii_marks = re.findall(rf"[{cjk}]\s?[(),;:]|[(),;:]\s?[{cjk}]", text)
     assert not ascii_marks, ascii_marks[:10]
     for term in ("護皇軍", "瑪莉亞泰瑞莎", "腓特烈", "路易十五", "戰術牌", "政治牌", "勝利標誌", "行動階段",
-                 "政治階段", "補給車", "輕騎兵", "要塞", "重大戰鬥勝利", "簡易遊戲", "進階遊戲"):
+                 "政治階段", "補給車", "輕騎兵", "要塞", "重大戰鬥勝利", "簡易遊戲", "進階遊戲", "選區要塞"):
         assert term in doc, term
-    for retired in ("國事詔書軍", "大勝"):
+    for retired in ("國事詔書軍", "大勝", "選帝侯"):
         assert retired not in doc, retired

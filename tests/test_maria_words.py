@@ -38,9 +38,10 @@ GLOSSARY = {
     "hussars": "輕騎兵",
     "Fortress": "要塞",
     "major victory": "重大戰鬥勝利",
+    "electoral fortresses box": "選區要塞",
 }
 # words the seeds replace, which must not come back
-RETIRED = ("國事詔書軍",)
+RETIRED = ("國事詔書軍", "選帝侯")  # the seed says 護皇軍 and 選區要塞
 
 
 def test_the_seed_terms_name_things_in_zh_tw() -> None:

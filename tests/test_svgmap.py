@@ -157,7 +157,7 @@ def test_chinese_names_and_legend(board: Board, view: dict[str, Any]) -> None:
     assert labels["label-wien"] == "維也納"
     assert labels["label-namur"] == "Namur"  # no name_zh: the map's name
     legend = "".join(root.find(f".//{SVG}g[@id='legend']").itertext())  # type: ignore[union-attr]
-    for word in ("將領", "補給車隊", "要塞", "選帝侯要塞", "輕騎兵", "勝利標誌", "主要道路", "道路"):
+    for word in ("將領", "補給車隊", "要塞", "選區要塞", "輕騎兵", "勝利標誌", "主要道路", "道路"):
         assert word in legend
     assert "general" not in legend
 

@@ -192,7 +192,7 @@ MESSAGES: dict[str, str] = {
     "Italy box": "義大利格",
     "Silesia box": "西利西亞格",
     "Saxon defection box": "薩克森倒戈格",
-    "electoral fortresses box": "選帝侯要塞格",
+    "electoral fortresses box": "選區要塞格",
     "major victory box": "大勝格",
     "its owner chooses": "由持有者選擇",
     "the taker chooses": "由取得者選擇",

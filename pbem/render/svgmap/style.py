@@ -62,7 +62,7 @@ LABELS = {
         "legend": "圖例", "general": "將領（階級；兵力）", "face_down": "背面朝上的將領",
         "blocked": "受阻", "train": "補給車隊", "hussar": "輕騎兵",
         "fortress": "要塞", "minor": "次要要塞", "major": "主要要塞",
-        "electoral": "選帝侯要塞", "marker": "勝利標誌",
+        "electoral": "選區要塞", "marker": "勝利標誌",
         "flag": "控制旗", "main": "主要道路", "road": "道路",
         "cross": "跨地圖連線", "path": "路線", "battle": "戰鬥", "radius": "範圍內",
         "powers": "勢力", "sector": "區域與花色",
