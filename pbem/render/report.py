@@ -61,8 +61,8 @@ def story(events: Iterable[Mapping[str, Any]], game: str) -> list[dict[str, Any]
     Maria's engine tells what a move did on its way (a conquest on entry, a train eliminated)
     before the move that did it; here each such event follows its move. Generals found in
     supply with nothing to pay are gathered into one ``supply_table`` entry (``rows``: general,
-    power and city) in the place of the first; what changed (a battle, a conquest, a loss, a general
-    out of supply) gets ``key: True``. Other games' events are returned as they are."""
+    power and city; a power's generals together) in the place of the first; what changed (a
+    battle, a conquest, a loss, a general out of supply) gets ``key: True``. Other games' events are returned as they are."""
     out: list[dict[str, Any]] = []
     if game != "maria":
         return [dict(e) for e in events]
@@ -100,6 +100,9 @@ def story(events: Iterable[Mapping[str, Any]], game: str) -> list[dict[str, Any]
             continue
         out.append(e)
     out.extend(waiting)
+    if table is not None:  # each power's generals together, in the order the powers act
+        order = ("FR", "BA", "PR", "SX", "AU", "PA")
+        table["rows"].sort(key=lambda r: order.index(r["power"]) if r.get("power") in order else len(order))
     return out
 
 
