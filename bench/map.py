@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pbem.core.safeyaml import load_yaml_file
 from pbem.games.maria.board import Board, default_map_path, load_forces, parse_board
-from pbem.render.svgmap import render_map
+from pbem.render.maria.svgmap import render_map
 
 
 def best_ms(fn: Callable[..., object], repeat: int,

@@ -29,6 +29,7 @@ from pbem.core.campaign import Campaign
 from pbem.demo import run_demo
 from pbem.core import publish
 from pbem.render import reportmap, reportpage
+from pbem.render.maria import mapview
 
 
 def play(folder: Path, game_name: str, scenario: str, seed: int, max_rounds: int) -> Campaign:
@@ -93,7 +94,7 @@ def main() -> None:
         t0 = clock()
         files = sum(len(publish.publish_phase(camp, r["index"])) for r in records)
         first = clock() - t0
-        reportmap._render_map.cache_clear()
+        mapview._render_map.cache_clear()
         t0 = clock()
         for r in records:
             publish.publish_phase(camp, r["index"])

@@ -32,7 +32,9 @@ from pbem.core.publish import Bundle, render_record
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
 from pbem.games.base import Secret
-from pbem.render import orderpage, orderpage_ror, reportmap, rules
+from pbem.render import orderpage, rules
+from pbem.render.maria import mapview
+from pbem.render.ror import orderpage as orderpage_ror
 from pbem.render.report import visible_events
 
 GAMES = 20
@@ -95,7 +97,7 @@ CASES = [
 FULL_GAME = {"maria": 5}
 
 
-def _map_input(game: str, key: str, lang: str) -> str:
+def _map_input(key: str, lang: str) -> str:
     """Stands in for drawing the map: the SVG is a pure function of this text (the public map
     view and the highlights), so a secret that is not in it cannot be in the drawing. Checking
     the input is stricter than searching the drawing, and far cheaper."""
@@ -115,7 +117,7 @@ def campaigns(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         # alternate the languages so both are proven
         langs = {s: ("zh-TW" if (i + j) % 2 else "en") for j, s in enumerate(sorted(camp.roster()))}
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(reportmap, "_render_map", _map_input)
+        mp.setattr(mapview, "_render_map", _map_input)
         _BUNDLES.clear()
         yield out
 

@@ -48,7 +48,7 @@ def test_the_seed_terms_name_things_in_zh_tw() -> None:
     for english, term in GLOSSARY.items():
         assert term in i18n.gettext_for("zh-TW", english), f"{english!r} should read {term}"
     po = (ROOT / "pbem/locale/zh_TW/LC_MESSAGES/pbem.po").read_text(encoding="utf-8")
-    svgmap = "".join(f.read_text(encoding="utf-8") for f in sorted((ROOT / "pbem/render/svgmap").glob("*.py")))
+    svgmap = "".join(f.read_text(encoding="utf-8") for f in sorted((ROOT / "pbem/render/maria/svgmap").glob("*.py")))
     seeds = "".join(f.read_text(encoding="utf-8") for f in sorted((ROOT / "seeds/maria").glob("*.yaml")))
     for old in RETIRED:
         assert old not in po and old not in svgmap and old not in seeds, old

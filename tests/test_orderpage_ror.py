@@ -18,7 +18,8 @@ from pbem.core.campaign import Campaign
 from pbem.core.fair import PhaseRng, Rng
 from pbem.data import templates_dir
 from pbem.games.ror import GAME
-from pbem.render import orderpage, orderpage_ror
+from pbem.render import orderpage
+from pbem.render.ror import orderpage as orderpage_ror
 from pbem.core.publish import report_key
 
 MAX_BYTES = 300 * 1024

@@ -144,7 +144,7 @@ def test_the_map_images_are_deterministic_and_draw_chinese_names() -> None:
     map's names are drawn (a crop without them is another picture)."""
     from pbem.games.maria.board import load_board
     from pbem.render import raster
-    from pbem.render.svgmap import action_box, render_map
+    from pbem.render.maria.svgmap import action_box, render_map
 
     board = load_board()
     view = {"generals": [{"id": "friedrich", "power": "PR", "city": "breslau", "troops": 8}], "trains": [], "hussars": [], "control": {}}

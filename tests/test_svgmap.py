@@ -15,11 +15,11 @@ import pytest
 
 from pbem.core.fair import PhaseRng, Rng
 from pbem.games.maria.board import Board, load_board, load_forces, parse_board
-from pbem.render import svgmap
-from pbem.render.svgmap import FONT, NAME_SIZE, render_map
-from pbem.render.svgmap.labels import place_labels
-from pbem.render.svgmap.pieces import draw_pieces
-from pbem.render.svgmap.svg import text_width
+from pbem.render.maria import svgmap
+from pbem.render.maria.svgmap import FONT, NAME_SIZE, render_map
+from pbem.render.maria.svgmap.labels import place_labels
+from pbem.render.maria.svgmap.pieces import draw_pieces
+from pbem.render.maria.svgmap.svg import text_width
 
 MAPS = Path(__file__).parent / "maps"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -358,7 +358,7 @@ def test_same_bytes_whatever_the_hash_seed() -> None:
     code = (
         "import hashlib, sys\n"
         "from pbem.games.maria.board import load_board, load_forces\n"
-        "from pbem.render.svgmap import render_map\n"
+        "from pbem.render.maria.svgmap import render_map\n"
         f"b = load_board({str(MAPS / 'valid.yaml')!r})\n"
         f"v = load_forces(b, {str(MAPS / 'forces.yaml')!r}).start_view()\n"
         "v['hussars'] = ['iglau', 'budweis']\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import colorsys
 
-from pbem.render.svgmap import PANEL, POWER_COLOURS, TERRITORY_TINTS, shading
+from pbem.render.maria.svgmap import PANEL, POWER_COLOURS, TERRITORY_TINTS, shading
 
 MIN_CONTRAST = 3.0  # WCAG 2.1, 1.4.11: non-text contrast of a graphical object
 MIN_TEXT = 4.5  # WCAG 2.1, 1.4.3: the rank number on the counter
@@ -77,7 +77,7 @@ def test_generals_carry_their_short_names_and_the_intro_map_is_bohemia_only() ->
     import re
 
     from pbem.games.maria.board import load_board, load_forces
-    from pbem.render.svgmap import render_map, short_name
+    from pbem.render.maria.svgmap import render_map, short_name
 
     board = load_board()
     view = load_forces(board).start_view()

@@ -97,7 +97,7 @@ def map_render(folder: str | None, output: str, map_file: str | None, forces_fil
     Example:  pbem map render -o start.svg
               pbem map render --lang zh-TW -o start-zh.svg
     """
-    from pbem.render.svgmap import render_map
+    from pbem.render.maria.svgmap import render_map
 
     if folder is not None:
         board, view = _campaign_view(Path(folder))

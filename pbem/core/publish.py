@@ -47,7 +47,7 @@ from pbem.core.atomic import write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
 from pbem.core.fair import H, Rng
 from pbem.core.seal import derive_salt
-from pbem.data import orders_dir
+from pbem.games import schema_path
 from pbem.render import i18n, mappage, orderpage, report, reportmap, sealedpage
 from pbem.render.i18n import render
 from pbem.render.reportmap import MapImage
@@ -261,8 +261,7 @@ class _Publisher:
         ctx["dump"] = _dump_yaml
         ctx["flow"] = _flow_yaml
         text = render(lang, [f"{self.game_name}/form.yaml", "base/form.yaml"], ctx)
-        schema = orders_dir() / self.game_name / f"{upcoming.kind}.schema.json"
-        return text, (schema if schema.is_file() else None)
+        return text, schema_path(self.game_name, upcoming.kind)
 
     # -- the run ------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.core.shapewords import ALLOWED, EXPECTED, MESSAGES, OR, TYPE_WORDS
 from pbem.data import orders_dir
 from pbem.errors import OrderFileError
+from pbem.games import schema_path
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -57,10 +58,11 @@ def _strict_validator() -> Any:
 
 @cache
 def validator(game: str, kind: str) -> Any:
-    """The compiled validator of ``orders/<game>/<kind>.schema.json`` (``game`` empty and
-    ``kind`` ``envelope``: the envelope), or None when there is no such schema."""
-    path = orders_dir() / game / f"{kind}.schema.json" if game else orders_dir() / f"{kind}.schema.json"
-    if not path.is_file():
+    """The compiled validator of the game's schema of ``kind`` (:func:`pbem.games.schema_path`:
+    ``orders/<game>/<kind>.schema.json`` for pbem's games; ``game`` empty and ``kind``
+    ``envelope``: the envelope), or None when there is no such schema."""
+    path = schema_path(game, kind) if game else orders_dir() / f"{kind}.schema.json"
+    if path is None or not path.is_file():
         return None
     schema = json.loads(path.read_text(encoding="utf-8"))
     return _strict_validator()(_inline(schema))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from pbem.core.fair import PhaseRng, Rng
@@ -123,6 +124,61 @@ class Game(Protocol):
 
     def result(self, state: State) -> dict[str, Any] | None:
         """The end of game (winner, reason), or ``None`` while it goes on."""
+
+
+Box = tuple[float, float, float, float]
+
+
+class Presentation:
+    """How a game is shown: what the generic renderers ask of one game. A game names its
+    presentation in its ``presentation`` attribute (the object, or ``"module:attr"`` that the
+    registry imports on first use, so that the rules never import a renderer); a game without
+    one is shown by this plain presentation: ids as they are, no map, events in their order.
+
+    Maria's and Rome's live beside the renderers (``pbem/render/maria/``, ``pbem/render/ror/``);
+    a plug-in game's anywhere. Everything here is pure: views and events in, data or text out.
+    """
+
+    #: a folder holding the game's own templates under ``<game>/`` (``names.html``,
+    #: ``events/<type>.html``, ``situation.html``, ``form.yaml`` ...), found before pbem's
+    #: ``templates/``; ``None``: pbem's folder (or the ``base/`` templates alone)
+    templates: Any = None
+
+    def glossary(self, lang: str) -> dict[str, Any]:
+        """The names reports print for the game's ids, in ``lang``: ``cities``, ``generals`` and
+        ``titles`` mappings (empty: ids are printed as they are)."""
+        return {"cities": {}, "generals": {}, "titles": {}}
+
+    def map_svg(self, view: Mapping[str, Any], highlights: Mapping[str, Any], lang: str) -> str | None:
+        """The map of an audience's ``view`` with the phase's moves and battles (``highlights``,
+        ``render.report.map_highlights``) marked, as SVG text; ``None`` for a game without a map."""
+        return None
+
+    def action_box(self, highlights: Mapping[str, Any]) -> Box | None:
+        """The part of the map (x, y, width, height in the drawing's units) around the phase's
+        moves and battles, cropped for a mail's first image; ``None``: the whole map only."""
+        return None
+
+    def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """``events`` in the order the reports tell them (a copy; the game may regroup them)."""
+        return [dict(e) for e in events]
+
+    def phase_summary(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> dict[str, Any]:
+        """What the history site's phase page says first (battles, conquests, leaders)."""
+        return {"battles": [], "conquests": [], "leaders": []}
+
+    def order_page_data(self, state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str],
+                        legal: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+        """What the offline order page embeds beyond the common part (its words included under
+        ``text``), or ``None`` when the game has no order page."""
+        return None
+
+    def order_page_map(self, view: Mapping[str, Any], lang: str) -> str | None:
+        """The map the order page shows when the publisher gives none (the seat's view)."""
+        return self.map_svg(view, {}, lang)
+
+
+PLAIN = Presentation()
 
 
 def plain_copy(value: Any) -> Any:

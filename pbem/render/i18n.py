@@ -59,12 +59,32 @@ def _finalize(value: Any) -> Any:
     return "" if value is None else value
 
 
+class GameLoader(jinja2.BaseLoader):
+    """pbem's ``templates/``, and before it, for ``<game>/...``, the templates a game brings
+    through the registry (:func:`pbem.games.template_folder`): a plug-in game's names, events
+    and situation templates live in its own package."""
+
+    def __init__(self) -> None:
+        self.pbem = jinja2.FileSystemLoader(str(templates_dir()))
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        from pbem.games import template_folder
+
+        folder = template_folder(template.partition("/")[0]) if "/" in template else None
+        if folder is not None:
+            try:
+                return jinja2.FileSystemLoader(str(folder)).get_source(environment, template)
+            except jinja2.TemplateNotFound:
+                pass
+        return self.pbem.get_source(environment, template)
+
+
 @cache
 def environment(lang: str) -> jinja2.Environment:
     """The Jinja2 environment of ``lang``: templates from ``templates/``, HTML autoescaped,
     strict about undefined names so a typo in a template fails a test instead of printing ''."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        loader=GameLoader(),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "svg"), default_for_string=False),
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
@@ -91,6 +111,15 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["note_rules"] = rules.note_rules
     env.globals["rules"] = rules
     return env
+
+
+def has_template(name: str) -> bool:
+    """Whether the template ``name`` exists (in a game's own folder or pbem's)."""
+    try:
+        environment(DEFAULT_LANG).get_template(name)
+    except jinja2.TemplateNotFound:
+        return False
+    return True
 
 
 def render(lang: str, template: str | list[str], context: dict[str, Any]) -> str:

@@ -6,38 +6,25 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from pbem.data import templates_dir
+from pbem.games import presentation
 from pbem.render import i18n
 from pbem.render.i18n import render
 
 
 def glossary(game: str, lang: str) -> dict[str, Any]:
-    """The names reports print for a game's ids (cities, generals), from its static data; an
+    """The names reports print for a game's ids (cities, generals), from its presentation; an
     empty glossary for a game without one (ids are printed as they are)."""
     return dict(_glossary(game, i18n.check_lang(lang)))
 
 
 @cache
 def _glossary(game: str, lang: str) -> dict[str, Any]:
-    if game != "maria":
-        return {"cities": {}, "generals": {}, "titles": {}}
-    from pbem.games.maria.board import load_board, load_forces
-    from pbem.games.maria.political import load_deck
-
-    board = load_board()
-    forces = load_forces(board)
-    zh = lang.startswith("zh")
-    return {
-        "cities": {c: city.display_name(lang) for c, city in sorted(board.cities.items())},
-        "generals": {g.id: (g.name_zh if zh and g.name_zh else g.name) for g in forces.generals},
-        # political card titles of the default deck (a GM's own deck keeps its own titles)
-        "titles": dict(load_deck(board)["titles_zh"]) if zh else {},
-    }
+    return presentation(game).glossary(lang)
 
 
 def names_dir(game: str) -> str:
     """The template folder whose ``names.html``/``names.txt`` name the game's pieces."""
-    return game if (templates_dir() / game / "names.html").is_file() else "base"
+    return game if i18n.has_template(f"{game}/names.html") else "base"
 
 
 def with_names(lang: str, ctx: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 /* The Republic of Rome's order form: built from the round's legal choices (legal_orders) and
  * checked with the sentences of pbem.games.ror.orders.validate_orders (what `pbem check` prints),
  * in the same order. The facts those checks need (why a card cannot be played, whose army holds
- * which legion) come computed by the engine (pbem.render.orderpage_ror). Keep the messages here in
+ * which legion) come computed by the engine (pbem.render.ror.orderpage). Keep the messages here in
  * step with that module; tests/test_orderpage_ror_browser.py compares the two on the same orders. */
 "use strict";
 

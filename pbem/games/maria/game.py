@@ -13,6 +13,8 @@ class MariaGame:
     """Maria: the introductory game and the advanced game (politics, both maps)."""
 
     name = "maria"
+    # how the reports and order pages show the game: found by the registry on first use
+    presentation = "pbem.render.maria:PRESENTATION"
 
     def scenarios(self) -> tuple[str, ...]:
         """The shipped scenarios."""

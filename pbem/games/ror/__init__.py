@@ -23,6 +23,8 @@ class RorGame:
     """The Game protocol for the revolution module."""
 
     name = "ror"
+    # how the reports and order pages show the game: found by the registry on first use
+    presentation = "pbem.render.ror:PRESENTATION"
 
     def scenarios(self) -> tuple[str, ...]:
         """Scenarios shipped under seeds/ror/scenarios."""

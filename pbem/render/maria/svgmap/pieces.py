@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.maria.board import POWERS
-from pbem.render.svgmap.style import COUNTER, GNAME_SIZE, POWER_COLOURS, STACK_GAP
-from pbem.render.svgmap.svg import Box, el, points, rnd, svg_text, svg_title
+from pbem.render.maria.svgmap.style import COUNTER, GNAME_SIZE, POWER_COLOURS, STACK_GAP
+from pbem.render.maria.svgmap.svg import Box, el, points, rnd, svg_text, svg_title
 
 
 # -- pieces --------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from pbem.games.maria.board import Board, City
-from pbem.render.svgmap.style import FORTRESS_NAME, NAME_SIZE
-from pbem.render.svgmap.svg import Box, overlaps, rnd, svg_text, text_width
+from pbem.render.maria.svgmap.style import FORTRESS_NAME, NAME_SIZE
+from pbem.render.maria.svgmap.svg import Box, overlaps, rnd, svg_text, text_width
 
 
 @dataclass(frozen=True)

@@ -34,14 +34,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.maria.board import POWERS, Board
-from pbem.render.svgmap.ground import Layout, defs, draw_cities, draw_panels, draw_roads
-from pbem.render.svgmap.labels import (LABEL_HIT, Boxes, Label, is_important, name_reach,
+from pbem.render.maria.svgmap.ground import Layout, defs, draw_cities, draw_panels, draw_roads
+from pbem.render.maria.svgmap.labels import (LABEL_HIT, Boxes, Label, is_important, name_reach,
                                        place_labels, replace_labels)
-from pbem.render.svgmap.legend import draw_legend, draw_title
-from pbem.render.svgmap.pieces import draw_highlights, draw_pieces, short_name
-from pbem.render.svgmap.style import (FONT, NAME_SIZE, PANEL, PAPER, POWER_COLOURS, TERRITORY_TINTS,
+from pbem.render.maria.svgmap.legend import draw_legend, draw_title
+from pbem.render.maria.svgmap.pieces import draw_highlights, draw_pieces, short_name
+from pbem.render.maria.svgmap.style import (FONT, NAME_SIZE, PANEL, PAPER, POWER_COLOURS, TERRITORY_TINTS,
                                       shading)
-from pbem.render.svgmap.svg import Box, el, open_tag, rnd
+from pbem.render.maria.svgmap.svg import Box, el, open_tag, rnd
 
 __all__ = ["FONT", "NAME_SIZE", "PANEL", "POWER_COLOURS", "TERRITORY_TINTS", "Layout",
            "action_box", "render_map", "shading", "short_name"]

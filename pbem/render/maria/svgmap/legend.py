@@ -6,11 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.games.maria.board import SUIT_SYMBOLS, Board, City
-from pbem.render.svgmap.ground import Layout, fortress_shape
-from pbem.render.svgmap.pieces import control_mark, counter, hussar, train
-from pbem.render.svgmap.style import (COUNTER, LABELS, LEGEND_COL_W, LEGEND_ROW_H, LEGEND_ROWS,
+from pbem.render.maria.svgmap.ground import Layout, fortress_shape
+from pbem.render.maria.svgmap.pieces import control_mark, counter, hussar, train
+from pbem.render.maria.svgmap.style import (COUNTER, LABELS, LEGEND_COL_W, LEGEND_ROW_H, LEGEND_ROWS,
                                       MARGIN, POWER_COLOURS, POWER_NAMES)
-from pbem.render.svgmap.svg import el, rnd, svg_text
+from pbem.render.maria.svgmap.svg import el, rnd, svg_text
 
 
 def draw_title(board: Board, view: Mapping[str, Any], lang: str) -> str:

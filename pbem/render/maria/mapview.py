@@ -1,0 +1,54 @@
+"""Maria's map in the reports: the board drawn from an audience's view, with the phase's moves
+and battles marked, and the part of it a mail's first image shows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from typing import Any
+
+from pbem.core.canonical import canonical
+from pbem.games.base import Box
+from pbem.games.maria.board import load_board
+from pbem.render import i18n
+from pbem.render.maria.names import glossary
+
+
+def action_box(highlights: Mapping[str, Any]) -> Box | None:
+    """The part of the board around the phase's moves and battles (None: they span it)."""
+    from pbem.render.maria.svgmap import action_box as box_of
+
+    return box_of(load_board(), dict(highlights))
+
+
+def map_svg(view: Mapping[str, Any], highlights: Mapping[str, Any], lang: str) -> str | None:
+    """The map of ``view`` with the phase's moves and battles (``highlights``) marked."""
+    map_view = view.get("map") if isinstance(view.get("map"), Mapping) else None
+    if map_view is None:
+        return None
+    if lang != "en" and "step" in view:  # the title in the reader's language, as the report says it
+        map_view = dict(map_view, title=_title_template(lang).render(v=view, glossary={}).strip())
+    if lang != "en":  # the generals' names on the counters, in the reader's language
+        names = glossary(lang)["generals"]
+        map_view = dict(map_view, generals=[dict(g, name_zh=names.get(g.get("id"), g.get("name")))
+                                            for g in map_view.get("generals", [])])
+    # the introductory game is played on the Bohemia map only (M1.4)
+    maps = ["bohemia"] if view.get("variant") == "intro" else None
+    return _render_map(canonical({"view": map_view, "highlights": highlights, "maps": maps}).decode("utf-8"), lang)
+
+
+@cache
+def _title_template(lang: str) -> Any:
+    """The names template's phase title (``n.title``), compiled once per language."""
+    return i18n.environment(lang).from_string('{% import "maria/names.txt" as n with context %}{{ n.title(v) }}')
+
+
+@lru_cache(maxsize=16)
+def _render_map(key: str, lang: str) -> str:
+    # Cached by content: re-rendering a phase (a rerun, or a report whose seat parts changed)
+    # draws the same map once. Drawing is pure, so the cache cannot change a byte.
+    from pbem.render.maria.svgmap import render_map
+
+    data = json.loads(key)
+    return render_map(load_board(), data["view"], highlights=data["highlights"], lang=lang, maps=data.get("maps"))
