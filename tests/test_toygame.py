@@ -35,6 +35,13 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     camp = root / "auction-1"
     run_cli("new", str(camp), "--game", toygame.NAME, "--scenario", "short", *player_args(keys),
             "--lang", "bo=zh-TW", "--deadline", "bid=24h", "--now", NOW)
+    # nothing is dealt before both collectors commit, then reveal, a random value of their own
+    for n, (phase, when) in enumerate((("deal/commit", "2026-12-01T12:20:00Z"), ("deal/reveal", "2026-12-01T12:40:00Z"))):
+        for seat in keys:
+            doc = signed(tmp, keys[seat], "auction-1", seat, phase, {seat: {}}, seq=1, name=f"{seat}-deal")
+            _mail(camp, doc, f"{seat}@example.org", f"d{n}{seat}")
+        out = run_cli("run", str(root), "--now", when, "--quiet").output
+        assert f"{camp}: 1 phase(s) resolved" in out, out
     for n, when in enumerate(TIMES, start=1):
         state = Campaign(camp).current()[1]
         bids = {"ada": {"A": {"bid": min(3, state["coins"]["A"])}}, "bo": {"B": {"bid": min(2 * n, state["coins"]["B"])}}}
@@ -68,7 +75,7 @@ def test_the_game_is_found_through_the_registry(played: Path) -> None:
                if "auction" in p.read_text(encoding="utf-8") or "toygame" in p.read_text(encoding="utf-8")]
     assert sources == []
     records = Campaign(played).records()
-    assert [r["kind"] for r in records] == ["create", "phase", "phase", "phase", "end"]
+    assert [r.get("phase", r["kind"]) for r in records] == ["create", "deal/commit", "deal/reveal", "lot-1", "lot-2", "lot-3", "end"]
     assert records[-1]["result"]["reason"] in ("most points", "a draw")
 
 
@@ -92,15 +99,15 @@ def test_intake_holds_orders_to_the_games_schema_and_rules(played: Path) -> None
     assert "orders.B.bid: 至少必須是 0" in _text(refusals[0])
     receipts = {m["Subject"]: _text(m) for m in _mails(played, "receipt") if m["To"] == "bo@example.org"}
     assert "11 is more than the 10 coins in your purse" in next(t for s, t in receipts.items() if "seq 2" in s)
-    assert len(receipts) == 4  # seq 2 and 3 of the first lot, then one a lot
+    assert len(receipts) == 6  # one a deal round, seq 2 and 3 of the first lot, then one a lot
 
 
 def test_reports_use_the_games_own_presentation(played: Path) -> None:
     reports = played / "reports"
-    first = reports / "0001-lot-1"
+    first = reports / "0003-lot-1"
     html = (first / "public.html").read_text(encoding="utf-8")
     text = (first / "public.txt").read_text(encoding="utf-8")
-    events = json.loads((played / "states" / "000001.events.json").read_bytes())
+    events = json.loads((played / "states" / "000003.events.json").read_bytes())
     won = next(e for e in events if e["type"] == "lot_won")
     kind, worth = won["lot"].split("-")
     # its event and situation templates, its names for the lots
@@ -112,7 +119,7 @@ def test_reports_use_the_games_own_presentation(played: Path) -> None:
     # its map, stored beside the report
     assert '<rect class="purse" data-power="A"' in (first / "map.svg").read_text(encoding="utf-8")
     # the private report opens the seat's own secret, and no other's
-    favourites = Campaign(played).read_state(0)["favourite"]
+    favourites = Campaign(played).read_state(3)["favourite"]
     ada = (first / "private" / "ada.html").read_text(encoding="utf-8")
     opened = ada[ada.index('<section id="openings"'):]
     opened = opened[:opened.index("</section>")]
@@ -124,16 +131,16 @@ def test_reports_use_the_games_own_presentation(played: Path) -> None:
 
 
 def test_report_mails_carry_the_map_and_the_form(played: Path) -> None:
-    mails = _mails(played, "report-0001")
+    mails = _mails(played, "report-0003")
     assert [m["To"] for m in mails] == ["ada@example.org", "bo@example.org"]
     names = {part.get_filename() for part in mails[1].walk() if part.get_filename()}
-    assert {"map-0001-lot-1.png", "orders-0001-lot-1-bo.yaml", "bid.schema.json"} <= names, names
+    assert {"map-0003-lot-1.png", "orders-0003-lot-1-bo.yaml", "bid.schema.json"} <= names, names
     assert "枚金幣標得" in _text(mails[1])  # bo reads Chinese
 
 
 def test_audit_replays_the_whole_game(played: Path) -> None:
     result = run_cli("audit", str(played))
     assert "audit passed" in result.output
-    pin = next(line for line in (played / "reports" / "0003-lot-3" / "public.txt").read_text(encoding="utf-8").splitlines()
+    pin = next(line for line in (played / "reports" / "0005-lot-3" / "public.txt").read_text(encoding="utf-8").splitlines()
                if "sha256:" in line)
     assert "record" in pin

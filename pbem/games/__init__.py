@@ -76,8 +76,11 @@ _presentations: dict[str, Presentation] = {}
 
 def presentation(name: str) -> Presentation:
     """How the game ``name`` is shown (:class:`~pbem.games.base.Presentation`); the plain
-    presentation for a game that names none."""
+    presentation for a game that names none, and for a name that is no game (the rounds
+    before a deal are shown with pbem's own ``templates/pbem/``)."""
     found = _presentations.get(name)
+    if found is None and not is_game(name):
+        return PLAIN
     if found is None:
         ref = getattr(get_game(name), "presentation", None)
         found = _load(ref) if isinstance(ref, str) else (ref or PLAIN)
@@ -103,6 +106,6 @@ def schema_path(name: str, kind: str) -> Path | None:
     """The JSON Schema of the game ``name``'s order round ``kind``, if there is one."""
     from pbem.data import orders_dir
 
-    folder = getattr(get_game(name), "schemas", None)
+    folder = getattr(get_game(name), "schemas", None) if is_game(name) else None
     path = Path(folder) / f"{kind}.schema.json" if folder is not None else orders_dir() / name / f"{kind}.schema.json"
     return path if path.is_file() else None
