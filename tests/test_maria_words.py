@@ -158,3 +158,15 @@ def test_chinese_sentences_have_no_spaces_between_chinese_words() -> None:
     assert i18n.tidy("zh-TW", "法國 征服 皮爾森（布羅伊）") == "法國征服皮爾森（布羅伊）"
     assert i18n.tidy("zh-TW", "法國 抽 5 張牌") == "法國抽 5 張牌"
     assert i18n.tidy("en", "France draws 1 card(s)") == "France draws 1 card"
+
+
+def test_a_phase_title_counts_the_turns_of_its_year_as_the_phase_name_does() -> None:
+    from pbem.games.maria.views import title
+
+    state = {"turn": 9, "step": "austria"}
+    assert title(state) == "1743, turn 3 \u2014 Austria"
+    for lang, want in (("en", "1743, turn 3"), ("zh-TW", "1743 年第 3 回合")):
+        env = i18n.environment(lang)
+        both = env.from_string('{% import "maria/names.txt" as n with context %}{{ n.title(v) }}|{{ n.phase_label(p) }}')
+        got_title, label = both.render(v=state, p="1743-3/austria", glossary={}).split("|")
+        assert label.startswith(want) and ("turn 3" in got_title or "第 3 回合" in got_title), (got_title, label)

@@ -27,7 +27,8 @@ def title(state: dict[str, Any]) -> str:
     year = FIRST_YEAR + (max(turn, 1) - 1) // 3
     if step == "winter":
         return f"{year}, winter"
-    return f"{year}, turn {turn} \u2014 {STEP_TITLES.get(step, step)}"
+    # the turn of the year, as the phase's name has it (1743-3/austria: 1743, turn 3)
+    return f"{year}, turn {(max(turn, 1) - 1) % 3 + 1} \u2014 {STEP_TITLES.get(step, step)}"
 
 
 def map_view(state: dict[str, Any], own: set[str]) -> dict[str, Any]:
