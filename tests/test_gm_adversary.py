@@ -690,3 +690,63 @@ def test_m3_1_a_gm_who_plays_chooses_between_two_deals_at_most(tmp_path: Path) -
         assert said == withhold
         assert _audit(copy)[0] == 0
     assert deals[0] != deals[1]
+
+
+# -- M3.3: a rollback's re-run needs fresh reveals ---------------------------------------------------
+
+def _sign_form(form: Path, key: Path, seat: str, bid: int, out: Path) -> Path:
+    """A player fills the order form in with a bid and signs it with pbem sign."""
+    text = re.sub(r"(\n    bid: )\d+", rf"\g<1>{bid}", form.read_text())
+    src = out.with_name(out.stem + "-src.yaml")
+    src.write_text(text)
+    run_cli("sign", str(src), "--key", str(key), "-o", str(out))
+    return out
+
+
+def test_m3_3_a_rollback_re_run_takes_fresh_reveals_not_the_published_ones(tmp_path: Path) -> None:
+    """The superseded record published every reveal of the phase; with them and its next chain
+    key the GM would know the re-run's dice before anyone sends orders. The re-run owes the values
+    committed in the superseded files instead: the report the phase starts from is mailed again,
+    its forms name the rollback record (opened), and pbem sign reveals the fresh value."""
+    camp, keys = _new(tmp_path)
+    (tmp_path / "d").mkdir()
+    _round(tmp_path / "d", camp, keys, 1)
+    _round(tmp_path / "d", camp, keys, 2)
+    run_cli("rollback", str(camp), "--to", "round-2", "--now", NOW)
+    recs = Campaign(camp).records()
+    superseded, rollback = recs[2], recs[3]
+    assert rollback["kind"] == "rollback" and rollback["fresh_reveals"] is True
+    published = {e["reveal"] for e in superseded["entropy"].values()}
+    # the report round-2 starts from goes out again, its forms naming the rollback record
+    form = camp / "reports" / "0001-round-1" / "forms" / "north.yaml"
+    assert "\nopened: 3\n" in form.read_text()
+    assert (camp / "outbox" / "report-0001-round-1.r000003-north.eml").is_file()
+    hands = json.loads((camp / "states" / "000001.json").read_bytes())["hands"]  # the state round-2 starts from again
+    north = _sign_form(form, keys["north"], "north", hands["N"][0], tmp_path / "north-rerun.yaml")
+    south = _sign_form(camp / "reports" / "0001-round-1" / "forms" / "south.yaml", keys["south"], "south", hands["S"][0],
+                       tmp_path / "south-rerun.yaml")
+    # a file signed from a form of another opening of the phase is refused, naming the field
+    stale = tmp_path / "stale-src.yaml"
+    stale.write_text(form.read_text().replace("opened: 3", "opened: 1"))
+    (tmp_path / "copy").mkdir()
+    shutil.copy(keys["north"], tmp_path / "copy" / "north.key")  # (its own pending values: north's stay as they are)
+    run_cli("sign", str(stale), "--key", str(tmp_path / "copy" / "north.key"), "-o", str(tmp_path / "stale.yaml"))
+    out = run_cli("intake", str(camp), str(tmp_path / "stale.yaml"), "--now", NOW).output
+    assert "refused:" in out and "written for phase 'round-2' as reopened by record 1" in out and "record 3" in out
+    run_cli("intake", str(camp), str(north), str(south), "--now", NOW)
+    run_cli("resolve", str(camp), "--now", NOW)
+    rerun = Campaign(camp).records()[4]
+    assert rerun["phase"] == "round-2"
+    assert {s: e["status"] for s, e in rerun["entropy"].items()} == {"north": "ok", "south": "ok"}
+    fresh = {e["reveal"] for e in rerun["entropy"].values()}
+    assert not fresh & published  # nothing the superseded record made public
+    for seat, e in rerun["entropy"].items():  # each opens the commitment of the superseded file
+        assert hashlib.sha256(bytes.fromhex(e["reveal"])).hexdigest() == superseded["orders"][seat]["entropy_commit"]
+    assert rerun["entropy_mix"] != superseded["entropy_mix"]
+    assert _audit(camp)[0] == 0
+    pub = _public_copy(camp, tmp_path)
+    assert _public_audit(pub)[0] == 0
+    # a GM who makes the re-run from the published reveals is caught, naming the record
+    _rewrite_from(pub, 4, lambda r: r.update(entropy=superseded["entropy"], entropy_mix=superseded["entropy_mix"]))
+    code, out = _public_audit(pub)
+    assert code == 1 and "record 4 (archive/000004.json): north's entropy does not open the commitment" in out

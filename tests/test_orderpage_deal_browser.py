@@ -53,3 +53,16 @@ def test_a_browser_player_commits_and_reveals_before_the_deal(driver: Any, tmp_p
     deal = Campaign(camp).records()[2]
     assert {s: e["status"] for s, e in deal["entropy"].items()} == {"north": "ok", "south": "ok"}
     assert "audit passed" in run_cli("audit", str(camp)).output
+    # the GM rolls the deal back: the page mailed again names the rollback record, and signing
+    # it reveals the value committed in the superseded file, not the one the deal published
+    run_cli("rollback", str(camp), "--to", "deal/reveal", "--now", NOW)
+    north = _browser_round(driver, camp, keys["north"], "0001-deal_commit", tmp_path)
+    assert 'opened: 3' in north.read_text()
+    south = tmp_path / "south-again.yaml"
+    run_cli("sign", str(camp / "reports" / "0001-deal_commit" / "forms" / "south.yaml"), "--key", str(keys["south"]), "-o", str(south))
+    assert "2 accepted, 0 refused" in run_cli("intake", str(camp), str(north), str(south), "--now", NOW).output
+    run_cli("resolve", str(camp), "--now", NOW)
+    again = Campaign(camp).records()[4]
+    assert {s: e["status"] for s, e in again["entropy"].items()} == {"north": "ok", "south": "ok"}
+    assert again["entropy"]["north"]["reveal"] != deal["entropy"]["north"]["reveal"]
+    assert "audit passed" in run_cli("audit", str(camp)).output

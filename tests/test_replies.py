@@ -153,7 +153,7 @@ def test_refusal_of_a_verified_file_says_why_in_the_seats_language(tmp_path: Pat
 #  - e-mail addresses and hex hashes (removed before the check).
 ALLOWED_WORDS = {"mini", "north", "south", "round", "N", "S", "bid", "seq", "UTC", "Asia", "Taipei", "SHA",
                  "pbem", "sign", "check", "audit", "pin", "yaml", "HTML", "record", "sha",
-                 "hand", "score", "campaign", "nonce", "player", "phase", "orders", "language", "server", "schema", "json",
+                 "hand", "score", "campaign", "nonce", "player", "phase", "opened", "orders", "language", "server", "schema", "json",
                  "FILE", "YOUR", "key", "DIR", "HASH", "start",  # start: the first report's folder id, 0000-start
                  "deck", "die", "point", "power", "ed", "mallory",
                  "python", "import", "hashlib", "print", "bytes", "fromhex", "hexdigest", "printf", "sum", "label", "value", "salt"}

@@ -68,7 +68,10 @@ def rollback(campaign_dir: Path, phase_id: str, now: datetime, wait: float) -> N
     Example:  pbem rollback maria-1741 --to 1741-2/prussia
     """
     with Campaign(campaign_dir).locked(wait) as camp:
+        from pbem.core.pipeline import publish_pending
+
         rec = gm.rollback(camp, phase_id, now)
+        publish_pending(camp)  # the reopened phase's report and order forms go out with the notice
         _, state = camp.current()
         phase = camp.game().current_phase(state)
         deadline = f", new deadline {format_time(camp.deadline(phase.deadline_kind))}" if phase is not None else ""

@@ -81,11 +81,19 @@ def set_aside(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]
 
 
 def outstanding_commits(records: list[dict[str, Any]]) -> dict[str, str]:
-    """Each seat's last entropy commitment not yet revealed (from the phase records in force)."""
+    """Each seat's last entropy commitment not yet revealed, from ``records``: every record in
+    archive order, superseded ones included. A rollback that asks for fresh reveals (``fresh_reveals``)
+    keeps the commitments of the phases it supersedes, whose reveals are not public yet: the
+    re-run owes those, not the values the superseded records already published. A rollback
+    written before that rule goes back to the commitments of the records in force."""
     commits: dict[str, str] = {}
+    after: dict[int, dict[str, str]] = {}
     for rec in records:
-        if rec["kind"] == "phase":
+        if rec["kind"] == "rollback" and not rec.get("fresh_reveals"):
+            commits = dict(after.get(rec["to"], {}))
+        elif rec["kind"] == "phase":
             for seat, used in rec["orders"].items():
                 if used.get("entropy_commit"):
                     commits[seat] = used["entropy_commit"]
+        after[rec["index"]] = dict(commits)
     return commits

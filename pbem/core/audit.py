@@ -105,7 +105,7 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
         if rec["kind"] != "phase":
             continue
         previous_key = _check_key(camp, records, rec, anchor, previous_key)
-        _check_entropy(camp, rec, outstanding_commits(live[:-1]))
+        _check_entropy(camp, rec, outstanding_commits(records[: rec["index"]]))
         report.draws += _check_public_dice(camp, rec)
         report.phases += 1
         if public:
@@ -517,7 +517,7 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
             raise _fail(path, f"replay expected phase {phase.id if phase else '(game over)'}, the record says {rec['phase']}")
         docs = {seat: ((camp.root / used["file"]).read_bytes(), Path(used["file"]).name) for seat, used in rec["orders"].items()}
         autopilot = autopilot_seats(live, int(create.get("autopilot_after", 0)))
-        inputs = gather(game, state, phase, docs, outstanding_commits(live), autopilot)
+        inputs = gather(game, state, phase, docs, outstanding_commits(records[: rec["index"]]), autopilot)
         resolution, body = play(game, state, phase, rec["phase_number"], inputs, seed, rec.get("chain_index"))
         for name in ("defaults", "missing_seats", "autopilot", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
             if body[name] != rec[name]:

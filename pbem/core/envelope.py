@@ -7,6 +7,7 @@ An order file is YAML::
     nonce: 5f0c...             # the campaign nonce from the order form (binds the file to this campaign)
     player: frederick          # the roster seat that sends and signs it
     phase: 1741-1/prussia
+    opened: 42                 # only after a rollback: the record that reopened the phase (the form gives it)
     seq: 3                     # a higher seq replaces a lower one within the phase
     entropy_reveal: 7d0e4c...  # the value committed in this seat's previous file (absent at first)
     entropy_commit: 91ab2f...  # SHA-256 of a fresh value, revealed next time
@@ -42,6 +43,7 @@ FIELD_ORDER = (
     "nonce",
     "player",
     "phase",
+    "opened",
     "seq",
     "entropy_reveal",
     "entropy_commit",

@@ -44,8 +44,10 @@ def rollback(camp: Campaign, phase_id: str, now: datetime) -> dict[str, Any]:
     The records after it stay in the archive, superseded. The reopened phase gets a fresh
     deadline (its full length from now); the orders accepted for it and for later phases are set
     aside (they stay on disk for the audit but no longer count as orders in), so players send new
-    ones, with a seq above their old one. Every player gets a notice; the reports of the phases
-    resolved again are mailed under new names (see :mod:`pbem.core.publish`)."""
+    ones, with a seq above their old one, from the order form the reopened phase's report is
+    mailed again with (``opened``: this record), which makes ``pbem sign`` reveal a fresh value.
+    Every player gets a notice; the reports of the phases resolved again are mailed under new
+    names (see :mod:`pbem.core.publish`)."""
     live = camp.effective_records()
     target = next((r for r in reversed(live) if r["kind"] == "phase" and r["phase"] == phase_id), None)
     if target is None:
@@ -55,6 +57,9 @@ def rollback(camp: Campaign, phase_id: str, now: datetime) -> dict[str, Any]:
     return _announced(camp, {
         "kind": "rollback", "to": before["index"], "state_of": before.get("state_of", before["index"]),
         "state_hash": before["state_hash"], "reopens": phase_id, "resolved_at": format_time(now),
+        # the re-run owes the values committed in the superseded files, not the reveals those
+        # records published (with them and the GM's next chain key, the GM would know its dice)
+        "fresh_reveals": True,
     })
 
 

@@ -291,6 +291,12 @@ def _check(camp: Campaign, phase, resolved_ids, doc: OrderDocument, cand: Candid
                        line=doc.line_of("phase"), field="phase", phase=echo(doc.phase), current=phase.id)
         raise said(OrderError, N_("phase '%(phase)s' is not open; the current phase is '%(current)s'"),
                    line=doc.line_of("phase"), field="phase", phase=echo(doc.phase), current=phase.id)
+    opened = doc.data.get("opened")
+    if opened is not None and opened != camp.state_records()[-1]["index"]:
+        # the file was signed from the order form of an earlier opening of this phase
+        raise said(OrderError, N_("this file was written for phase '%(phase)s' as reopened by record %(opened)s, but the phase now "
+                                  "waits as opened by record %(now)s; sign the order form of the latest report or notice"),
+                   line=doc.line_of("opened"), field="opened", phase=phase.id, opened=opened, now=camp.state_records()[-1]["index"])
     deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
     arrived = cand.received or now
     pause = gm.pause_in_force(camp)
@@ -327,7 +333,7 @@ def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ign
 def _reveal_problem(camp: Campaign, doc: OrderDocument) -> list[str]:
     """The file does not reveal the entropy its seat committed to in an earlier phase: it will not
     count (the seat's defaults are played), though its new commitment will."""
-    expected = outstanding_commits(camp.effective_records()).get(doc.player)
+    expected = outstanding_commits(camp.records()).get(doc.player)
     reveal = doc.entropy_reveal
     if expected is None or (reveal is not None and len(reveal) % 2 == 0 and sha256_hex(bytes.fromhex(reveal)) == expected):
         return []

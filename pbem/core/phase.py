@@ -287,7 +287,7 @@ def resolve(camp: Campaign, now: datetime) -> Outcome:
     docs = {seat: (acc.path.read_bytes(), acc.path.name) for seat, acc in chosen.items()}
     records = camp.effective_records()
     autopilot = autopilot_seats(records, int(camp.create_record().get("autopilot_after", 0)))
-    inputs = gather(game, state, phase, docs, outstanding_commits(records), autopilot)
+    inputs = gather(game, state, phase, docs, outstanding_commits(camp.records()), autopilot)
     for seat, acc in chosen.items():
         inputs.docs[seat]["file"] = str(acc.path.relative_to(camp.root))
         inputs.docs[seat]["verdict_sha256"] = sha256_hex(acc.path.with_name(acc.path.name + ".verdict.json").read_bytes())

@@ -108,7 +108,7 @@ def publish_pending(camp: Campaign) -> list[int]:
     published, so a command killed halfway through publishing leaves the mark behind and the
     next command publishes that record again (the writes are idempotent: same bytes)."""
     try:
-        from pbem.core.publish import publish_phase
+        from pbem.core.publish import publish_phase, publish_reopened
     except ModuleNotFoundError:  # an installation without the report renderer
         return []
     mark_path = camp.reports_dir / PUBLISHED_MARK
@@ -122,6 +122,8 @@ def publish_pending(camp: Campaign) -> list[int]:
     for rec in camp.effective_records():
         if rec["index"] > mark:
             publish_phase(camp, rec["index"])
+            if rec["kind"] == "rollback" and rec.get("fresh_reveals"):
+                publish_reopened(camp, rec["index"])  # the reopened phase's forms, for a fresh reveal
             notify(camp, rec["index"])  # a GM's change, a pause: the same notice its command queued
             atomic.write_text(mark_path, f"{rec['index']}\n")
             done.append(rec["index"])

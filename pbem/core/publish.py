@@ -98,7 +98,15 @@ def report_key(record: Mapping[str, Any]) -> str:
     return phase_key(0, "start")
 
 
-def publish_phase(camp: Campaign, record_index: int) -> list[Path]:
+def publish_reopened(camp: Campaign, rollback_index: int) -> list[Path]:
+    """After ``pbem rollback``: the report the reopened phase starts from, mailed again under a new
+    name, its order forms and pages naming the rollback record (``opened``), so ``pbem sign`` and
+    the order page reveal a fresh value for the re-run and its new deadline is printed."""
+    rollback = camp.records()[rollback_index]
+    return publish_phase(camp, int(rollback["state_of"]), reopened=rollback)
+
+
+def publish_phase(camp: Campaign, record_index: int, reopened: dict[str, Any] | None = None) -> list[Path]:
     """Render the reports of record ``record_index`` and queue their mails; return the paths
     written or queued. A record that no report covers (an extension, a roster change) writes
     nothing; for the end record the last phase is published again with the final result."""
@@ -109,7 +117,7 @@ def publish_phase(camp: Campaign, record_index: int) -> list[Path]:
         return publish_phase(camp, phases[-1]["index"]) if phases else []
     if rec["kind"] not in ("create", "phase"):
         return []
-    bundle = render_record(camp, record_index)
+    bundle = render_record(camp, record_index, reopened=reopened)
     out = camp.reports_dir / bundle.key
     written = []
     for rel, (_who, data) in bundle.files.items():
@@ -120,11 +128,13 @@ def publish_phase(camp: Campaign, record_index: int) -> list[Path]:
     return written
 
 
-def render_record(camp: Campaign, record_index: int, state: dict[str, Any] | None = None) -> Bundle:
+def render_record(camp: Campaign, record_index: int, state: dict[str, Any] | None = None,
+                  reopened: dict[str, Any] | None = None) -> Bundle:
     """Render the reports and mails of record ``record_index`` (``create`` or ``phase``) without
     writing anything. ``state`` replaces the record's state (the audience tests use it to show
-    that one seat's secrets change no other audience's bytes)."""
-    pub = _Publisher(camp, camp.records()[record_index])
+    that one seat's secrets change no other audience's bytes); ``reopened`` is the rollback
+    record that reopened the phase waiting after it (:func:`publish_reopened`)."""
+    pub = _Publisher(camp, camp.records()[record_index], reopened)
     if state is not None:
         pub.state = state
     return pub.run()
@@ -133,9 +143,10 @@ def render_record(camp: Campaign, record_index: int, state: dict[str, Any] | Non
 class _Publisher:
     """The work of one publish_phase call."""
 
-    def __init__(self, camp: Campaign, rec: dict[str, Any]) -> None:
+    def __init__(self, camp: Campaign, rec: dict[str, Any], reopened: dict[str, Any] | None = None) -> None:
         self.camp = camp
         self.rec = rec
+        self.reopened = reopened
         self.create = camp.create_record()
         self.game = camp.game()
         self.game_name = str(self.create["game"])
@@ -185,12 +196,12 @@ class _Publisher:
     def _deadline(self, phase: Any) -> str | None:
         if phase is None:
             return None
-        opened = parse_time(self.rec.get("resolved_at") or self.create["opened_at"])
+        opened = parse_time((self.reopened or self.rec).get("resolved_at") or self.create["opened_at"])
         table = self.create["deadlines"]
         when = opened + timedelta(seconds=table.get(phase.deadline_kind, table.get("default", 172800)))
         number = self.rec.get("phase_number", 0) + 1
         for r in self.camp.effective_records():
-            if r["kind"] == "extend" and r.get("phase_number") == number and r["index"] > self.rec["index"]:
+            if r["kind"] == "extend" and r.get("phase_number") == number and r["index"] > (self.reopened or self.rec)["index"]:
                 when += timedelta(seconds=r["seconds"])
         return format_time(when)
 
@@ -256,6 +267,7 @@ class _Publisher:
             campaign=self.camp.id, game=self.game_name, seat=seat, phase=upcoming, powers=powers,
             legal=legal, defaults=prefill, schema=self._schema_ref(upcoming.kind), nonce=self.camp.nonce,
         )
+        ctx["opened"] = self.reopened["index"] if self.reopened else None
         ctx["suggested"] = suggest
         ctx["tz"] = self.roster[seat].tz  # the deadline in the seat's time zone, beside UTC
         ctx["dump"] = _dump_yaml
@@ -313,6 +325,7 @@ class _Publisher:
             # the offline order page: write, check and sign the next orders in a browser (issue 9)
             page = orderpage.order_page(
                 self.game_name, game, self.state, seat_name, campaign=self.camp.id, nonce=self.camp.nonce, lang=lang,
+                opened=self.reopened["index"] if self.reopened else None,
                 deadline=upcoming.deadline if upcoming else None, tz=seat.tz, pubkey=seat.key.line(), map_svg=svg,
             )
             if page is not None:
@@ -380,6 +393,8 @@ class _Publisher:
         """The report folder's name, and for a phase resolved again after a rollback the record
         too (``0006-1741-2_hussars.r000014``): a corrected report is a new mail, not one that
         ``outbox.queue`` skips because the first report of that phase was sent."""
+        if self.reopened is not None:  # the report a reopened phase starts from, mailed again
+            return f"{self.key}.r{self.reopened['index']:06d}"
         again = any(r["kind"] == "phase" and r["phase_number"] == self.rec.get("phase_number") and r["index"] < self.rec["index"]
                     for r in self.camp.records())
         return f"{self.key}.r{self.rec['index']:06d}" if again else self.key

@@ -3,8 +3,8 @@
 The pending entropy is kept beside the key in ``KEY.state.json`` (mode 0600): per campaign and
 seat, the phase last signed for, the value revealed in it and the value committed in it. Signing
 again for the same phase (a correction with a higher seq) reveals the same value and keeps the
-same commitment; signing for a new phase reveals the value committed last time and commits a
-fresh one.
+same commitment; signing for a new phase, or for a phase reopened by a rollback (the form's
+``opened``), reveals the value committed last time and commits a fresh one.
 """
 
 from __future__ import annotations
@@ -41,13 +41,18 @@ def prepare(data: dict[str, Any], store: dict[str, Any], fresh: bytes | None = N
     slot_name = f"{data['campaign']}/{data['player']}"
     slot = dict(store.get(slot_name, {}))
     phase = str(data["phase"])
-    if slot.get("phase") == phase:
+    # a phase reopened by a rollback (its order form names the record that reopened it) is a
+    # new round: the superseded record published the old reveal, so this one reveals the value
+    # committed last time, as for a new phase
+    opened = data.get("opened")
+    if slot.get("phase") == phase and (opened is None or opened == slot.get("opened")):
         reveal, value = slot.get("reveal"), slot["value"]
         seq = max(int(data.get("seq") or 0), int(slot.get("seq", 0)) + 1)
     else:
         reveal = slot.get("value")
         value = (fresh or os.urandom(32)).hex()
-        seq = max(int(data.get("seq") or 0), 1)
+        # a reopened phase's files need a seq above those the rollback set aside
+        seq = max(int(data.get("seq") or 0), int(slot.get("seq", 0)) + 1 if slot.get("phase") == phase else 1)
     out = dict(data)
     out["pbem"] = 1
     out["seq"] = seq
@@ -58,6 +63,9 @@ def prepare(data: dict[str, Any], store: dict[str, Any], fresh: bytes | None = N
     out["entropy_commit"] = sha256_hex(bytes.fromhex(value))
     new_store = dict(store)
     new_store[slot_name] = {"phase": phase, "reveal": reveal, "value": value, "seq": seq}
+    kept = opened if opened is not None else (slot.get("opened") if slot.get("phase") == phase else None)
+    if kept is not None:
+        new_store[slot_name]["opened"] = kept
     return out, new_store
 
 

@@ -399,7 +399,8 @@ def has_form(game_name: str) -> bool:
 
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
                campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
-               pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None) -> str | None:
+               pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None,
+               opened: int | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it, the game is over, or the page has no form for the game.
 
@@ -415,6 +416,8 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
                      deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce)
     if data is None:
         return None
+    if opened is not None:  # the phase was reopened by this record: signing reveals a fresh value
+        data["opened"] = opened
     svg = map_svg
     if svg is None:
         svg = presentation(game_name).order_page_map(game.view(dict(state), seat), data["lang"])

@@ -10,7 +10,7 @@
 
 var PBEM = (function () {
   var data = JSON.parse(document.getElementById("pbem-data").textContent);
-  var FIELD_ORDER = ["pbem", "campaign", "nonce", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature"];
+  var FIELD_ORDER = ["pbem", "campaign", "nonce", "player", "phase", "opened", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature"];
   var PKCS8_PREFIX = "302e020100300506032b657004220420";
   var STORE_KEY = "pbem:entropy";
   var game = null;
@@ -305,23 +305,29 @@ var PBEM = (function () {
   async function prepare(orders, wantedSeq, store) {
     var slot = store[slotName()] || {};
     var reveal, value, seq;
-    if (slot.phase === data.phase) {
+    var samePhase = slot.phase === data.phase;
+    // a phase reopened by a rollback (data.opened: the record that reopened it) is a new round
+    if (samePhase && (!data.opened || data.opened === slot.opened)) {
       reveal = slot.reveal || null;
       value = slot.value;
       seq = Math.max(wantedSeq || 0, (parseInt(slot.seq, 10) || 0) + 1);
     } else {
       reveal = slot.value || null;
       value = bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
-      seq = Math.max(wantedSeq || 0, 1);
+      seq = Math.max(wantedSeq || 0, samePhase ? (parseInt(slot.seq, 10) || 0) + 1 : 1);
     }
     var doc = { pbem: 1, campaign: data.campaign };
     if (data.nonce) doc.nonce = data.nonce;  // binds the file to this campaign (an equal id elsewhere does not count)
-    Object.assign(doc, { player: data.seat, phase: data.phase, seq: seq });
+    Object.assign(doc, { player: data.seat, phase: data.phase });
+    if (data.opened) doc.opened = data.opened;
+    doc.seq = seq;
     if (reveal) doc.entropy_reveal = reveal;
     doc.entropy_commit = await sha256Hex(hexToBytes(value));
     doc.orders = orders;
     var newStore = Object.assign({}, store);
     newStore[slotName()] = { phase: data.phase, reveal: reveal, value: value, seq: seq };
+    var kept = data.opened || (samePhase ? slot.opened : null);
+    if (kept) newStore[slotName()].opened = kept;
     return { doc: doc, store: newStore };
   }
 
