@@ -176,8 +176,8 @@ def _audience_bytes(bundle: Bundle) -> dict[str, dict[str, str]]:
     return out
 
 
-# The order page and the map page carry their data, code and map gzip-packed in base64: the search
-# reads what they hold (base64 would hide a secret, and could spell a card id by chance). Map
+# The order page and the map page carry their data, code and map gzip-packed in base 85: the search
+# reads what they hold (the packing would hide a secret, and could spell a card id by chance). Map
 # images are left out as the map is: they are drawn from the map's input, checked above.
 _PACKED = re.compile(r'(<script type="text/plain" id="pbem-(?:pack|map|code)">)(.*?)(</script>)', re.S)
 

@@ -92,3 +92,20 @@ def test_the_history_site_links_the_public_files_instead_of_copying_them(demo_ca
     assert len(copies) > 20
     for copy in copies:
         assert os.path.samefile(copy, demo_campaign / "reports" / copy.parent.name / copy.name), copy
+
+
+def test_report_mails_stay_light(demo_campaign: Path) -> None:
+    """The advanced demo's report mails: median at most 250 KB, none over 400 KB, and every HTML
+    body under 100 KB (Gmail clips a body over 102 KB); bench/reports.py prints these figures."""
+    import email
+    import email.policy
+    import statistics
+
+    mails = [p.read_bytes() for p in sorted(demo_campaign.glob("outbox/report-*.eml"))]
+    assert len(mails) >= 100
+    sizes = sorted(map(len, mails))
+    assert statistics.median(sizes) <= 250_000, f"median report mail {statistics.median(sizes)} bytes"
+    assert sizes[-1] <= 400_000, f"largest report mail {sizes[-1]} bytes"
+    for raw in mails:
+        body = email.message_from_bytes(raw, policy=email.policy.default).get_body(preferencelist=("html",))
+        assert body is not None and len(body.get_content().encode("utf-8")) < 100_000

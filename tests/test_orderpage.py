@@ -49,7 +49,9 @@ def page_parts(html: str) -> tuple[dict[str, Any], str]:
     data = re.search(r'<script type="text/plain" id="pbem-pack">(.*?)</script>', html, re.S)
     packed = re.search(r'<script type="text/plain" id="pbem-map">(.*?)</script>', html, re.S)
     assert data and packed
-    return json.loads(unpack(data.group(1))), unpack(packed.group(1)).decode("utf-8")
+    svg = unpack(packed.group(1)).decode("utf-8")
+    assert "<title>" not in svg, "the map is shown as a picture, which shows no tooltips"
+    return json.loads(unpack(data.group(1))), svg
 
 
 def page_code(html: str) -> str:
@@ -198,10 +200,10 @@ def test_every_kind_of_round_has_a_page(phase_suffix: str) -> None:
 
 
 def test_the_reports_map_is_used_when_given(stage: dict[str, Any]) -> None:
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>the report map</title></svg>'
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect id="the-report-map"/><title>Kolin</title></svg>'
     html = orderpage.order_page("maria", GAME, stage, "frederick", campaign="maria-t", map_svg=svg)
     assert html is not None
-    assert page_parts(html)[1] == svg
+    assert page_parts(html)[1] == svg.replace("<title>Kolin</title>", ""), "the report's map, without the tooltips"
 
 
 def test_no_page_for_a_game_without_a_form() -> None:
@@ -229,3 +231,15 @@ def test_the_scripts_political_messages_are_pbem_checks() -> None:
     for fragment in fragments:
         assert fragment in src, fragment
         assert fragment in python, fragment
+
+
+def test_the_pages_base_85_is_the_one_their_script_reads() -> None:
+    """The packed blocks' alphabet (pbem.render.pagekit) is the one unpack.js decodes, and holds
+    nothing HTML treats specially inside a <script> element."""
+    from pbem.render import pagekit
+
+    script = (templates_dir() / "orderpage" / "unpack.js").read_text(encoding="utf-8")
+    assert f'var A = "{pagekit.PAGE85}";' in script
+    assert len(set(pagekit.PAGE85)) == 85 and not set(pagekit.PAGE85) & set("<>&\"'\\` \n")
+    for data in (b"", b"x", b"xy", b"xyz", b"\xff" * 4, bytes(range(256)) * 3):
+        assert pagekit.unpack(pagekit.pack(data)) == data

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from html import escape
 
-from pbem.render import orderpage
+from pbem.render import orderpage, pagekit
 
 _OPEN = """(function () {
   var box = document.getElementById("map");
   if (typeof DecompressionStream === "undefined") return;
-  var text = atob(document.getElementById("pbem-map").textContent.replace(/\\s+/g, ""));
-  var bytes = new Uint8Array(text.length);
-  for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  var stream = new Blob([PBEM_BYTES(document.getElementById("pbem-map").textContent)]).stream().pipeThrough(new DecompressionStream("gzip"));
   new Response(stream).text().then(function (svg) { box.innerHTML = svg; });
 })();"""
 
@@ -36,7 +33,7 @@ def map_page(svg: str, title: str, lang: str) -> str:
         "<style>body { margin: 0; background: #fbf8ef; } #map svg { display: block; width: 100%; "
         "min-width: 60rem; height: auto; }</style>\n</head>\n<body>\n"
         f'<div id="map"><p>{_ascii(words["The map needs a newer browser (DecompressionStream)."])}</p></div>\n'
-        f'<script type="text/plain" id="pbem-map">\n{lines}\n</script>\n<script>\n{_OPEN}\n</script>\n</body>\n</html>\n'
+        f'<script type="text/plain" id="pbem-map">\n{lines}\n</script>\n<script>\n{pagekit.asset("orderpage", "unpack.js")}{_OPEN}\n</script>\n</body>\n</html>\n'
     )
 
 

@@ -18,8 +18,6 @@ This module is pure: :func:`order_page` returns the HTML text; writing it is the
 
 from __future__ import annotations
 
-import base64
-import gzip
 import hashlib
 import json
 from collections.abc import Mapping
@@ -29,7 +27,7 @@ from typing import Any
 from pbem.data import templates_dir
 from pbem.games import presentation
 from pbem.games.base import Game, Phase
-from pbem.render import i18n, pagekit
+from pbem.render import i18n, pagekit, raster
 
 PAGE_VERSION = 1
 TEMPLATE_DIR = "orderpage"
@@ -302,20 +300,11 @@ def _asset(name: str) -> str:
 
 
 def compress_svg(svg: str) -> str:
-    """Base64 of the gzip of ``svg`` (mtime 0, so the same map gives the same bytes), in lines
-    of 76 characters, so a mail can carry the page as 7bit text (``atob`` skips the breaks)."""
+    """``svg`` packed (:func:`pack`): about a sixth of its size."""
     return pack(svg.encode("utf-8"))
 
 
-def pack(data: bytes) -> str:
-    """Base64 of the gzip of ``data`` (mtime 0: the same bytes give the same text), in lines of 76."""
-    packed = base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
-    return "\n".join(packed[i:i + 76] for i in range(0, len(packed), 76))
-
-
-def unpack(text: str) -> bytes:
-    """The bytes :func:`pack` packed."""
-    return gzip.decompress(base64.b64decode("".join(text.split())))
+pack, unpack = pagekit.pack, pagekit.unpack
 
 
 def _view_box(svg: str | None) -> list[float] | None:
@@ -357,13 +346,15 @@ def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, p
     text = (extra or {}).pop("text", {})
     data["text"].update(text)
     data.update(extra or {})
+    # a word the table gives as itself (every word of an English page) the page says as it is
+    data["text"] = {k: v for k, v in data["text"].items() if v != k}
     return data
 
 
 def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     """The page's HTML from :func:`page_data` and the seat's map (SVG text, or none)."""
     text = data["text"]
-    title = f"{text['Orders']} \u2014 {data['campaign']} \u2014 {data['phase']} \u2014 {data['seat']}"
+    title = f"{text.get('Orders', 'Orders')} \u2014 {data['campaign']} \u2014 {data['phase']} \u2014 {data['seat']}"
     page = _asset("page.html")
     from html import escape
 
@@ -379,12 +370,14 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
         # character references: the page stays ASCII, so a mail carries it as it is (7bit)
         "@@TITLE@@": escape(title).encode("ascii", "xmlcharrefreplace").decode("ascii"),
         "@@STYLE@@": _asset("orderpage.css"),
+        "@@UNPACK@@": _asset("unpack.js"),
         "@@DATA@@": pack(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
-        "@@MAP@@": compress_svg(map_svg) if map_svg else "",
+        # shown as an <img>, which shows no tooltips: the places' <title>s stay out (a sixth of it)
+        "@@MAP@@": compress_svg(raster.without_titles(map_svg)) if map_svg else "",
         # the code travels packed too; the note names its source files and hash for anyone who
         # wants to check it against pbem's own
         "@@CODE_NOTE@@": f"code: {' + '.join(names)} of pbem's templates/{TEMPLATE_DIR}/, then PBEM.boot(); "
-                         f"gzip, base64; SHA-256 of the code: {hashlib.sha256(code.encode('utf-8')).hexdigest()}",
+                         f"gzip, base 85 (unpack.js); SHA-256 of the code: {hashlib.sha256(code.encode('utf-8')).hexdigest()}",
         "@@SCRIPT@@": pack(code.encode("utf-8")),
     }
     for marker, value in parts.items():

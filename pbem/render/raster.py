@@ -52,11 +52,16 @@ def view_box(svg: str) -> Box:
     return (x, y, w, h)
 
 
+def without_titles(svg: str) -> str:
+    """``svg`` without its ``<title>`` tooltips (a picture shows none)."""
+    return _TITLE.sub("", svg)
+
+
 def whole_map(svg: str, width: int) -> bytes:
     """The whole drawing, ``width`` pixels wide, without its words: at that size no name can be
     read (the crop and the SVG carry them), and without them the picture is the same in every
     language, so it is drawn once for all of them."""
-    bare = _TITLE.sub("", _without_text(svg, lambda _cls, _x, _y: False))
+    bare = without_titles(_without_text(svg, lambda _cls, _x, _y: False))
     return _png(_LANG.sub("", bare, count=1), width, None)
 
 

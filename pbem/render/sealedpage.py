@@ -117,13 +117,11 @@ def seal_order_page(page: str, seal: Callable[[bytes], str], lang: str) -> str:
     """``page`` (an order page, :func:`pbem.render.orderpage.render_page`) with its packed data
     sealed by ``seal`` (bytes -> the armoured text of :func:`pbem.core.privacy.seal`) in place of
     the data in clear. The gzip the page packed is sealed as it is; the page inflates it."""
-    import base64
-
     table = pagekit.message_table(lang, MESSAGES)
     words = {k: table[v] for k, v in ORDER_WORDS.items()}
     start = page.index(_PACK)
     end = page.index("</script>", start) + len("</script>")
-    armour = seal(base64.b64decode("".join(page[start + len(_PACK):end - len("</script>")].split())))
+    armour = seal(pagekit.packed_gzip(page[start + len(_PACK):end - len("</script>")]))
     block = (
         f'<pre id="pbem-sealed" hidden>{escape(armour)}</pre>\n'
         '<script type="application/json" id="pbem-sealed-words">'

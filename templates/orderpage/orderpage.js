@@ -473,10 +473,7 @@ var PBEM = (function () {
     var packed = $("pbem-map").textContent.trim();
     if (!packed) { $("situation").removeChild(box); return; }
     try {
-      var bin = atob(packed);
-      var bytes = new Uint8Array(bin.length);
-      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      var stream = new Blob([PBEM_BYTES(packed)]).stream().pipeThrough(new DecompressionStream("gzip"));
       // An <img> keeps the map's own styles from touching the page's and the page's from it.
       var svg = await new Response(stream).blob();
       var wrap = el("div", { class: "mapwrap" }, [
