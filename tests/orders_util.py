@@ -9,8 +9,12 @@ import yaml
 from conftest import run_cli
 
 
-def write_orders(path: Path, campaign: str, player: str, phase: str, orders: dict[str, Any], seq: int | None = None) -> Path:
-    data: dict[str, Any] = {"pbem": 1, "campaign": campaign, "player": player, "phase": phase}
+def write_orders(path: Path, campaign: str, player: str, phase: str, orders: dict[str, Any], seq: int | None = None,
+                 nonce: str | None = None) -> Path:
+    data: dict[str, Any] = {"pbem": 1, "campaign": campaign}
+    if nonce is not None:  # the campaign nonce, as the order form gives it
+        data["nonce"] = nonce
+    data.update(player=player, phase=phase)
     if seq is not None:
         data["seq"] = seq
     data["orders"] = orders
@@ -18,9 +22,10 @@ def write_orders(path: Path, campaign: str, player: str, phase: str, orders: dic
     return path
 
 
-def signed(tmp: Path, key: Path, campaign: str, player: str, phase: str, orders: dict[str, Any], seq: int | None = None, name: str | None = None) -> Path:
+def signed(tmp: Path, key: Path, campaign: str, player: str, phase: str, orders: dict[str, Any], seq: int | None = None, name: str | None = None,
+           nonce: str | None = None) -> Path:
     stem = f"{name or player}-{phase}".replace("/", "_")
-    src = write_orders(tmp / f"{stem}-src.yaml", campaign, player, phase, orders, seq)
+    src = write_orders(tmp / f"{stem}-src.yaml", campaign, player, phase, orders, seq, nonce)
     out = tmp / f"{stem}.yaml"
     run_cli("sign", str(src), "--key", str(key), "-o", str(out))
     return out

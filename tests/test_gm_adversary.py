@@ -41,8 +41,9 @@ def _new(root: Path, name: str = "camp", cid: str = "mini-1") -> tuple[Path, dic
 
 def _round(root: Path, camp: Path, keys: dict[str, Path], rnd: int, cid: str = "mini-1") -> list[Path]:
     hands = _hands(camp)
-    docs = [signed(root, keys["north"], cid, "north", f"round-{rnd}", {"N": {"bid": hands["N"][0]}}),
-            signed(root, keys["south"], cid, "south", f"round-{rnd}", {"S": {"bid": hands["S"][0]}})]
+    nonce = Campaign(camp).nonce  # as the order form gives it
+    docs = [signed(root, keys["north"], cid, "north", f"round-{rnd}", {"N": {"bid": hands["N"][0]}}, nonce=nonce),
+            signed(root, keys["south"], cid, "south", f"round-{rnd}", {"S": {"bid": hands["S"][0]}}, nonce=nonce)]
     run_cli("intake", str(camp), *map(str, docs), "--now", NOW)
     run_cli("resolve", str(camp), "--now", NOW)
     return docs
@@ -750,3 +751,56 @@ def test_m3_3_a_rollback_re_run_takes_fresh_reveals_not_the_published_ones(tmp_p
     _rewrite_from(pub, 4, lambda r: r.update(entropy=superseded["entropy"], entropy_mix=superseded["entropy_mix"]))
     code, out = _public_audit(pub)
     assert code == 1 and "record 4 (archive/000004.json): north's entropy does not open the commitment" in out
+
+
+
+# -- L2: the nonce is mandatory --------------------------------------------------------------------
+
+def test_l2_an_order_file_without_the_nonce_is_refused_saying_what_to_write(tmp_path: Path) -> None:
+    """A hand-written file without 'nonce:' would count in any campaign with the same id; in a
+    campaign made since the deal waits for entropy it is refused, in the seat's language, naming
+    the field and the line to add. A file with it is taken."""
+    keys = make_keys(tmp_path / "keys", ("north", "south"))
+    camp = tmp_path / "camp"
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", "mini-1", "--lang", "north=zh-TW",
+            "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
+    nonce = Campaign(camp).nonce
+    assert Campaign(camp).create_record()["nonce_required"] is True
+    bare = signed(tmp_path, keys["north"], "mini-1", "north", "deal/commit", {"north": {}})
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = "north@example.org", "gm@example.org", "orders", "<bare@north.example>"
+    msg.set_content("attached")
+    msg.add_attachment(bare.read_bytes(), maintype="text", subtype="yaml", filename="orders.yaml")
+    (tmp_path / "bare.eml").write_bytes(msg.as_bytes())
+    out = run_cli("intake", str(camp), str(tmp_path / "bare.eml"), "--now", NOW).output
+    assert "refused:" in out and f"the field 'nonce' is missing" in out and f"Add the line 'nonce: {nonce}' below 'campaign:'" in out
+    refusal = next((camp / "outbox").glob("refused-*.eml"))
+    from email import message_from_bytes, policy
+
+    text = "".join(p.get_content() for p in message_from_bytes(refusal.read_bytes(), policy=policy.default).walk()
+                   if p.get_content_type() == "text/plain")
+    assert f"缺少欄位 'nonce'" in text and f"'nonce: {nonce}'" in text
+    check = tmp_path / "check.yaml"
+    check.write_text(bare.read_text())
+    got = run_cli("check", str(check), "--campaign", str(camp), ok=False).output
+    assert f"nonce: the field 'nonce' is missing; add the line 'nonce: {nonce}'" in got
+    good = signed(tmp_path, keys["north"], "mini-1", "north", "deal/commit", {"north": {}}, seq=2, name="good", nonce=nonce)
+    assert "accepted:" in run_cli("intake", str(camp), str(good), "--now", NOW).output
+
+
+def test_l2_a_file_without_the_nonce_cited_by_a_record_fails_the_audit(dealt: Path, tmp_path: Path) -> None:
+    """A GM who takes in a file without the nonce anyway (from another campaign with the same
+    id, say) and relinks the chain is named by the audit."""
+    camp = _copy(dealt, tmp_path)
+    used = json.loads((camp / "archive" / "000002.json").read_bytes())["orders"]["north"]
+    (tmp_path / "k").mkdir()
+    shutil.copy(dealt.parent / "ef-keys" / "north.key", tmp_path / "k" / "north.key")
+    other = signed(tmp_path, tmp_path / "k" / "north.key", "mini-1", "north", "deal/reveal", {"north": {}}, seq=used["seq"])
+    (camp / used["file"]).write_bytes(other.read_bytes())
+    _rewrite_from(camp, 2, lambda rec: rec["orders"]["north"].update(sha256=hashlib.sha256(other.read_bytes()).hexdigest()))
+    code, out = _audit(camp)
+    assert code == 1
+    assert f"{used['file']}: the order file has no nonce, but record 0 of 'mini-1' requires one; record 2 (archive/000002.json) uses it" in out

@@ -38,7 +38,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     # nothing is dealt before both collectors commit, then reveal, a random value of their own
     for n, (phase, when) in enumerate((("deal/commit", "2026-12-01T12:20:00Z"), ("deal/reveal", "2026-12-01T12:40:00Z"))):
         for seat in keys:
-            doc = signed(tmp, keys[seat], "auction-1", seat, phase, {seat: {}}, seq=1, name=f"{seat}-deal")
+            doc = signed(tmp, keys[seat], "auction-1", seat, phase, {seat: {}}, seq=1, name=f"{seat}-deal", nonce=Campaign(camp).nonce)
             _mail(camp, doc, f"{seat}@example.org", f"d{n}{seat}")
         out = run_cli("run", str(root), "--now", when, "--quiet").output
         assert f"{camp}: 1 phase(s) resolved" in out, out
@@ -51,7 +51,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             mails.append(("bo", {"B": {"bid": 11}}, 2))
         mails += [("ada", bids["ada"], None), ("bo", bids["bo"], 3 if n == 1 else None)]
         for i, (seat, orders, seq) in enumerate(mails):
-            doc = signed(tmp, keys[seat], "auction-1", seat, f"lot-{n}", orders, seq=seq, name=f"{seat}-{i}")
+            doc = signed(tmp, keys[seat], "auction-1", seat, f"lot-{n}", orders, seq=seq, name=f"{seat}-{i}", nonce=Campaign(camp).nonce)
             _mail(camp, doc, f"{seat}@example.org", f"{n}{i}")
         out = run_cli("run", str(root), "--now", when, "--quiet").output
         assert f"{camp}: 1 phase(s) resolved" in out, out

@@ -210,6 +210,8 @@ def check(file: Path, campaign_dir: Path) -> None:
     problems: list[str] = []
     if phase is None:
         raise CampaignError("the game is over")
+    if doc.orders is not None and doc.data.get("nonce") is None and camp.create_record().get("nonce_required"):
+        problems.append(f"{file}: nonce: the field 'nonce' is missing; add the line 'nonce: {camp.nonce}' below 'campaign:'")
     if doc.phase != phase.id:
         problems.append(f"{file}: phase: the current phase is '{phase.id}', not '{doc.phase}'")
     elif doc.orders is not None:  # intake refuses a file that does not fit the round's schema

@@ -315,6 +315,8 @@ def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict
     except PbemError as exc:
         raise _fail(path, f"the order file does not verify: {exc.message}") from None
     nonce = doc.data.get("nonce")
+    if nonce is None and camp.create_record().get("nonce_required"):
+        raise _fail(path, f"the order file has no nonce, but record 0 of '{camp.id}' requires one; record {rec['index']} ({_rel(camp, rec)}) uses it")
     if doc.campaign != camp.id or (nonce is not None and nonce != camp.nonce):
         named = f"'{doc.campaign}'" + (f" (nonce {str(nonce)[:40]})" if nonce is not None and nonce != camp.nonce else "")
         raise _fail(path, f"the order file is for campaign {named}, but record {rec['index']} ({_rel(camp, rec)}) uses it in '{camp.id}'")

@@ -241,6 +241,9 @@ class Campaign:
         }
         if entropy_first:  # the deal is made from every seat's entropy, in the second round
             record["entropy_first"] = True
+            # and an order file without the nonce is refused (campaigns made with --deal-now,
+            # as before, still take one bound to the id alone)
+            record["nonce_required"] = True
         record.update(settings or {})
         camp.write_state(0, state)
         camp.append_record(record)

@@ -277,7 +277,13 @@ def _identify(camp: Campaign, roster, doc: OrderDocument) -> None:  # type: igno
 
 
 def _check(camp: Campaign, phase, resolved_ids, doc: OrderDocument, cand: Candidate, now: datetime) -> None:  # type: ignore[no-untyped-def]
-    """A verified file may be taken now: a known request, the open phase, before the deadline."""
+    """A verified file may be taken now: a known request, the campaign's nonce, the open phase,
+    before the deadline."""
+    if doc.orders is not None and doc.data.get("nonce") is None and camp.create_record().get("nonce_required"):
+        raise said(OrderError, N_("the field 'nonce' is missing: every order file of this campaign carries its nonce. "
+                                  "Add the line 'nonce: %(nonce)s' below 'campaign:' (your order form and the start report give it), "
+                                  "then sign the file again"),
+                   line=doc.line_of("campaign"), field="nonce", nonce=camp.nonce)
     if doc.request is not None:
         kind = doc.request.get("kind") if isinstance(doc.request, dict) else None
         if kind not in REQUEST_KINDS:
