@@ -142,3 +142,26 @@ def test_same_seed_same_advanced_game() -> None:
     a, _ = play(5, scenario="advanced")
     b, _ = play(5, scenario="advanced")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def test_resolve_leaves_the_state_it_was_given_unchanged() -> None:
+    """resolve shares the parts no round changes in place (adjudicate.SHARED) instead of copying
+    them; a round that changed one of them, or any other part, in place would change the old
+    state, which the core resolves again when a player's orders are void."""
+    from pbem.core.fair import PhaseRng, Rng
+    from pbem.games.maria import bots
+
+    for seed, options in ((3, {}), (4, {"pbem.commitments": "trustless"})):
+        root = Rng(f"unchanged-{seed}".encode())
+        state = adjudicate.new_game("advanced", options, PhaseRng(root.fork("p"), root.fork("s")),
+                                    None, None)
+        rounds = 0
+        while (phase := adjudicate.current_phase(state)) is not None:
+            rng = root.fork(f"bot-{rounds}")
+            orders = {p: bots.bot_orders(state, p, rng.fork(p)) for p in phase.powers}
+            before = json.dumps(state)
+            new = adjudicate.resolve(state, orders, PhaseRng(root.fork(f"p{rounds}"),
+                                                             root.fork(f"s{rounds}"))).state
+            assert json.dumps(state) == before, f"round {rounds} ({phase.kind}) changed its input"
+            state, rounds = new, rounds + 1
+        assert rounds > 20 and state["bid_log"]

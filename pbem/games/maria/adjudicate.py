@@ -237,9 +237,14 @@ def new_general(name: str, power: str, rank: int, minimum: int | None, city: str
 # --- resolving a round ----------------------------------------------------------------------
 
 
+SHARED = frozenset({"options", "bid_log"})
+"""Parts of the state that no round changes in place (the rule options; the bid log, which a
+round replaces by a longer list): the new state shares them with the old one instead of copying."""
+
+
 def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Resolution:
     """Resolve the current round and run on to the next round that needs orders (M12.12)."""
-    st = plain_copy(state)
+    st = {k: v if k in SHARED else plain_copy(v) for k, v in state.items()}
     ctx = Ctx(st, model.board_of(st), rng)
     step = st["step"]
     if step == "over":

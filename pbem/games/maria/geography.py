@@ -153,6 +153,7 @@ class Board:
     _within: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict, repr=False)
     _homes: dict[str, str | None] = field(default_factory=dict, repr=False)
     _numbered: list[Any] = field(default_factory=list, repr=False)
+    _nearest: dict[frozenset[str], NearestTargets] = field(default_factory=dict, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -273,13 +274,18 @@ class Board:
 
     def nearest(self, targets: Iterable[str]) -> NearestTargets:
         """The same distances as :meth:`distances_to_any`, found on the cities numbered (about
-        three times faster than on their ids)."""
+        three times faster than on their ids). The last few answers are remembered: a bot asks
+        again for the same targets while the pieces that make them stand still."""
+        key = frozenset(targets)
+        found = self._nearest.get(key)
+        if found is not None:
+            return found
         if not self._numbered:
             index = {c: i for i, c in enumerate(self._adjacent)}
             self._numbered[:] = [index, [tuple(index[n] for n in near) for near in self._adjacent.values()]]
         index, adjacent = self._numbered
         dist = [-1] * len(adjacent)
-        frontier = [index[t] for t in targets]
+        frontier = [index[t] for t in sorted(key)]
         for i in frontier:
             dist[i] = 0
         step = 0
@@ -292,7 +298,10 @@ class Board:
                         dist[there] = step
                         nxt.append(there)
             frontier = nxt
-        return NearestTargets(index, dist)
+        if len(self._nearest) >= 64:
+            self._nearest.clear()
+        found = self._nearest[key] = NearestTargets(index, dist)
+        return found
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest road steps from ``a`` to ``b``, or None if none joins them."""

@@ -236,22 +236,27 @@ def preferred_first(candidates: list[str], wanted: list[str]) -> list[str]:
     return first + [c for c in candidates if c not in first]
 
 
+_SIDES = {"AU": "habsburg", "PA": "habsburg", "FR": "coalition", "PR": "coalition"}
+
+
 def side_of(state: State, power: str) -> str | None:
     """``habsburg``, ``coalition`` or None (a neutral power) (M1.3)."""
-    if is_neutral(state, power):
+    if power in state.get("neutral", ()):
         return None
-    p = major_of(state, power)
-    if p in ("AU", "PA"):
-        return "habsburg"
-    if p in ("FR", "PR"):
-        return "coalition"
-    return None
+    if power not in MAJORS:  # a minor stands with its major ally (major_of)
+        power = str(state["alliances"].get(power) or power)
+    return _SIDES.get(power)
 
 
 def are_enemies(state: State, a: str, b: str) -> bool:
     """Two powers on opposite sides, neither neutral (M1.3)."""
-    sa, sb = side_of(state, a), side_of(state, b)
-    return sa is not None and sb is not None and sa != sb
+    if a == b:
+        return False
+    sa = side_of(state, a)
+    if sa is None:
+        return False
+    sb = side_of(state, b)
+    return sb is not None and sa != sb
 
 
 def are_friends(state: State, a: str, b: str) -> bool:

@@ -28,9 +28,10 @@ def road_problem(ctx: Ctx, start: str, path: list[str]) -> tuple[str | None, boo
     for city in path:
         if city not in board.cities:
             return f"there is no city '{city}' on the map", False
-        if not board.is_adjacent(prev, city):
+        road = board.road(prev, city)
+        if road is None:
             return f"'{city_name(ctx, city)}' is not a road neighbour of '{city_name(ctx, prev)}'", False
-        if not board.is_main(prev, city):
+        if not road.main:
             all_main = False
         prev = city
     return None, all_main

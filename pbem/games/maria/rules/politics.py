@@ -233,9 +233,10 @@ def run_politics(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
     if not trustless:
         ctx.event("bid_commitments", turn=turn, mode="trusted_gm",
                   commitments=dict(sorted(commitments.items())))
-    state.setdefault("bid_log", []).extend(
+    # a new list, never extended in place: resolve shares the old one with the state it came from
+    state["bid_log"] = [*state.get("bid_log", []), *(
         {"turn": turn, "power": p, "bid": maps[p], "salt": salts[p],
-         "commitment": commitments.get(p)} for p in sorted(maps))
+         "commitment": commitments.get(p)} for p in sorted(maps))]
     for p, card in bids.items():
         if card != "pass":
             state["cards"]["hands"][p].remove(card)
