@@ -65,7 +65,8 @@ def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
     Decided from public facts only (the pieces on the map, the generals and trains off it), never
     from hidden troop numbers or a hand's value: the report that names who owes orders is public."""
     step = state["step"]
-    with_player = [p for p in state["powers"] if model.seat_of(state, p) is not None]
+    seated = {p for ps in model.seat_powers(state).values() for p in ps}
+    with_player = [p for p in state["powers"] if p in seated]
     if step == "setup":
         return tuple(with_player)
     if step == "winter":

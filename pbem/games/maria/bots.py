@@ -73,7 +73,7 @@ def destinations(ctx: Ctx, power: str, movers: list[str], kind: str,
         if general:
             prob = general_path_problem(ctx, power, movers, start, path, force, occ, by_city)
         else:
-            prob = train_path_problem(ctx, power, movers[0], start, path)
+            prob = train_path_problem(ctx, power, movers[0], start, path, occ)
         if prob is None:
             legal[city] = path
     return legal
@@ -194,8 +194,9 @@ def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
     """Cities a bot likes to head for: enemy generals and fortresses it could take."""
     out = {g["city"] for g in state["generals"].values()
            if g["city"] is not None and model.are_enemies(state, power, g["power"])}
+    maps, cities = state["maps"], board.cities
     for f in model.fortresses_of(board):
-        if board.map_of(f) in state["maps"]:
+        if f not in out and cities[f].map in maps:
             holder = model.controller(state, board, f)
             if holder is None or model.are_enemies(state, power, holder):
                 out.add(f)

@@ -137,8 +137,9 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
 
 
 def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
-                       path: list[str]) -> str | None:
-    """Why a supply train may not move along ``path``, or None (M3.1, M3.2)."""
+                       path: list[str], occ: dict[str, list[str]] | None = None) -> str | None:
+    """Why a supply train may not move along ``path``, or None (M3.1, M3.2). ``occ``
+    (``model.occupancy``) may be passed in by a caller that checks many paths in one position."""
     state, board = ctx.state, ctx.board
     problem, all_main = road_problem(ctx, start, path)
     if problem:
@@ -146,7 +147,8 @@ def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
     if len(path) > (3 if all_main else 2):
         return ("a supply train moves at most 2 cities, or 3 when every step is on a main road "
                 "(M3.1)")
-    occ = model.occupancy(state)
+    if occ is None:
+        occ = model.occupancy(state)
     for i, city in enumerate(path):
         prob = territory_problem(state, board, power, city)
         if prob:
