@@ -77,3 +77,24 @@ def test_names_files_are_the_same_for_html_and_text() -> None:
 
     for html in sorted(templates_dir().glob("*/names.html")):
         assert html.with_suffix(".txt").read_text() == html.read_text(), html
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_messages_translated_when_a_template_compiles_render_as_the_extension_does(lang: str) -> None:
+    """The environment looks each literal ``_()`` up once, when a template compiles; the text
+    must be what the i18n extension gives when it looks it up on every render: translated,
+    escaped where the template autoescapes (the values, never the translation), and formatted
+    with the named values, or with none."""
+    import jinja2
+
+    source = ('{{ _("Prussia") }}|{{ _("senator %(id)s", id=who) }}|{{ _("100%% sure") }}|{{ _(word) }}|'
+              '{% autoescape true %}{{ _("senator %(id)s", id=who) }}|{{ _("Prussia") }}{% endautoescape %}')
+    plain = jinja2.Environment(extensions=["jinja2.ext.i18n"])
+    plain.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    values = {"who": "<b>7</b>", "word": "Prussia"}
+    want = plain.from_string(source).render(values)
+    got = i18n.environment(lang).from_string(source).render(values)
+    assert got == want
+    assert "&lt;b&gt;7&lt;/b&gt;" in got and "<b>7</b>" in got and "100% sure" in got
+    if lang == "zh-TW":
+        assert "Prussia" not in got.split("|")[0]  # really translated
