@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -95,7 +96,11 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def _outbox_count(camp: Campaign) -> int:
-    return sum(1 for _ in camp.outbox.glob("*.eml")) if camp.outbox.is_dir() else 0
+    try:
+        with os.scandir(camp.outbox) as entries:  # no Path per mail: the outbox may hold many
+            return sum(1 for e in entries if e.name.endswith(".eml"))
+    except FileNotFoundError:
+        return 0
 
 
 PUBLISHED_MARK = ".published"
