@@ -168,7 +168,7 @@ def _audience_bytes(bundle: Bundle) -> dict[str, dict[str, str]]:
             continue
         out.setdefault(who, {})[rel] = _opened(data.decode("utf-8"))
     for seat, (name, msg) in bundle.mails.items():
-        parsed = email.message_from_bytes(msg.as_bytes(), policy=email.policy.SMTP)
+        parsed = email.message_from_bytes(msg, policy=email.policy.SMTP)
         body = "\n".join(_opened(p.get_content()) if p.get_content_maintype() == "text" else p.get_content().decode("utf-8", "replace")
                          for p in parsed.walk() if not p.is_multipart() and not (p.get_filename() or "").endswith(".schema.json")
                          and p.get_content_maintype() != "image")
@@ -291,7 +291,7 @@ def _differences(a: Bundle, b: Bundle, audience: str) -> list[str]:
     diffs = [k for k in sorted(set(a.for_audience(audience)) | set(b.for_audience(audience)))
              if a.for_audience(audience).get(k) != b.for_audience(audience).get(k)]
     if audience in a.mails:
-        if a.mails[audience][1].as_bytes() != b.mails[audience][1].as_bytes():
+        if a.mails[audience][1] != b.mails[audience][1]:
             diffs.append(a.mails[audience][0])
     return diffs
 

@@ -29,20 +29,18 @@ writes the same bytes once.
 
 from __future__ import annotations
 
-import email.policy
 import hashlib
 import hmac
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from pbem.core import outbox
+from pbem.core import mailout, outbox
 from pbem.core.atomic import write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
 from pbem.core.fair import H, Rng
@@ -66,7 +64,7 @@ class Bundle:
 
     key: str
     files: dict[str, tuple[str, bytes]]
-    mails: dict[str, tuple[str, EmailMessage]]
+    mails: dict[str, tuple[str, bytes]]
 
     def for_audience(self, audience: str) -> dict[str, bytes]:
         """The files meant for ``audience`` (a seat also reads every public file)."""
@@ -157,7 +155,7 @@ class _Publisher:
         self.roster = camp.roster()
         self.secret_key = derive_keys(camp.seed())["secret"]
         self.files: dict[str, tuple[str, bytes]] = {}
-        self.mails: dict[str, tuple[str, EmailMessage]] = {}
+        self.mails: dict[str, tuple[str, bytes]] = {}
         self.images: dict[str, list[MapImage]] = {}
         self.public_events: list[dict[str, Any]] = []
 
@@ -341,7 +339,7 @@ class _Publisher:
         return self.images[lang]
 
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public_ctx: dict[str, Any], public: Rendered,
-               form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, EmailMessage]:
+               form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, bytes]:
         """The seat's report mail. Its HTML shows the map as PNG images cited by ``cid:`` (webmail
         shows no inline SVG); the SVG travels once, for zooming: in the order page, else in a
         small map page, or (encrypted mails) inside the sealed report."""
@@ -420,55 +418,12 @@ def _flow_yaml(value: Any) -> str:
 
 def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html: str,
                attachments: list[tuple[bytes, str, str, str]],
-               related: Sequence[tuple[bytes, str, str, str, str]] = ()) -> EmailMessage:
-    """A report mail: ``multipart/alternative`` (text, HTML) inside ``multipart/mixed`` with the
-    attachments; the HTML with its ``related`` parts (data, maintype, subtype, filename,
-    Content-ID: the map images it cites by ``cid:``) in a ``multipart/related`` (RFC 2387). The
-    boundaries are hashes of the content, so the same report gives the same bytes; there is no
-    ``Date`` (``pbem send`` adds it)."""
-    msg = EmailMessage(policy=email.policy.SMTP)
-    msg["From"] = sender
-    msg["To"] = to
-    msg["Subject"] = subject
-    msg["Message-ID"] = mid
-    msg["Auto-Submitted"] = "auto-generated"
-    msg["MIME-Version"] = "1.0"
-    msg.set_content(text, cte=_text_cte(text))
-    msg.add_alternative(html, subtype="html", cte=_text_cte(html, line_limit=0))
-    if related:
-        html_part = next(p for p in msg.walk() if p.get_content_type() == "text/html")
-        for data, maintype, subtype, filename, cid in related:
-            html_part.add_related(data, maintype=maintype, subtype=subtype, cid=f"<{cid}>", filename=filename,
-                                  disposition="inline")
-    for data, maintype, subtype, filename in attachments:
-        if maintype == "text":
-            body = data.decode("utf-8")
-            msg.add_attachment(body, subtype=subtype, filename=filename, cte=_text_cte(body))
-        elif data.isascii() and max(map(len, data.splitlines()), default=0) < 990:  # JSON, for one: as it is
-            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename, cte="7bit")
-        else:
-            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
-    digest = hashlib.sha256(text.encode("utf-8") + html.encode("utf-8") + b"".join(a[0] for a in attachments)
-                            + b"".join(r[0] for r in related)).hexdigest()[:32]
-    n = 0
-    for part in msg.walk():
-        if part.is_multipart():
-            part.set_boundary(f"=_pbem_{digest}_{n}")
-            n += 1
-    return msg
+               related: Sequence[tuple[bytes, str, str, str, str]] = ()) -> bytes:
+    """A report mail's bytes, written directly (:mod:`pbem.core.mailout`)."""
+    return mailout.report_mail(sender=sender, to=to, subject=subject, mid=mid, text=text, html=html,
+                               attachments=attachments, related=related)
 
 
 def _compact_json(text: str) -> bytes:
     """JSON without its indentation, one item a line (short lines: a mail carries it as it is)."""
     return json.dumps(json.loads(text), indent=0, ensure_ascii=False).encode("utf-8") + b"\n"
-
-
-def _text_cte(body: str, line_limit: int = 990) -> str:
-    """The lighter transfer encoding of a text part: 7bit for ASCII lines under ``line_limit``
-    (0: never), else quoted-printable or base64, whichever is smaller (Chinese text is three
-    bytes a character, each three characters in quoted-printable)."""
-    if body.isascii() and max((len(line) for line in body.splitlines()), default=0) < line_limit:
-        return "7bit"
-    data = body.encode("utf-8")
-    escaped = sum(1 for b in data if b > 126 or b == 61)
-    return "quoted-printable" if len(data) + 2 * escaped < len(data) * 4 // 3 else "base64"

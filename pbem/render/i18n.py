@@ -88,12 +88,13 @@ class _Translated(jinja2.visitor.NodeTransformer):
     template autoescapes, then ``%`` the named values) with the look-up done ahead. A call of
     any other form is left to the extension."""
 
-    def __init__(self, catalog: gettext.NullTranslations) -> None:
+    def __init__(self, env: jinja2.Environment, catalog: gettext.NullTranslations) -> None:
+        self.env = env
         self.catalog = catalog
 
-    def visit_Call(self, node: nodes.Call) -> nodes.Node:
-        node = self.generic_visit(node)
-        if not (isinstance(node.node, nodes.Name) and node.node.name in ("_", "gettext") and len(node.args) == 1
+    def visit_Call(self, call: nodes.Call) -> nodes.Node:
+        node = self.generic_visit(call)
+        if not (isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name) and node.node.name in ("_", "gettext") and len(node.args) == 1
                 and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
                 and node.dyn_args is None and node.dyn_kwargs is None):
             return node
@@ -108,7 +109,7 @@ class _Translated(jinja2.visitor.NodeTransformer):
             except (TypeError, ValueError, KeyError):
                 return node  # it fails at run time, as before
             out = nodes.MarkSafeIfAutoescape(nodes.Const(text))
-        return out.set_lineno(node.lineno).set_environment(node.environment)
+        return out.set_lineno(node.lineno).set_environment(self.env)
 
 
 class _Environment(jinja2.Environment):
@@ -120,7 +121,7 @@ class _Environment(jinja2.Environment):
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
-        out: nodes.Template = _Translated(self.catalog).visit(tree)
+        out: nodes.Template = _Translated(self, self.catalog).visit(tree)
         return out
 
 
