@@ -30,7 +30,8 @@ from pbem.games.maria.rules.hussars import hussar_count
 from pbem.games.maria.rules.movement import reentry_problem, train_max
 from pbem.games.maria.rules.victory import intro_counts
 
-TRIES = 16          # plays of the stage per decision, shared among the seat's generals
+TRIES = 16          # plays of the stage per decision at most, shared among the seat's generals
+WORK = 200          # plays times pieces on the map: the engine's cost of a play grows with them
 PLAN = {"use_reserve": True}  # battle plan: every card that helps, reserves included
 GUARD = 6.0         # a conquest left unguarded with an enemy general within reach
 
@@ -131,13 +132,6 @@ def _takeable(state: dict[str, Any], board: Any, fortress: str, major: str) -> b
     return holder is None or model.are_enemies(state, major, holder)
 
 
-def _protected(state: dict[str, Any], board: Any, fortress: str, major: str) -> bool:
-    """M4.4: an enemy of ``major`` has a general within 3 of the fortress."""
-    gens = state["generals"]
-    return any(gens[g]["city"] in board.within(fortress, 3) and model.are_enemies(state, major, gens[g]["power"])
-               for g in model.on_map(state))
-
-
 def score(state: dict[str, Any], side: set[str]) -> float:
     """How good ``state`` is for the powers of ``side`` (higher is better)."""
     board = model.board_of(state)
@@ -148,7 +142,8 @@ def score(state: dict[str, Any], side: set[str]) -> float:
     gens = state["generals"]
     val = 0.0
     targets = _targets(state, board, major)
-    held = [f for f in targets if model.controller(state, board, f) in side]
+    holders = {f: model.controller(state, board, f) for f in targets}
+    held = [f for f in targets if holders[f] in side]
     if model.is_intro(state):
         counts = intro_counts(state, board)
         if major in counts:
@@ -158,8 +153,10 @@ def score(state: dict[str, Any], side: set[str]) -> float:
     else:
         scores = state.get("scores", {})
         val += 20.0 * len(held) + 15.0 * sum(sum(scores.get(p) or [0]) for p in side)
-    ours = [g for g in model.on_map(state) if gens[g]["power"] in side]
-    theirs = [g for g in model.on_map(state) if model.are_enemies(state, major, gens[g]["power"])]
+    placed = model.on_map(state)
+    enemy = {p: model.are_enemies(state, major, p) for p in state["powers"]}
+    ours = [g for g in placed if gens[g]["power"] in side]
+    theirs = [g for g in placed if enemy[gens[g]["power"]]]
     val += 4.0 * sum(gens[g]["troops"] for g in ours) - 3.0 * sum(gens[g]["troops"] for g in theirs)
     val -= 12.0 * sum(1 for g, v in gens.items() if v["power"] in side and v["city"] is None)
     val -= 3.0 * sum(1 for g in ours if gens[g]["face_down"])
@@ -167,9 +164,12 @@ def score(state: dict[str, Any], side: set[str]) -> float:
     guard = {c for g in ours for c in board.within(gens[g]["city"], 3)}
     # what we hold and do not guard, an enemy general can take back next stage
     val -= GUARD * sum(1 for f in held if f not in guard and not foe_cities.isdisjoint(board.within(f, 4)))
-    open_targets = [f for f in targets if _takeable(state, board, f, major)]
+    # M4.3: an enemy fortress (held by an enemy or by nobody) may be taken; M4.4: not while an
+    # enemy general stands within 3 of it
+    open_targets = [f for f in targets if holders[f] is None or enemy.get(holders[f], False)]
     if open_targets and major != "AU":
-        near = _distances(board, [f for f in open_targets if not _protected(state, board, f, major)] or open_targets)
+        near = _distances(board, [f for f in open_targets if foe_cities.isdisjoint(board.within(f, 3))]
+                          or open_targets)
         val -= 3.0 * sum(min(near.get(gens[g]["city"], 30), 30) for g in ours)
     if major == "AU" or not model.is_intro(state):
         val += 2.0 * sum(1 for f in held if f in guard)
@@ -213,13 +213,14 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
     near = _distances(board, goals or foes or [])
     moves: dict[str, dict[str, Any]] = {}
     sim = rng.fork("sim")
+    reach: dict[str, dict[str, list[str]]] = {}  # train -> where it may go: the same for every plan
 
     def orders_for(moves: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         planned = {g: (moves[g]["path"][-1] if g in moves else gens[g]["city"]) for g in mine}
         plan = {}
         for p in acting:
             out: dict[str, Any] = {"moves": [moves[g] for g in mine if g in moves and gens[g]["power"] == p]
-                                   + _train_moves(state, ctx, p, planned),
+                                   + _train_moves(state, ctx, p, planned, reach),
                                    "plans": {"stage": dict(PLAN)}}
             reentry = _reentry(state, ctx, p, planned)
             if reentry:
@@ -232,17 +233,24 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
         return score(after, side) if after else float("-inf")
 
     best = value(moves)
-    each = max(2, TRIES // max(1, len(mine)))  # tries per general: marches, and a force march
+    budget = plays_for(state)
+    each = max(1, budget // max(1, len(mine)))  # tries per general: marches, and a force march
+    played = 0
     for g in mine:
+        if played >= budget:
+            break
         owner = gens[g]["power"]
         paths = bots.destinations(ctx, owner, [g], "general")
         ranked = sorted(paths, key=lambda c: (_conquests(state, board, owner, paths[c]) * -10
-                                              + near.get(c, 30), c))[:each - 1]
+                                              + near.get(c, 30), c))[:max(1, each - 1)]
         tries: list[dict[str, Any]] = [{"piece": g, "path": paths[c]} for c in ranked]
-        fast = bots.destinations(ctx, owner, [g], "general", True)
-        tries += [{"piece": g, "path": fast[c], "force_march": True}
-                  for c in sorted(fast, key=lambda c: (near.get(c, 30), c))[:1]]
-        for move in tries:
+        if each > 1:
+            fast = bots.destinations(ctx, owner, [g], "general", True)
+            tries += [{"piece": g, "path": fast[c], "force_march": True}
+                      for c in sorted(fast, key=lambda c: (near.get(c, 30), c))[:1]
+                      if fast[c] not in (t["path"] for t in tries)]  # a march already tried
+        for move in tries[:budget - played]:
+            played += 1
             trial = dict(moves)
             trial[g] = move
             v = value(trial)
@@ -251,20 +259,32 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
     return orders_for(moves)[power]
 
 
+def plays_for(state: dict[str, Any]) -> int:
+    """How many plays of the stage one decision may try: ``TRIES``, fewer when many pieces
+    stand on the map (each play moves and supplies them all), so that a decision keeps within
+    its time without reading a clock (a clock would make the orders depend on the machine)."""
+    pieces = len(model.on_map(state)) + sum(1 for v in state["trains"].values() if v["city"])
+    return max(6, min(TRIES, WORK // max(1, pieces)))
+
+
 def _conquests(state: dict[str, Any], board: Any, power: str, path: list[str]) -> int:
     """How many fortresses of interest the path passes that are not ours."""
     return sum(1 for c in path if board.cities[c].fortress and _takeable(state, board, c, model.major_of(state, power)))
 
 
-def _train_moves(state: dict[str, Any], ctx: Ctx, power: str, planned: dict[str, str]) -> list[dict[str, Any]]:
-    """Trains follow the generals: each goes where the fewest generals are beyond its reach."""
+def _train_moves(state: dict[str, Any], ctx: Ctx, power: str, planned: dict[str, str],
+                 reach: dict[str, dict[str, list[str]]]) -> list[dict[str, Any]]:
+    """Trains follow the generals: each goes where the fewest generals are beyond its reach.
+    ``reach`` remembers each train's destinations (they do not depend on the plan)."""
     board = ctx.board
     out = []
     cities = list(planned.values())
     for t, v in sorted(state["trains"].items()):
         if v["power"] != power or v["city"] is None or not cities:
             continue
-        paths = bots.destinations(ctx, power, [t], "train")
+        if t not in reach:
+            reach[t] = bots.destinations(ctx, power, [t], "train")
+        paths = reach[t]
         options: dict[str, list[str]] = {v["city"]: [], **paths}
 
         def cost(c: str) -> tuple[int, int, str]:
