@@ -21,7 +21,7 @@ CITED = re.compile(r"\b(M\d{1,2}\.\d{1,2}|E\d{1,2}|W\d)\b")
 def cited_ids() -> set[str]:
     """Every rule id the Maria engine, its templates and its order page can print."""
     files = [*(ROOT / "pbem/games/maria").rglob("*.py"), *(ROOT / "templates/maria").rglob("*.*"),
-             ROOT / "templates/orderpage/maria.js"]
+             *(ROOT / "templates/orderpage").glob("maria*.js")]
     found: set[str] = set()
     for f in files:
         found |= set(CITED.findall(f.read_text(encoding="utf-8")))

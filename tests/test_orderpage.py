@@ -156,8 +156,9 @@ def test_every_word_has_a_chinese_form() -> None:
     assert all(re.search(r"[\u4e00-\u9fff]", zh[m]) for m in zh), [m for m in zh if not re.search(r"[\u4e00-\u9fff]", zh[m])]
     # the page's scripts use no word the table lacks
     used = set()
-    for name in ("orderpage.js", "maria.js", "pbem.js"):  # pbem.js: the rounds before the deal
-        src = (templates_dir() / "orderpage" / name).read_text(encoding="utf-8")
+    # Rome's form has its own table (orderpage_ror.message_table); the others use this one
+    for src in ((templates_dir() / "orderpage" / "orderpage.js").read_text(encoding="utf-8"),
+                orderpage.form_source("maria"), orderpage.form_source("pbem")):  # pbem.js: the rounds before the deal
         used |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"\)', src))  # t("...")
         used |= set(re.findall(r'\["[\w-]+", "((?:[^"\\]|\\.)*)"\]', src))  # ["element-id", "..."]
         # pbem check's sentences: c.add(path, "...", {args}) and c.note(...), shown translated
@@ -168,8 +169,8 @@ def test_every_word_has_a_chinese_form() -> None:
 
 
 def test_the_scripts_messages_are_pbem_checks() -> None:
-    """maria.js repeats the sentences of the Python checks; each fixed part must still be there."""
-    src = (templates_dir() / "orderpage" / "maria.js").read_text(encoding="utf-8")
+    """maria_check.js repeats the sentences of the Python checks; each fixed part must still be there."""
+    src = orderpage.form_source("maria")
     checks = Path(orderpage.__file__).parents[1] / "games" / "maria"
     python = (checks / "orders.py").read_text(encoding="utf-8") + (checks / "adjudicate.py").read_text(encoding="utf-8")
     fragments = [
@@ -216,9 +217,9 @@ def test_no_page_for_a_game_without_a_form() -> None:
 
 
 def test_the_scripts_political_messages_are_pbem_checks() -> None:
-    """maria.js repeats orders._politics's sentences (bids, trump, choices, cards, peace,
+    """maria_politics.js repeats orders._politics's sentences (bids, trump, choices, cards, peace,
     subsidies) and the commit round's; each fixed part must still be in both."""
-    src = (templates_dir() / "orderpage" / "maria.js").read_text(encoding="utf-8")
+    src = orderpage.form_source("maria")
     python = (Path(orderpage.__file__).parents[1] / "games" / "maria" / "orders.py").read_text(encoding="utf-8")
     fragments = [
         "bids are given per suit: S, H, D, C", "is not a full card id or pass (M11.4)", "a reserve may not be bid (M9.4)",

@@ -93,7 +93,7 @@ def test_a_page_holds_only_its_seats_secrets(revolution: dict[str, Any]) -> None
 
 def test_every_sentence_of_the_form_reads_in_chinese() -> None:
     """Each sentence ror.js says (its problems and its words) has a Traditional Chinese text."""
-    script = (templates_dir() / "orderpage" / "ror.js").read_text(encoding="utf-8")
+    script = orderpage.form_source("ror")
     said = set(re.findall(r'c\.bad\([^,]+,\s*"((?:[^"\\]|\\.)+)"', script)) | set(re.findall(r'\bt\("((?:[^"\\]|\\.)+)"\)', script))
     said |= set(re.findall(r'heading\("h\d", "((?:[^"\\]|\\.)+)"', script))
     assert len(said) > 60
@@ -119,7 +119,7 @@ def test_the_rules_reasons_read_in_chinese_with_their_names(why: str) -> None:
 def test_every_rule_the_form_cites_reads_from_the_rules_reference(lang: str) -> None:
     """Each rule id ror.js links (R2.11 -> docs/rules/ror.md#r2-11) has its anchor in the reference
     of the reader's language, and the page carries that rule's text."""
-    script = (templates_dir() / "orderpage" / "ror.js").read_text(encoding="utf-8")
+    script = orderpage.form_source("ror")
     cited = set(re.findall(r'"(R\d+\.\d+[a-e]?)"', script))
     assert {"R2.2", "R2.11", "R4.2", "R8.2", "R9.9"} <= cited
     texts = orderpage_ror.rule_texts(lang)

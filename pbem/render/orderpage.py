@@ -239,7 +239,7 @@ MESSAGES: dict[str, str] = {
     "Generals to withdraw first (M9.11, E9)": "優先撤離的將領（M9.11、E9）",
     "Cards to discard first (E4)": "優先棄掉的牌（E4）",
     "Sites for a supply train placed free (E14, M9.15)": "免費放置補給車隊的地點（E14、M9.15）",
-    # pbem check's sentences, as maria.js says them in Chinese ({names} are filled in)
+    # pbem check's sentences, as maria_check.js and maria_politics.js say them in Chinese ({names} are filled in)
     "'{card}' is not a card id (e.g. H7.2 or H7)": "「{card}」不是牌的代號（例如 H7.2 或 H7）",
     "'{card}' is not a card id (e.g. H7.2, H7, R.3a, R)": "「{card}」不是牌的代號（例如 H7.2、H7、R.3a、R）",
     "'{card}' is not a full card id or pass (M11.4)": "「{card}」不是完整的牌代號，也不是 pass（M11.4）",
@@ -361,8 +361,7 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     names = ["orderpage.js"]
     if data.get("schema"):  # the shape check of pbem check, before the game's own checks
         names.append("shape.js")
-    if has_form(str(data["game"])):
-        names.append(f"{data['game']}.js")
+    names += form_scripts(str(data["game"]))
     code = "\n".join(_asset(n) for n in names) + "\nPBEM.boot();\n"
 
     parts = {
@@ -388,6 +387,20 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
 def has_form(game_name: str) -> bool:
     """Whether the page can build orders for ``game_name`` (its form script is shipped)."""
     return (templates_dir() / TEMPLATE_DIR / f"{game_name}.js").is_file()
+
+
+def form_scripts(game_name: str) -> list[str]:
+    """The scripts of ``game_name``'s form, in the order the page loads them: ``GAME.js`` (its
+    data and model, which the others extend), then its parts ``GAME_*.js`` by name."""
+    if not has_form(game_name):
+        return []
+    folder = templates_dir() / TEMPLATE_DIR
+    return [f"{game_name}.js"] + sorted(p.name for p in folder.glob(f"{game_name}_*.js"))
+
+
+def form_source(game_name: str) -> str:
+    """The text of all of ``game_name``'s form scripts, one after another."""
+    return "\n".join(_asset(n) for n in form_scripts(game_name))
 
 
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,

@@ -1,7 +1,8 @@
 """What the Republic of Rome's order page embeds beyond the shared part (see ``orderpage``).
 
-The form (``templates/orderpage/ror.js``) offers the legal choices of ``legal_orders`` and checks
-what ``pbem check`` checks (``pbem.games.ror.orders.validate_orders``), with the same sentences.
+The form (``templates/orderpage/ror.js`` and ``ror_form.js``) offers the legal choices of
+``legal_orders`` and checks what ``pbem check`` checks (``pbem.games.ror.orders.validate_orders``),
+with the same sentences.
 The facts those checks read from the state (who may play which card, whose army holds which
 legion, which wars exist) are computed here with the engine's own rule functions and sent along,
 so the page and ``pbem check`` cannot drift apart on a rule; only the seat's view and the seat's
@@ -217,9 +218,10 @@ def rule_texts(lang: str) -> dict[str, str]:
     A rule the reference lacks is left out (the page then shows only its link)."""
     import re
 
-    from pbem.data import data_dir, templates_dir
+    from pbem.data import data_dir
+    from pbem.render.orderpage import form_source
 
-    script = (templates_dir() / "orderpage" / "ror.js").read_text(encoding="utf-8")
+    script = form_source("ror")
     cited = sorted(set(re.findall(r'"(R\d+\.\d+[a-e]?)"', script)))
     try:
         doc = (data_dir("docs/rules") / rules_doc(lang).rsplit("/", 1)[1]).read_text(encoding="utf-8")
