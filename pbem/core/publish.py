@@ -248,6 +248,12 @@ class _Publisher:
     def _map(self, view: Mapping[str, Any], public_events: list[dict[str, Any]], lang: str) -> str | None:
         return reportmap.map_svg(self.game_name, view, public_events, lang)
 
+    def _suggested(self, powers: Sequence[str]) -> dict[str, Any]:
+        """The autopilot's orders for ``powers``, from what their seat knows, when the GM lets it
+        suggest (``pbem new --autopilot-suggest``): the form and the order page start from them."""
+        return {p: self.game.autopilot_orders(self.state, p, Rng(H(f"pbem|suggest|{self.key}|{p}".encode())))
+                for p in powers}
+
     def _form(self, upcoming: report.NextPhase | None, seat: str, lang: str) -> tuple[str | None, Path | None]:
         if upcoming is None:
             return None, None
@@ -256,11 +262,7 @@ class _Publisher:
             return None, None
         legal = {p: self.game.legal_orders(self.state, p) for p in powers}
         suggest = bool(self.create.get("autopilot_suggest"))
-        if suggest:  # the GM lets the autopilot suggest orders, from what the seat knows
-            prefill = {p: self.game.autopilot_orders(self.state, p, Rng(H(f"pbem|suggest|{self.key}|{p}".encode())))
-                       for p in powers}
-        else:
-            prefill = {p: self.game.default_orders(self.state, p) for p in powers}
+        prefill = self._suggested(powers) if suggest else {p: self.game.default_orders(self.state, p) for p in powers}
         ctx = report.form_context(
             campaign=self.camp.id, game=self.game_name, seat=seat, phase=upcoming, powers=powers,
             legal=legal, defaults=prefill, schema=self._schema_ref(upcoming.kind), nonce=self.camp.nonce,
@@ -321,10 +323,12 @@ class _Publisher:
                 if schema is not None:
                     self._write(f"forms/{schema.name}", report.PUBLIC, schema.read_text(encoding="utf-8"))
             # the offline order page: write, check and sign the next orders in a browser (issue 9)
+            owed = dict(upcoming.senders).get(seat_name) if upcoming else None
             page = orderpage.order_page(
                 self.game_name, game, self.state, seat_name, campaign=self.camp.id, nonce=self.camp.nonce, lang=lang,
                 opened=self.reopened["index"] if self.reopened else None,
                 deadline=upcoming.deadline if upcoming else None, tz=seat.tz, pubkey=seat.key.line(), map_svg=svg,
+                suggested=self._suggested(owed) if owed and self.create.get("autopilot_suggest") else None,
             )
             if page is not None:
                 self._write(f"private/{seat_name}.orders.html", seat_name, page)

@@ -87,6 +87,10 @@ MESSAGES: dict[str, str] = {
     "Recruits": "招募",
     "Returns": "歸隊",
     "Nothing to order for this power in this phase.": "此勢力本階段無需下令。",
+    "The form starts from the autopilot's suggestion for your seat, made from what your seat knows. It is only a "
+    "suggestion: change it as you like. If you send nothing, your default orders count, not these.":
+        "表單以自動代打依你的席位所知為你建議的命令開始。這只是建議：請隨意修改。"
+        "若你什麼都不寄，計入的是你的預設命令，而不是這些。",
     "Standing orders": "常備命令",
     "They stay until you replace them (M12.3); fields left blank change nothing.": "常備命令在你更換前一直有效（M12.3）；留空的欄位不作變更。",
     "Default battle plan": "預設戰鬥計畫",
@@ -317,11 +321,14 @@ def _view_box(svg: str | None) -> list[float] | None:
 
 def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, phase: Phase, *,
               campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
-              pubkey: str | None = None, nonce: str | None = None) -> dict[str, Any] | None:
+              pubkey: str | None = None, nonce: str | None = None,
+              suggested: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """Everything the page embeds, or ``None`` when ``seat`` sends no orders in ``phase``.
 
     Only the seat's view and the legal choices of the seat's own powers in ``phase`` go in. The
-    deadline is shown in the seat's time zone ``tz`` with UTC beside it, as the mails show it."""
+    deadline is shown in the seat's time zone ``tz`` with UTC beside it, as the mails show it.
+    ``suggested`` (power -> orders, the autopilot's for the seat, when the campaign lets it
+    suggest) fills the form at first, marked as a suggestion."""
     powers = [p for p in phase.powers if game.seat_of(dict(state), p) == seat]
     if not powers:
         return None
@@ -342,6 +349,8 @@ def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, p
         "legal": {p: game.legal_orders(dict(state), p) for p in powers},
         "text": message_table(lang),
     }
+    if suggested:
+        data["suggested"] = {p: suggested[p] for p in powers if suggested.get(p)}
     extra = presentation(game_name).order_page_data(state, view, powers, data["legal"], lang)
     text = (extra or {}).pop("text", {})
     data["text"].update(text)
@@ -406,20 +415,20 @@ def form_source(game_name: str) -> str:
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
                campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
                pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None,
-               opened: int | None = None) -> str | None:
+               opened: int | None = None, suggested: Mapping[str, Any] | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it, the game is over, or the page has no form for the game.
 
     ``pubkey`` is the seat's roster key line (``ed25519:<hex> ...``); with it the page warns when
     the loaded key is another. ``map_svg`` is the seat's map as its private report shows it; for
-    Maria it is drawn from the seat's view when not given."""
+    Maria it is drawn from the seat's view when not given. ``suggested``: see :func:`page_data`."""
     if not has_form(game_name):
         return None
     phase = game.current_phase(dict(state))
     if phase is None:
         return None
     data = page_data(game_name, game, state, seat, phase, campaign=campaign, lang=lang,
-                     deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce)
+                     deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce, suggested=suggested)
     if data is None:
         return None
     if opened is not None:  # the phase was reopened by this record: signing reveals a fresh value

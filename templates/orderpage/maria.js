@@ -150,6 +150,63 @@
     return orders;
   }
 
+  // --- the model filled from orders (the autopilot's suggestion): collectPower the other way --
+
+  function planIn(plan) {
+    var out = {};
+    PLAN_INTS.forEach(function (k) { if (typeof plan[k] === "number") out[k] = plan[k]; });
+    if (plan.use_reserve) out.use_reserve = true;
+    if (Array.isArray(plan.prefer)) out.prefer = plan.prefer.slice();
+    if (Array.isArray(plan.retreat)) out.retreat = plan.retreat.join(" ");
+    return out;
+  }
+
+  /* Fill the form of power ``p`` with the orders ``o``; whether any of them could be shown. A
+   * commitment (the commit round) cannot be: it hides a bid the page does not know. */
+  function fill(p, o) {
+    var legal = D.legal[p], m = model[p], used = false;
+    if (!legal.phase_power || !o) return false;
+    if (legal.kind === "stage") {
+      m.moves = (o.moves || []).map(function (mv) {
+        var path = mv.path || [];
+        return { piece: mv.stack ? mv.stack.join("+") : mv.piece, dest: path[path.length - 1] || "", path: path.join(" "), force: !!mv.force_march };
+      });
+      m.reentries = (o.reentries || []).map(function (r) { return { train: r.train || "", site: r.site }; });
+      m.battles = (o.battles || []).map(function (b) {
+        var cut = b.indexOf(">");
+        return { att: b.slice(0, cut), def: b.slice(cut + 1), plan: planIn((o.plans || {})[b] || {}) };
+      });
+      m.plan = planIn((o.plans || {}).stage || {});
+      used = true;
+    } else if (legal.kind === "setup" && o.troops) {
+      Object.keys(o.troops).forEach(function (g) { m.troops[g] = o.troops[g]; });
+      used = true;
+    } else if (legal.kind === "hussars" && o.hussars) {
+      m.hussarOrder = o.hussars.slice();
+      used = true;
+    } else if (legal.kind === "winter") {
+      (o.recruits || []).forEach(function (r) { m.recruits[r.general] = r.troops; });
+      (o.returns || []).forEach(function (r) { m.returns[r.general] = r.site; });
+      used = true;
+    } else if (legal.kind === "politics") {
+      var pol = m.pol;
+      // in trustless mode the bid is the one committed to, which only the player knows
+      if (o.bid && !legal.trustless) ["S", "H", "D", "C"].forEach(function (s) { pol.bid[s] = o.bid[s] && o.bid[s] !== "pass" ? o.bid[s] : ""; });
+      if (o.trump) pol.trump = o.trump;
+      if (o.choices) pol.choices = o.choices.slice();
+      Object.keys(o.cards || {}).forEach(function (card) {
+        var ins = o.cards[card];
+        pol.cards[card] = { execute: ins.execute === true ? "yes" : ins.execute === false ? "no" : "", effects: JSON.parse(JSON.stringify(ins.effects || {})) };
+      });
+      if (typeof o.accept_peace === "boolean") pol.peace = o.accept_peace ? "yes" : "no";
+      pol.subsidies = (o.subsidies || []).map(function (x) { return { to: x.to, card: x.card }; });
+      if (o.hussars) m.hussarOrder = o.hussars.slice();
+      used = true;
+    }
+    (o.payments || []).forEach(function (c) { m.payments[c] = true; });
+    return used;
+  }
+
   // --- widgets the other scripts share ------------------------------------------------------
 
   function option(value, text, selected) { return el("option", { value: value, text: text, selected: !!selected }); }
@@ -169,7 +226,7 @@
   M.PREFS = PREFS; M.model = model;
   M.cityName = cityName; M.shownCity = shownCity; M.pieceName = pieceName; M.suitOf = suitOf; M.isAdjacent = isAdjacent;
   M.isMain = isMain; M.mine = mine; M.cardLabel = cardLabel; M.cardSuit = cardSuit; M.parsePath = parsePath;
-  M.planOut = planOut; M.collectStanding = collectStanding; M.collect = collect;
+  M.planOut = planOut; M.collectStanding = collectStanding; M.collect = collect; M.fill = fill;
   M.option = option; M.numberInput = numberInput; M.orderedPicks = orderedPicks; M.onChange = onChange;
   M.setOnChange = function (f) { changed = f; };
   PBEM.register(M);

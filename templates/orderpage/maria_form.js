@@ -298,6 +298,7 @@
   var redrawForm = function () {};
 
   function render(formBox, ownBox, refresh) {
+    PBEM.suggest(M.fill);  // the autopilot's suggestion first: a draft the player kept wins over it
     draft.load();
     M.prefill();
     function changed() {

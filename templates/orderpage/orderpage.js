@@ -567,6 +567,16 @@ var PBEM = (function () {
   // A game's form kept as a draft in the browser, so a reload (or a phone closing the tab) does
   // not lose it; only this page reads it back, for this campaign, seat and phase. ``model`` maps
   // each power to its form's fields, which are replaced in place by the saved ones of the same type.
+  /* The autopilot's orders for the seat (data.suggested, when the GM lets it suggest): ``fill``
+   * (power, orders) puts them in the game's form and says whether it could; the note above the
+   * form then says they are only a suggestion. A draft the player kept is loaded after them. */
+  function suggest(fill) {
+    var used = Object.keys(data.suggested || {}).filter(function (p) { return fill(p, data.suggested[p]); });
+    if (!used.length) return;
+    $("suggested").hidden = false;
+    $("suggested").textContent = t("The form starts from the autopilot's suggestion for your seat, made from what your seat knows. It is only a suggestion: change it as you like. If you send nothing, your default orders count, not these.");
+  }
+
   function draftKeeper(model) {
     var slot = "pbem:draft:" + data.campaign + "/" + data.seat + "/" + data.phase;
     return {
@@ -588,7 +598,7 @@ var PBEM = (function () {
   }
 
   return {
-    data: data, t: t, el: el, boot: boot, refresh: refresh, draftKeeper: draftKeeper, orderedPicks: orderedPicks,
+    data: data, t: t, el: el, boot: boot, refresh: refresh, draftKeeper: draftKeeper, orderedPicks: orderedPicks, suggest: suggest,
     register: function (impl) { game = impl; },
     // exposed for the tests and for a game's form
     canonical: canonical, toYaml: toYaml, loadKey: loadKey, prepare: prepare, signDocument: signDocument,

@@ -173,6 +173,48 @@
     return orders;
   }
 
+  // --- the model filled from orders (the autopilot's suggestion): collectPower the other way --
+
+  function ids(list) { return (list || []).map(String); }
+  function field(v) { return v === undefined || v === null ? "" : String(v); }
+
+  /* Fill the form of faction ``p`` with the orders ``o``; whether it could. */
+  function fill(p, o) {
+    var m = model[p], st = m.standing;
+    if (!D.legal[p].must_send || !o) return false;
+    m.trades = (o.trades || []).map(function (x) {
+      return x.to !== undefined ? { type: "give", give: ids(x.give), partner: x.to, get: "" }
+        : { type: "trade", give: ids(x.give), partner: x["with"], get: ids(x.get).join(" ") };
+    });
+    m.plays = (o.plays || []).map(function (x) {
+      return x.statesman !== undefined ? { kind: "statesman", card: String(x.statesman), senator: "" }
+        : { kind: "concession", card: String(x.concession), senator: String(x.senator) };
+    });
+    m.discards = ids(o.discards);
+    (o.declarations || []).forEach(function (d) {
+      m.decl[String(d.commander)] = { decision: d.decision, war: field(d.war), bribes: ids(d.bribes), moh_pays: field(d.moh_pays),
+        moh_joins: !!d.moh_joins, min_strength: field(d.min_strength), only_if_primary: !!d.only_if_primary,
+        secondaries: ids(d.secondaries), no_roll: d.roll === false };
+    });
+    m.consent_pay = (o.consent_pay || []).map(function (c) { return { moh: String(c.moh), n: field(c.n) }; });
+    if (o.dispatch || o.reinforce) {
+      ["dispatch", "reinforce"].forEach(function (key) {
+        var who = key === "dispatch" ? "commander" : "proconsul";
+        m[key] = (o[key] || []).map(function (a) { return { commander: String(a[who]), legions: ids(a.legions), raise: field(a.raise) }; });
+      });
+    }
+    if (o.attack) m.attack = o.attack.slice();
+    var s = o.standing || {};
+    (s.desert || []).forEach(function (d) { st.desert[String(d.legion)] = d.to; });
+    Object.keys(s.consent || {}).forEach(function (sid) { st.consent[sid] = s.consent[sid] ? "yes" : "no"; });
+    if (s.release) st.release = ids(s.release);
+    if (s.accept === "all") st.accept = "all";
+    else if (Array.isArray(s.accept)) { st.accept = "list"; st.acceptList = ids(s.accept); }
+    if (s.attack) st.attack = s.attack.slice();
+    if (s.redistribute) st.redistribute = s.redistribute.map(function (r) { return { from: r.from, to: r.to, amount: field(r.amount) }; });
+    return true;
+  }
+
   // --- the checks of pbem.games.ror.orders.validate_orders, in its order -----------------------
 
   /* A problem in pbem check's English words (``message``) and as the page shows it (``text``); a
@@ -379,7 +421,7 @@
   R.senName = senName; R.cardName = cardName; R.legionName = legionName; R.office = office; R.warLine = warLine; R.fmt = fmt;
   R.ruleLinks = ruleLinks; R.heading = heading; R.help = help; R.isStatesman = isStatesman; R.isConcession = isConcession;
   R.isFactionCard = isFactionCard; R.eligible = eligible; R.whole = whole; R.unit = unit; R.collectStanding = collectStanding;
-  R.collect = collect; R.check = check;
+  R.collect = collect; R.check = check; R.fill = fill;
   PBEM.register(R);
   PBEM.checkOrders = check; // the form's checker on any orders of the form's shape (for the tests)
 })();

@@ -327,6 +327,7 @@
 
 
   function render(formBox, ownBox, refresh) {
+    PBEM.suggest(R.fill);  // the autopilot's suggestion first: a draft the player kept wins over it
     draft.load();
     onChange = function () { draft.save(); refresh(); };
     drawOwn(ownBox);
