@@ -167,6 +167,15 @@ class Presentation:
         """What the history site's phase page says first (battles, conquests, leaders)."""
         return {"battles": [], "conquests": [], "leaders": []}
 
+    #: the rule ids the game's reports cite (``M4.7``), as a regular expression whose group 1
+    #: is the id; ``None``: the reports link no rule
+    rule_id: Any = None
+
+    def rules_reference(self, lang: str) -> Any:
+        """The game's rules reference in ``lang`` (a Markdown file with one ``<a id="m4-7">``
+        anchor per rule id) whose paragraphs the reports quote, or ``None``."""
+        return None
+
     def order_page_data(self, state: Mapping[str, Any], view: Mapping[str, Any], powers: list[str],
                         legal: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
         """What the offline order page embeds beyond the common part (its words included under

@@ -1,6 +1,7 @@
 """The rules at hand: the rule ids a report cites, linked to their text.
 
-pbem ships a rules reference per game (Maria: ``docs/rules/maria.md``, in Chinese
+A game's presentation names its rules reference (``rules_reference``) and the form of its rule
+ids (``rule_id``); pbem ships one per game (Maria: ``docs/rules/maria.md``, in Chinese
 ``maria.zh-TW.md``; the Republic of Rome: ``ror.md``, ``ror.zh-TW.md``) with one anchor per rule
 id (``M4.7`` -> ``#m4-7``, ``R6.6`` -> ``#r6-6``, the loss ``L4`` -> ``#l4``). A report's events pass through :func:`link_rules`,
 which makes every rule id they cite a link to the report's own "Rules cited" list and notes the
@@ -13,15 +14,13 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup, escape
 
+from pbem.games import presentation
 
-DOCS = {"maria": {"en": "maria.md", "zh-TW": "maria.zh-TW.md"},
-        "ror": {"en": "ror.md", "zh-TW": "ror.zh-TW.md"}}
-RULE_ID = re.compile(r"\b(M\d{1,2}\.\d{1,2}|E\d{1,2}|W\d)\b")  # Maria's
-RULE_IDS = {"maria": RULE_ID, "ror": re.compile(r"\b(R\d{1,2}\.\d{1,2}|L[1-4])\b")}
 CJK = r"[\u3000-\u9fff\uff00-\uffef]"
 
 
@@ -31,22 +30,42 @@ def anchor(rule: str) -> str:
 
 
 def doc_name(game: str, lang: str) -> str | None:
-    """The file name of ``game``'s rules reference in ``lang`` (under docs/rules/), if it has one;
-    a language without its own reference reads the English one (as ``i18n.check_lang`` falls back).
-    The i18n environment imports this module for its filters, so this module does not import i18n."""
-    docs = DOCS.get(game, {})
-    return docs.get(lang) or docs.get("en")
+    """The file name of ``game``'s rules reference in ``lang`` (pbem's own live under
+    docs/rules/), if it has one; a language without its own reference reads the English one
+    (as ``i18n.check_lang`` falls back). The i18n environment imports this module for its
+    filters, so this module does not import i18n."""
+    path = _path(game, lang)
+    return path.name if path is not None else None
+
+
+def shipped(name: str) -> Path | None:
+    """The rules reference ``name`` that pbem ships under docs/rules/ (None if it is missing)."""
+    from pbem.data import data_dir
+
+    try:
+        return data_dir("docs/rules") / name
+    except FileNotFoundError:
+        return None
+
+
+def _path(game: str, lang: str) -> Path | None:
+    present = presentation(game)
+    found = present.rules_reference(lang) or present.rules_reference("en")
+    return Path(found) if found is not None else None
+
+
+def _pattern(game: str) -> re.Pattern[str] | None:
+    found = presentation(game).rule_id
+    return found if isinstance(found, re.Pattern) else None
 
 
 @cache
 def _doc(game: str, lang: str) -> str:
-    from pbem.data import data_dir
-
-    name = doc_name(game, lang)
-    if name is None:
+    path = _path(game, lang)
+    if path is None:
         return ""
     try:
-        return (data_dir("docs/rules") / name).read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:  # an installation without the reference: ids stay plain
         return ""
 
@@ -93,7 +112,8 @@ def glossary_items(game: str, lang: str) -> tuple[tuple[str, str], ...]:
 def link_rules(html: Any, game: str, cited: list[str]) -> Markup:
     """``html`` (a rendered event) with every rule id that the reference has made a link to
     ``#rule-<anchor>``; the ids are added to ``cited`` in order of first mention."""
-    if game not in DOCS:
+    pattern = _pattern(game)
+    if pattern is None:
         return Markup(html)
     out = []
     # rule ids only in text, never inside a tag
@@ -110,14 +130,15 @@ def link_rules(html: Any, game: str, cited: list[str]) -> Markup:
                 cited.append(rule)
             return f'<a class="rule" href="#rule-{anchor(rule)}">{escape(rule)}</a>'
 
-        out.append(RULE_IDS[game].sub(link, part))
+        out.append(pattern.sub(link, part))
     return Markup("".join(out))
 
 
 def note_rules(text: str, game: str, cited: list[str]) -> str:
     """The plain-text counterpart of :func:`link_rules`: ``text`` unchanged, its rule ids noted."""
-    if game in DOCS:
-        for rule in RULE_IDS[game].findall(text):
+    pattern = _pattern(game)
+    if pattern is not None:
+        for rule in pattern.findall(text):
             if rule not in cited and rule_text(game, "en", rule) is not None:
                 cited.append(rule)
     return text

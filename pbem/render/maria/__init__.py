@@ -5,13 +5,24 @@ generic renderers reach it only through :func:`pbem.games.presentation`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from pbem.games.base import Box, Presentation
+from pbem.render.rules import shipped
+
+
+REFERENCE = {"en": "maria.md", "zh-TW": "maria.zh-TW.md"}
 
 
 class MariaPresentation(Presentation):
+    rule_id = re.compile(r"\b(M\d{1,2}\.\d{1,2}|E\d{1,2}|W\d)\b")
+
+    def rules_reference(self, lang: str) -> Path | None:
+        return shipped(REFERENCE[lang]) if lang in REFERENCE else None
+
     def glossary(self, lang: str) -> dict[str, Any]:
         from pbem.render.maria.names import glossary
 
