@@ -9,6 +9,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
@@ -21,6 +22,7 @@ from orders_util import signed
 
 from pbem.core.campaign import Campaign
 from pbem.games import get_game, known_games
+from pbem.render import orderpage
 
 TIMES = ["2026-12-01T13:00:00Z", "2026-12-01T14:00:00Z", "2026-12-01T15:00:00Z"]
 
@@ -136,6 +138,23 @@ def test_report_mails_carry_the_map_and_the_form(played: Path) -> None:
     names = {part.get_filename() for part in mails[1].walk() if part.get_filename()}
     assert {"map-0003-lot-1.png", "orders-0003-lot-1-bo.yaml", "bid.schema.json"} <= names, names
     assert "枚金幣標得" in _text(mails[1])  # bo reads Chinese
+
+
+def test_the_order_page_carries_the_games_own_form(played: Path) -> None:
+    """The report mail asking for the next bid carries the offline order page, built with the
+    script the game brings and the seat's legal range."""
+    mail = _mails(played, "report-0003")[0]
+    page = next(p.get_payload(decode=True) for p in mail.walk() if p.get_filename() == "orders-0003-lot-1-ada.html")
+    assert isinstance(page, bytes)
+    html = page.decode("ascii")
+    assert "+ the game's own auction.js, then PBEM.boot()" in html
+    packed = re.search(r'<script type="text/plain" id="pbem-pack">(.*?)</script>', html, re.S)
+    code = re.search(r'<script type="text/plain" id="pbem-code">(.*?)</script>', html, re.S)
+    assert packed and code
+    data = json.loads(orderpage.unpack(packed.group(1)))
+    state = Campaign(played).read_state(3)
+    assert data["game"] == "auction" and data["phase"] == "lot-2" and data["legal"] == {"A": {"bid": {"min": 0, "max": state["coins"]["A"]}}}
+    assert "coins in your purse" in orderpage.unpack(code.group(1)).decode("utf-8")
 
 
 def test_audit_replays_the_whole_game(played: Path) -> None:

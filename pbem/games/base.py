@@ -167,6 +167,11 @@ class Presentation:
         """What the history site's phase page says first (battles, conquests, leaders)."""
         return {"battles": [], "conquests": [], "leaders": []}
 
+    #: the script (a ``.js`` file) that builds the game's form in the offline order page, on
+    #: the page's ``PBEM`` helpers (``templates/orderpage/orderpage.js``); ``None``: pbem's
+    #: ``templates/orderpage/<game>.js`` if there is one, else the game has no order page
+    order_page_script: Any = None
+
     #: the rule ids the game's reports cite (``M4.7``), as a regular expression whose group 1
     #: is the id; ``None``: the reports link no rule
     rule_id: Any = None

@@ -22,6 +22,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from pbem.data import templates_dir
@@ -370,8 +371,15 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     names = ["orderpage.js"]
     if data.get("schema"):  # the shape check of pbem check, before the game's own checks
         names.append("shape.js")
-    names += form_scripts(str(data["game"]))
-    code = "\n".join(_asset(n) for n in names) + "\nPBEM.boot();\n"
+    scripts = [_asset(n) for n in names]
+    own = ""
+    for path in form_scripts(str(data["game"])):
+        scripts.append(path.read_text(encoding="utf-8"))
+        if path.parent == templates_dir() / TEMPLATE_DIR:
+            names.append(path.name)
+        else:  # a plug-in game's own script
+            own += f" + the game's own {path.name}"
+    code = "\n".join(scripts) + "\nPBEM.boot();\n"
 
     parts = {
         "@@LANG@@": escape(str(data["lang"])),
@@ -384,7 +392,7 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
         "@@MAP@@": compress_svg(raster.without_titles(map_svg)) if map_svg else "",
         # the code travels packed too; the note names its source files and hash for anyone who
         # wants to check it against pbem's own
-        "@@CODE_NOTE@@": f"code: {' + '.join(names)} of pbem's templates/{TEMPLATE_DIR}/, then PBEM.boot(); "
+        "@@CODE_NOTE@@": f"code: {' + '.join(names)} of pbem's templates/{TEMPLATE_DIR}/{own}, then PBEM.boot(); "
                          f"gzip, base 85 (unpack.js); SHA-256 of the code: {hashlib.sha256(code.encode('utf-8')).hexdigest()}",
         "@@SCRIPT@@": pack(code.encode("utf-8")),
     }
@@ -393,23 +401,28 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     return page
 
 
-def has_form(game_name: str) -> bool:
-    """Whether the page can build orders for ``game_name`` (its form script is shipped)."""
-    return (templates_dir() / TEMPLATE_DIR / f"{game_name}.js").is_file()
-
-
-def form_scripts(game_name: str) -> list[str]:
-    """The scripts of ``game_name``'s form, in the order the page loads them: ``GAME.js`` (its
-    data and model, which the others extend), then its parts ``GAME_*.js`` by name."""
-    if not has_form(game_name):
-        return []
+def form_scripts(game_name: str) -> list[Path]:
+    """The scripts of ``game_name``'s form, in the order the page loads them: the game's own
+    (``presentation.order_page_script``), else pbem's ``templates/orderpage/GAME.js`` (its data
+    and model, which the others extend), then its parts ``GAME_*.js`` by name; none for a game
+    without a form."""
+    own = presentation(game_name).order_page_script
+    if own is not None:
+        return [Path(own)] if Path(own).is_file() else []
     folder = templates_dir() / TEMPLATE_DIR
-    return [f"{game_name}.js"] + sorted(p.name for p in folder.glob(f"{game_name}_*.js"))
+    if not (folder / f"{game_name}.js").is_file():
+        return []
+    return [folder / f"{game_name}.js"] + sorted(folder.glob(f"{game_name}_*.js"))
+
+
+def has_form(game_name: str) -> bool:
+    """Whether the page can build orders for ``game_name`` (it has a form script)."""
+    return bool(form_scripts(game_name))
 
 
 def form_source(game_name: str) -> str:
     """The text of all of ``game_name``'s form scripts, one after another."""
-    return "\n".join(_asset(n) for n in form_scripts(game_name))
+    return "\n".join(p.read_text(encoding="utf-8") for p in form_scripts(game_name))
 
 
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,

@@ -1,5 +1,6 @@
 """How the auction is shown: the lots' names in both languages, a small map of the purses and
-the lots won, and its own templates (``templates/auction/``)."""
+the lots won, its own templates (``templates/auction/``) and its order page's form
+(``auction.js``)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def lot_name(lot: str, lang: str) -> str:
 
 class AuctionPresentation(Presentation):
     templates = Path(__file__).parent / "templates"
+    order_page_script = Path(__file__).parent / "auction.js"
 
     def glossary(self, lang: str) -> dict[str, Any]:
         return {"cities": {}, "generals": {}, "titles": {}, "lots": {lot["id"]: lot_name(lot["id"], lang) for lot in LOTS}}
