@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import __version__
 from pbem.core.campaign import Campaign, derive_keys, effective, format_pin, orders_folder_name, parse_pin, parse_public_key, record_hash
 from pbem.core.gm import majority
 from pbem.core.canonical import canonical, digest, sha256_hex
@@ -136,7 +137,18 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
     seed, source = found
     _check_seed(camp, records, seed, source)
     report.replay = True
-    report.replayed = _replay(camp, records, seed)
+    made = records[0].get("pbem_version")
+    try:
+        report.replayed = _replay(camp, records, seed)
+    except AuditError as exc:
+        if made is None or made == __version__:
+            raise
+        # another version's rules: say so, not only which hash differs
+        raise AuditError(f"made by pbem version {made}; this is {__version__}, whose replay differs from it "
+                         f"({exc.message}): audit it with pbem {made}", source=exc.source) from None
+    if made is not None and made != __version__:
+        report.notes.append(N_("the archive was made by pbem version %(made)s; this is %(this)s, and its replay matches")
+                            % {"made": made, "this": __version__})
     return report
 
 

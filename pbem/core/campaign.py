@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pbem import __version__
 from pbem.core import atomic, lock
 from pbem.core.canonical import canonical, digest, sha256_hex
 from pbem.core.fair import H, hash_chain
@@ -238,6 +239,9 @@ class Campaign:
             # so a file cannot count in another campaign that has the same id (L2)
             "nonce": campaign_nonce(seed),
             "state_hash": digest(state),
+            # the version that made the archive: another version's rules may replay it otherwise,
+            # and the audit then says so rather than name a hash
+            "pbem_version": __version__,
         }
         if entropy_first:  # the deal is made from every seat's entropy, in the second round
             record["entropy_first"] = True
