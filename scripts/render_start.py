@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from pbem.games.maria.board import load_board, load_forces
-from pbem.render.svgmap import render_map
+from pbem.render.maria.svgmap import render_map
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
