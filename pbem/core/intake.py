@@ -28,12 +28,15 @@ import yaml
 from pbem.core import atomic, gm, replies, shape
 from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits, phase_orders_dir, set_aside
 from pbem.core.accepted import accepted_documents as accepted_documents  # where callers found it before
-from pbem.core.campaign import Campaign, format_time, parse_time
+from pbem.core.campaign import Campaign, Seat, format_time, parse_time
 from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
 from pbem.core.mailin import Candidate, read_sources
 from pbem.core.replies import N_, said
 from pbem.errors import OrderError, OrderFileError, PbemError, echo, one_line
+from pbem.games.base import Phase
+
+Roster = dict[str, Seat]
 
 # libyaml's emitter writes the same text as PyYAML's pure-Python one, several times faster
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -122,7 +125,8 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
     return report
 
 
-def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candidate, now, max_bytes, best: dict[str, Accepted]) -> Verdict:  # type: ignore[no-untyped-def]
+def _judge(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None, number: int, roster: Roster,
+           resolved_ids: set[str], cand: Candidate, now: datetime, max_bytes: int, best: dict[str, Accepted]) -> Verdict:
     if cand.problem:
         return _refuse(camp, cand, f"{cand.source}: {cand.problem}")
     assert cand.raw is not None
@@ -137,7 +141,7 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
     verified = _sent_by_signer(doc, cand, roster)
     try:
         shape.check_envelope(doc.data, cand.source, doc.line_of)
-        _check(camp, phase, resolved_ids, doc, cand, now)
+        phase = _check(camp, phase, resolved_ids, doc, cand, now)  # the phase waiting (refused if none)
         if doc.orders is not None:  # shape first: no game code sees orders that do not fit
             shape.check_orders(game.name, phase.kind, doc.orders, cand.source, doc.line_of)
     except PbemError as exc:
@@ -178,7 +182,7 @@ def _judge(camp, game, state, phase, number, roster, resolved_ids, cand: Candida
 REQUEST_KINDS = ("pause", "resume", "resend")
 
 
-def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Candidate, now: datetime, phase) -> Verdict:  # type: ignore[no-untyped-def]
+def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Candidate, now: datetime, phase: Phase) -> Verdict:
     """Store a signed request (pause, resume, resend) and act on it once enough seats agree."""
     assert cand.raw is not None and doc.request is not None  # a parsed request has its bytes
     rdir = folder / "requests"
@@ -260,7 +264,7 @@ def _stored_problems(folder: Path, doc: OrderDocument, name: str) -> list[str]:
         return []
 
 
-def _identify(camp: Campaign, roster, doc: OrderDocument) -> None:  # type: ignore[no-untyped-def]
+def _identify(camp: Campaign, roster: Roster, doc: OrderDocument) -> None:
     """The file is for this campaign and signed by the roster key of the seat it names."""
     if doc.campaign != camp.id:
         raise OrderError(f"this file is for campaign '{echo(doc.campaign)}', not '{camp.id}'", line=doc.line_of("campaign"), field="campaign")
@@ -276,9 +280,9 @@ def _identify(camp: Campaign, roster, doc: OrderDocument) -> None:  # type: igno
     verify_signature(doc, seat.key)
 
 
-def _check(camp: Campaign, phase, resolved_ids, doc: OrderDocument, cand: Candidate, now: datetime) -> None:  # type: ignore[no-untyped-def]
+def _check(camp: Campaign, phase: Phase | None, resolved_ids: set[str], doc: OrderDocument, cand: Candidate, now: datetime) -> Phase:
     """A verified file may be taken now: a known request, the campaign's nonce, the open phase,
-    before the deadline."""
+    before the deadline. Returns the phase the file is for (the one waiting)."""
     if doc.orders is not None and doc.data.get("nonce") is None and camp.create_record().get("nonce_required"):
         raise said(OrderError, N_("the field 'nonce' is missing: every order file of this campaign carries its nonce. "
                                   "Add the line 'nonce: %(nonce)s' below 'campaign:' (your order form and the start report give it), "
@@ -313,6 +317,7 @@ def _check(camp: Campaign, phase, resolved_ids, doc: OrderDocument, cand: Candid
                    field="phase", arrived=arrived, deadline=deadline, phase=phase.id)
     if doc.entropy_commit is None:
         raise said(OrderError, N_("'entropy_commit' is missing; sign the file with 'pbem sign', which fills it"), field="entropy_commit")
+    return phase
 
 
 def screen(game: Any, state: dict[str, Any], phase: Any, doc: OrderDocument) -> list[str]:
@@ -323,7 +328,7 @@ def screen(game: Any, state: dict[str, Any], phase: Any, doc: OrderDocument) -> 
     return _validate(game, state, phase, doc)
 
 
-def _validate(game, state, phase, doc: OrderDocument) -> list[str]:  # type: ignore[no-untyped-def]
+def _validate(game: Any, state: dict[str, Any], phase: Phase, doc: OrderDocument) -> list[str]:
     problems: list[str] = []
     for power, orders in sorted(doc.orders.items()):
         if game.seat_of(state, power) != doc.player:
@@ -348,7 +353,7 @@ def _reveal_problem(camp: Campaign, doc: OrderDocument) -> list[str]:
             "pbem sign and the order page keep the value beside your key"]
 
 
-def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster) -> bool:  # type: ignore[no-untyped-def]
+def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster: Roster) -> bool:
     """False when the file is signed by a key other than the roster key of the seat whose address
     the mail comes from: the From line is then forged (or the key is someone else's), and even a
     fixed-text reply would let a stranger make pbem mail that player."""
@@ -359,7 +364,7 @@ def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster) -> bool:  # t
     return not seats or any(s.key.sign_id == doc.key_id for s in seats)
 
 
-def _sent_by_signer(doc: OrderDocument, cand: Candidate, roster) -> bool:  # type: ignore[no-untyped-def]
+def _sent_by_signer(doc: OrderDocument, cand: Candidate, roster: Roster) -> bool:
     """True when the file (verified against the roster key of ``doc.player``) came from that
     seat's own address: only then may a reply say more than a fixed text. A file with another
     seat's signature, or a From line that is not the signer's, may be a forgery."""
@@ -408,7 +413,7 @@ def internal_refusals(camp: Campaign) -> list[str]:
     return out
 
 
-def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster, phase_id: str) -> None:  # type: ignore[no-untyped-def]
+def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster: Roster, phase_id: str) -> None:
     """The answer to an accepted file (its receipt or request receipt), in the seat's language."""
     assert verdict.seat is not None and verdict.seq is not None  # an accepted file names both
     seat = roster[verdict.seat]
