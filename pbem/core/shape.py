@@ -142,8 +142,8 @@ class ShapeProblem:
         text = _(MESSAGES.get(self.keyword, MESSAGES["other"])) % values
         if self.values.get("allowed"):
             text += "; " + _(ALLOWED) % {"choices": ", ".join(self.values["allowed"])}
-        if self.hint:
-            text += "; " + _(EXPECTED) % {"hint": self.hint}
+        if self.hint:  # a schema's description, in the catalogs too (extract_descriptions)
+            text += "; " + _(EXPECTED) % {"hint": _(self.hint)}
         return text
 
 
@@ -231,3 +231,22 @@ def check_orders(game: str, kind: str, orders: Any, source: str, line_of: Any) -
     found = problem(game, kind, orders, "orders")
     if found is not None:
         raise ShapeError(found, source=source, line=line_of(found.path))
+
+
+def extract_descriptions(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Any:
+    """Babel's extractor for the order schemas (``pbem/locale/babel.cfg``): every
+    ``description``, which a refusal quotes as what a field expects."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "description" and isinstance(value, str):
+                    yield value
+                else:
+                    yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+
+    for text in walk(json.loads(fileobj.read().decode("utf-8"))):
+        yield 0, "", text, []

@@ -149,6 +149,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["text_value"] = text_value
     env.filters["local_time"] = local_time
     env.filters["say_game"] = lambda text: say_game(lang, text)
+    env.filters["say_words"] = lambda text: say_words(lang, text)
     env.filters["say_line"] = lambda text: say_line(lang, text)
     from pbem.render import rules  # rule ids linked to the rules reference
 
@@ -181,19 +182,20 @@ def gettext_for(lang: str, message: str) -> str:
     return translations(lang).gettext(message)
 
 
-_RULE_ID = re.compile(r"\((?:[A-Z]+\d+(?:\.\d+)*)\)")
 _FIELD = re.compile(r"%\((\w+)\)s")
+_MIN_WORDS = 8  # characters a message says besides its fields, to be a pattern of sentences
 
 
 @cache
 def _game_patterns(lang: str, any_message: bool = False) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Each catalog message that a game fills in (it cites a rule, such as ``(M7.1)``, and has
-    fields) as a pattern of the English sentence it gives, most specific first; with
-    ``any_message``, every catalog message with fields."""
+    """Each catalog message with fields (such as a game's ``%(city)s already holds a hussar
+    (M7.1)``) as a pattern of the English sentence it gives, most specific first; a message that
+    says too little besides its fields would match any sentence and is left out, unless
+    ``any_message``."""
     catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
     out = []
     for msgid in catalog:
-        if not isinstance(msgid, str) or "%(" not in msgid or not (any_message or _RULE_ID.search(msgid)):
+        if not isinstance(msgid, str) or "%(" not in msgid or not (any_message or len(_FIELD.sub("", msgid).strip()) >= _MIN_WORDS):
             continue
         seen: set[str] = set()
 
@@ -237,17 +239,42 @@ def tidy(lang: str, text: Any) -> Any:
 def say_game(lang: str, text: str) -> str:
     """A sentence a game said in English (a VOID reason, an order problem) in ``lang``: the
     catalog's translation of the message it was filled in from, with the same values (ids and
-    names); the English sentence when the catalog does not know it."""
+    names; a value that is itself a message, such as a power's name or a reason given inside
+    the sentence, said in ``lang`` too); the English sentence when the catalog does not know it."""
     if check_lang(lang) == DEFAULT_LANG or not isinstance(text, str):
         return text
+    return str(tidy(lang, _say(check_lang(lang), text, 3)))  # a Chinese word filled in: no gap
+
+
+def _say(lang: str, text: str, depth: int) -> str:
     direct = translations(lang).gettext(text)
-    if direct != text:
+    if direct != text or depth == 0:
         return direct
-    for pattern, msgid in _game_patterns(check_lang(lang)):
+    for pattern, msgid in _game_patterns(lang):
         m = pattern.fullmatch(text)
         if m:
-            return translations(lang).gettext(msgid) % m.groupdict()
+            values = {k: _say(lang, v, depth - 1) for k, v in m.groupdict().items()}
+            return translations(lang).gettext(msgid) % values
     return text
+
+
+_WORDS = re.compile(r"\b[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)*\b")
+
+
+def say_words(lang: str, text: str) -> str:
+    """A label a game made of ids and words (a die's purpose: ``R9.2 mortality chit``) in
+    ``lang``: each run of words the catalog knows, whole or word by word, in ``lang``; ids,
+    rule ids and numbers as they are."""
+    if check_lang(lang) == DEFAULT_LANG or not isinstance(text, str):
+        return text
+
+    def run(m: re.Match[str]) -> str:
+        whole = gettext_for(lang, m.group(0))
+        if whole != m.group(0):
+            return whole
+        return " ".join(gettext_for(lang, w) for w in m.group(0).split(" "))
+
+    return str(tidy(lang, _WORDS.sub(run, text)))
 
 
 def say_line(lang: str, text: str) -> str:

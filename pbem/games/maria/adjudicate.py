@@ -24,6 +24,7 @@ from pbem.games.maria.rules import (
     victory,
     winter,
 )
+from pbem.games.base import N_
 
 FIRST_YEAR = 1741
 POLITICS_STEPS = {"trusted_gm": ["politics"], "trustless": ["commit", "politics"]}
@@ -257,7 +258,7 @@ def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Res
         if power not in st["powers"] or not o:
             continue
         if not isinstance(o, dict):
-            ctx.void(power, "", "the orders of a power must be a mapping; ignored")
+            ctx.void(power, "", N_("the orders of a power must be a mapping; ignored"))
             continue
 
         def void(where: str, reason: str, power: str = power) -> None:
@@ -319,7 +320,7 @@ def record_deals(ctx: Ctx, power: str, deals: Any) -> None:
             continue
         other, text = d.get("with"), d["text"].strip()
         if other not in model.seat_powers(state) or other == seat:
-            ctx.void(power, "deals", f"'{other}' is not another player of this game")
+            ctx.void(power, "deals", N_("'%(other)s' is not another player of this game") % {"other": other})
             continue
         match = {"from": other, "to": seat, "text": text}
         if match in offers:
@@ -376,7 +377,7 @@ def run_setup(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         problem = split_problem(state, power, split) if split is not None else "no split given"
         if problem:
             if split is not None:
-                ctx.void(power, "troops", problem + "; the default split is used (M1.7)")
+                ctx.void(power, "troops", N_("%(problem)s; the default split is used (M1.7)") % {"problem": problem})
             split = model.default_split(info, total, top)
         assert isinstance(split, dict)
         for g in gens:
@@ -397,21 +398,20 @@ def split_problem(state: dict[str, Any], power: str, split: Any) -> str | None:
     gens = {g: v for g, v in state["generals"].items() if v["power"] == power}
     top = int(state["options"]["troops.max"])
     if not isinstance(split, dict):
-        return "the split must map each general to its troops"
+        return N_("the split must map each general to its troops")
     extra = sorted(set(split) - set(gens))
     if extra:
-        return f"{extra[0]} is not a general of {model.POWER_NAMES[power]}"
+        return N_("%(extra)s is not a general of %(power)s") % {"extra": extra[0], "power": model.POWER_NAMES[power]}
     for g, v in sorted(gens.items(), key=lambda kv: kv[1]["rank"]):
         n = split.get(g)
         low = v["min"] or 1
         if not isinstance(n, int) or isinstance(n, bool):
-            return f"{g} needs a number of troops"
+            return N_("%(g)s needs a number of troops") % {"g": g}
         if not low <= n <= top:
-            return f"{g} must get {low} to {top} troops, not {n}"
+            return N_("%(g)s must get %(low)s to %(top)s troops, not %(n)s") % {"g": g, "low": low, "top": top, "n": n}
     total = sum(split.values())
     if total != state["troop_totals"][power]:
-        return (f"the split adds up to {total}, but {model.POWER_NAMES[power]} has "
-                f"{state['troop_totals'][power]} troops")
+        return (N_("the split adds up to %(total)s, but %(power)s has %(troops)s troops") % {"total": total, "power": model.POWER_NAMES[power], "troops": state['troop_totals'][power]})
     return None
 
 

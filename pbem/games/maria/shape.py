@@ -8,6 +8,7 @@ the round or voids the others. ``orders.validate`` tells the player the same bef
 
 from __future__ import annotations
 
+from pbem.games.base import N_
 from collections.abc import Callable
 from typing import Any
 
@@ -66,7 +67,7 @@ def plan(value: Any) -> dict[str, Any] | None:
 def standing(value: Any, void: Void) -> dict[str, Any]:
     """Standing-order updates of the right shape (M12.3); a key given null clears it."""
     if not isinstance(value, dict):
-        void("standing", "standing orders must be a mapping; ignored")
+        void("standing", N_("standing orders must be a mapping; ignored"))
         return {}
     out: dict[str, Any] = {}
     for key, v in value.items():
@@ -76,7 +77,7 @@ def standing(value: Any, void: Void) -> dict[str, Any]:
         elif key in STANDING_LISTS:
             items = strings(v)
             if items is None:
-                void(where, "must be a list; ignored")
+                void(where, N_("must be a list; ignored"))
             else:
                 out[key] = items
         elif key == "hussar_policy":
@@ -85,16 +86,16 @@ def standing(value: Any, void: Void) -> dict[str, Any]:
             elif isinstance(v, dict) and _is_int(v.get("pay_up_to")) and v["pay_up_to"] >= 0:
                 out[key] = {"pay_up_to": v["pay_up_to"]}
             else:
-                void(where, "must be pay, refuse or {pay_up_to: N}; ignored")
+                void(where, N_("must be pay, refuse or {pay_up_to: N}; ignored"))
         elif key == "default_plan":
             p = plan(v)
             if p is None:
-                void(where, "a battle plan must be a mapping; ignored")
+                void(where, N_("a battle plan must be a mapping; ignored"))
             else:
                 out[key] = p
         elif key == "defence":
             if not isinstance(v, dict):
-                void(where, "must map generals or cities to battle plans; ignored")
+                void(where, N_("must map generals or cities to battle plans; ignored"))
             else:
                 out[key] = {k: p for k, p in ((k, plan(p)) for k, p in v.items())
                             if isinstance(k, str) and p is not None}
@@ -105,7 +106,7 @@ def standing(value: Any, void: Void) -> dict[str, Any]:
             if isinstance(v, bool):
                 out[key] = v
         else:
-            void(where, f"'{key}' is not a standing order; ignored")
+            void(where, N_("'%(key)s' is not a standing order; ignored") % {"key": key})
     return out
 
 
@@ -117,7 +118,7 @@ def lists(orders: dict[str, Any], keys: tuple[str, ...], parse: Callable[[Any], 
         if key in orders:
             items = parse(orders[key])
             if items is None:
-                void(key, f"'{key}' must be a list; ignored")
+                void(key, N_("'%(key)s' must be a list; ignored") % {"key": key})
             else:
                 out[key] = items
     return out
@@ -129,7 +130,7 @@ def stage(orders: dict[str, Any], void: Void) -> dict[str, Any]:
     out.update(lists(orders, ("sequence", "payments", "battles"), strings, void))
     if "plans" in orders:
         if not isinstance(orders["plans"], dict):
-            void("plans", "'plans' must map battle names (or 'stage') to plans; ignored")
+            void("plans", N_("'plans' must map battle names (or 'stage') to plans; ignored"))
         else:
             out["plans"] = {k: p for k, p in ((k, plan(p)) for k, p in orders["plans"].items())
                             if isinstance(k, str) and p is not None}
@@ -149,7 +150,7 @@ def hussars(orders: dict[str, Any], void: Void) -> dict[str, Any]:
         return {}
     items = strings(orders["hussars"])
     if items is None:
-        void("hussars", "'hussars' must be a list of cities; ignored")
+        void("hussars", N_("'hussars' must be a list of cities; ignored"))
         return {}
     return {"hussars": items}
 
@@ -165,7 +166,7 @@ def commit(orders: dict[str, Any], void: Void) -> dict[str, Any]:
         return {}
     c = orders["commitment"]
     if not isinstance(c, str):
-        void("commitment", "a commitment is a string of 64 hex digits; ignored")
+        void("commitment", N_("a commitment is a string of 64 hex digits; ignored"))
         return {}
     return {"commitment": c.strip().lower()}
 
@@ -179,21 +180,21 @@ def politics(orders: dict[str, Any], void: Void) -> dict[str, Any]:
                                          for k, v in bid.items()):
             out["bid"] = dict(bid)
         else:
-            void("bid", "a bid maps suits (S, H, D, C) to a card id or pass; you pass")
+            void("bid", N_("a bid maps suits (S, H, D, C) to a card id or pass; you pass"))
     if "salt" in orders:
         if isinstance(orders["salt"], str):
             out["salt"] = orders["salt"]
         else:
-            void("salt", "the salt must be a string; ignored")
+            void("salt", N_("the salt must be a string; ignored"))
     if "trump" in orders:
         if orders["trump"] in ("S", "H", "D", "C"):
             out["trump"] = orders["trump"]
         else:
-            void("trump", "the trump is one of S, H, D, C; ignored")
+            void("trump", N_("the trump is one of S, H, D, C; ignored"))
     if "choices" in orders:
         items = strings(orders["choices"])
         if items is None:
-            void("choices", "'choices' must be a list such as [PC15, keep]; you keep")
+            void("choices", N_("'choices' must be a list such as [PC15, keep]; you keep"))
         else:
             out["choices"] = items
     if "cards" in orders:
@@ -201,17 +202,17 @@ def politics(orders: dict[str, Any], void: Void) -> dict[str, Any]:
             out["cards"] = {k: v for k, v in orders["cards"].items()
                             if isinstance(k, str) and isinstance(v, dict)}
         else:
-            void("cards", "'cards' must map political card ids to instructions; ignored")
+            void("cards", N_("'cards' must map political card ids to instructions; ignored"))
     if "accept_peace" in orders:
         v = orders["accept_peace"]
         if isinstance(v, bool):
             out["accept_peace"] = v
         else:
-            void("accept_peace", "must be yes or no; ignored")
+            void("accept_peace", N_("must be yes or no; ignored"))
     if "subsidies" in orders:
         gifts = records(orders["subsidies"])
         if gifts is None:
-            void("subsidies", "'subsidies' must be a list of {to, card}; ignored")
+            void("subsidies", N_("'subsidies' must be a list of {to, card}; ignored"))
         else:
             out["subsidies"] = gifts
     if "hussars" in orders:

@@ -25,6 +25,7 @@ from pbem.games.ror.model import (
 )
 from pbem.games.ror.mortality import kill
 from pbem.games.ror.revolution import faction_orders, void
+from pbem.games.base import N_
 
 DECISIONS = ("revolt", "lay_down", "manilian", "roll")
 
@@ -81,14 +82,13 @@ def _decision_for(ctx: Ctx, faction: str, commander: str) -> tuple[dict[str, Any
         kind = d.get("decision")
         if kind not in DECISIONS:
             void(ctx, faction, path, Why("decision_kind",
-                                         "the decision must be revolt, lay_down, manilian or roll"))
+                                         N_("the decision must be revolt, lay_down, manilian or roll")))
             continue
         two_round = st["options"]["ror.pbem_loyalty_test"] == "two_round"
         second = bool((st.get("declaring") or {}).get("second_round"))
         if kind == "roll" and (not two_round or second):
             void(ctx, faction, path, Why("roll_round",
-                                         "ROLL is sent only in the first round under two_round "
-                                         "(R8.3)"))
+                                         N_("ROLL is sent only in the first round under two_round (R8.3)")))
             continue
         if kind == "manilian":
             why = manilian_problem(st, commander, d.get("war"))
@@ -102,15 +102,15 @@ def _decision_for(ctx: Ctx, faction: str, commander: str) -> tuple[dict[str, Any
 def manilian_problem(st: State, commander: str, war: Any) -> str | None:
     """Why a victor may not take his army to ``war`` under the Manilian Law (R3.2)."""
     if not st["laws"].get("manilian_law"):
-        return Why("no_manilian_law", "the Manilian Law is not in play")
+        return Why("no_manilian_law", N_("the Manilian Law is not in play"))
     w = st["wars"].get(str(war))
     if w is None:
-        return Why("no_such_war", f"there is no war '{war}'", war=str(war))
+        return Why("no_such_war", N_("there is no war '%(war)s'") % {"war": war}, war=str(war))
     if w["status"] == "defeated":
-        return Why("war_defeated", f"war {war} is defeated", war=str(war))
+        return Why("war_defeated", N_("war %(war)s is defeated") % {"war": war}, war=str(war))
     a = army_of(st, commander)
     if a is None or len(army_fleets(st, a)) < int(w["fleet_support"]):
-        return Why("needs_fleets", f"war {war} needs {w['fleet_support']} fleets", war=str(war),
+        return Why("needs_fleets", N_("war %(war)s needs %(n)s fleets") % {"war": war, "n": w['fleet_support']}, war=str(war),
                    n=int(w["fleet_support"]))
     return None
 
@@ -216,7 +216,7 @@ def _declare(ctx: Ctx, dec: dict[str, Any], fid: str, sid: str, two_round: bool)
     if dec["blocked"] or sid == cfl:
         why = ("rebel_alive" if dec["blocked"] else "consul_for_life")
         text = "a Primary Rebel is alive" if dec["blocked"] else "the Consul for Life never revolts"
-        void(ctx, fid, path, Why(f"no_revolt_{why}", f"no revolt: {text} (R3.3)"))
+        void(ctx, fid, path, Why(f"no_revolt_{why}", N_("no revolt: %(text)s (R3.3)") % {"text": text}))
         lay_down(ctx, sid, "R3.3")
         return
     a = army_of(st, sid)

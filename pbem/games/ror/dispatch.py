@@ -22,6 +22,7 @@ from pbem.games.ror.model import (
     sen,
     senators_sorted,
 )
+from pbem.games.base import N_
 
 
 def dispatcher(st: State) -> str:
@@ -116,13 +117,13 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
                    != "active_forces"]
             if bad:
                 ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                         reason=f"legion {bad[0]} is not in Active Forces",
+                         reason=N_("legion %(bad)s is not in Active Forces") % {"bad": bad[0]},
                          why={"code": "legion_not_in_active_forces", "args": {"legion": bad[0]}})
                 continue
             if key == "dispatch":
                 if not can_command(st, who) or any(a["commander"] == who for a in st["armies"]):
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                             reason=f"{who} is not a Dictator or Consul in Rome",
+                             reason=N_("%(who)s is not a Dictator or Consul in Rome") % {"who": who},
                              why={"code": "not_commander", "args": {"senator": who}})
                     continue
                 n_raise = min(int(e.get("raise") or 0), len(legions_at(st, "pool")),
@@ -133,13 +134,12 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
                 strength = ls + min(mil, ls)
                 if not lids and n_raise == 0:
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                             reason="an army needs at least one legion",
+                             reason=N_("an army needs at least one legion"),
                              why={"code": "needs_legion", "args": {}})
                     continue
                 if not consents(st, d, who, strength):
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                             reason=f"faction {sen(st, who)['faction']} does not consent to "
-                             f"sending {who}", why={"code": "no_consent", "args": {
+                             reason=N_("faction %(faction)s does not consent to sending %(senator)s") % {"faction": sen(st, who)["faction"], "senator": who}, why={"code": "no_consent", "args": {
                                  "faction": sen(st, who)["faction"], "senator": who}})
                     continue
                 lids = lids + raise_legions(ctx, n_raise)
@@ -164,7 +164,7 @@ def apply_dispatch(ctx: Ctx, d: str) -> None:
                 a = next((x for x in cw_armies(st) if x["commander"] == who), None)
                 if a is None:
                     ctx.emit("void", faction=d, power=d, path=path, order=path, audience=seat,
-                             reason=f"{who} commands no army facing the rebel",
+                             reason=N_("%(who)s commands no army facing the rebel") % {"who": who},
                              why={"code": "no_army_facing", "args": {"senator": who}})
                     continue
                 lids = lids + raise_legions(ctx, int(e.get("raise") or 0))

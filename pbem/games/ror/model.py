@@ -26,6 +26,7 @@ from typing import Any
 from pbem.core.fair import Rng
 from pbem.core.safeyaml import load_yaml_file
 from pbem.data import seeds_dir
+from pbem.games.base import N_
 from pbem.errors import DataError, PbemError
 
 State = dict[str, Any]
@@ -224,6 +225,11 @@ def why_data(reason: Any) -> dict[str, Any] | None:
 
 
 DIE_FACES = [1, 2, 3, 4, 5, 6]
+# The words the purposes of the dice are made of (``R9.2 mortality chit``), for the catalogs: a
+# report says each in the reader's language around the ids and rule ids (i18n.say_words).
+DIE_WORDS = (N_("mortality"), N_("chit"), N_("pair pick"), N_("tie"), N_("legion"), N_("roll-off"), N_("mob"),
+             N_("discard"), N_("MIL"), N_("senate loss"), N_("rebel loss"), N_("senate veteran"),
+             N_("rebel veteran"), N_("fleet loss"), N_("legion loss"), N_("veteran"))
 
 
 class OutOfDice(RorError):

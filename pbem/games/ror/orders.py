@@ -33,6 +33,7 @@ from pbem.games.ror.model import (
     sid_key,
 )
 from pbem.games.ror.revolution import concession_problem, statesman_problem
+from pbem.games.base import N_
 
 # standing orders ride in any round and are kept until replaced (R8.2)
 STANDING_KEYS = ("desert", "consent", "release", "accept", "attack", "redistribute")
@@ -61,19 +62,19 @@ class _Checker:
         if x is None:
             return []
         if not isinstance(x, list):
-            self.bad(path, "must be a list")
+            self.bad(path, N_("must be a list"))
             return []
         return x
 
     def is_map(self, x: Any, path: str) -> dict[str, Any] | None:
         if not isinstance(x, dict):
-            self.bad(path, "must be a mapping (key: value lines)")
+            self.bad(path, N_("must be a mapping (key: value lines)"))
             return None
         return x
 
     def int_ok(self, x: Any, path: str, lo: int = 0) -> bool:
         if isinstance(x, bool) or not isinstance(x, int) or x < lo:
-            self.bad(path, f"must be a whole number of at least {lo}")
+            self.bad(path, N_("must be a whole number of at least %(lo)s") % {"lo": lo})
             return False
         return True
 
@@ -81,14 +82,14 @@ class _Checker:
         sid = str(x)
         rec = self.st["senators"].get(sid)
         if rec is None or not is_aligned(rec) or rec["faction"] != self.power:
-            self.bad(path, f"'{x}' is not a living senator of your faction")
+            self.bad(path, N_("'%(x)s' is not a living senator of your faction") % {"x": x})
             return None
         return sid
 
     def card_in_hand(self, x: Any, path: str) -> str | None:
         c = str(x)
         if c not in self.st["factions"][self.power]["hand"]:
-            self.bad(path, f"card '{x}' is not in your hand")
+            self.bad(path, N_("card '%(x)s' is not in your hand") % {"x": x})
             return None
         return c
 
@@ -97,7 +98,7 @@ def validate_orders(st: State, power: str, orders: Any) -> list[OrderProblem]:
     """Problems of ``orders`` for ``power`` in the current round; empty if all is well."""
     ck = _Checker(st, power)
     if power not in st["factions"]:
-        return [OrderProblem("", f"there is no faction '{power}'")]
+        return [OrderProblem("", N_("there is no faction '%(power)s'") % {"power": power})]
     if orders is None:
         return []
     o = ck.is_map(orders, "orders")
@@ -109,10 +110,9 @@ def validate_orders(st: State, power: str, orders: Any) -> list[OrderProblem]:
     for key in sorted(o):
         if key not in allowed:
             where = kind or "no"
-            ck.bad(f"orders.{key}", f"'{key}' is not an order of the {where} round; this round "
-                   f"takes: {', '.join(sorted(allowed))}")
+            ck.bad(f"orders.{key}", N_("'%(key)s' is not an order of the %(where)s round; this round takes: %(allowed)s") % {"key": key, "where": where, "allowed": ', '.join(sorted(allowed))})
     if power not in (waiting.get("powers") or []) and set(o) - {"standing"}:
-        ck.bad("orders", f"faction {power} sends only standing orders in this round")
+        ck.bad("orders", N_("faction %(power)s sends only standing orders in this round") % {"power": power})
     _check_revolution(ck, o)
     _check_senate(ck, o)
     _check_endgame(ck, o.get("attack"), "orders.attack")
@@ -131,21 +131,21 @@ def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
         if t is None:
             continue
         if ("to" in t) == ("with" in t):
-            ck.bad(p, "a GIVE names 'to', a TRADE names 'with' and 'get'")
+            ck.bad(p, N_("a GIVE names 'to', a TRADE names 'with' and 'get'"))
             continue
         partner = t.get("to", t.get("with"))
         if str(partner) not in others:
             ck.bad(f"{p}.{'to' if 'to' in t else 'with'}",
-                   f"'{partner}' is not another faction ({', '.join(others)})")
+                   N_("'%(partner)s' is not another faction (%(others)s)") % {"partner": partner, "others": ', '.join(others)})
         for j, c in enumerate(ck.is_list(t.get("give"), f"{p}.give")):
             ck.card_in_hand(c, f"{p}.give[{j}]")
         if "with" in t:
             for j, c in enumerate(ck.is_list(t.get("get"), f"{p}.get")):
                 if not (is_statesman_id(str(c)) or is_concession_id(str(c))
                         or str(c).startswith(("intrigue", "law"))):
-                    ck.bad(f"{p}.get[{j}]", f"'{c}' is not a Faction card")
+                    ck.bad(f"{p}.get[{j}]", N_("'%(card)s' is not a Faction card") % {"card": c})
         if not t.get("give") and not t.get("get"):
-            ck.bad(p, "names no card")
+            ck.bad(p, N_("names no card"))
     for i, pl in enumerate(ck.is_list(o.get("plays"), "orders.plays")):
         p = f"orders.plays[{i}]"
         pl = ck.is_map(pl, p)
@@ -154,27 +154,27 @@ def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
         if "statesman" in pl:
             c = str(pl["statesman"])
             if not is_statesman_id(c):
-                ck.bad(f"{p}.statesman", f"'{c}' is not a Statesman card")
+                ck.bad(f"{p}.statesman", N_("'%(card)s' is not a Statesman card") % {"card": c})
             elif c in st["factions"][power]["hand"]:
                 why = statesman_problem(st, power, c)
                 if why and "not in your hand" not in why:
-                    ck.bad(f"{p}.statesman", f"{c} cannot be played now: {why}")
+                    ck.bad(f"{p}.statesman", N_("%(card)s cannot be played now: %(why)s") % {"card": c, "why": why})
         elif "concession" in pl:
             c = str(pl["concession"])
             if not is_concession_id(c):
-                ck.bad(f"{p}.concession", f"'{c}' is not a Concession card")
+                ck.bad(f"{p}.concession", N_("'%(card)s' is not a Concession card") % {"card": c})
             elif "senator" not in pl:
-                ck.bad(p, "say on which 'senator' the Concession goes")
+                ck.bad(p, N_("say on which 'senator' the Concession goes"))
             elif c in st["factions"][power]["hand"]:
                 why = concession_problem(st, power, c, str(pl["senator"]))
                 if why:
                     ck.bad(f"{p}.senator", why)
         else:
-            ck.bad(p, "a play names a 'statesman' or a 'concession' (with 'senator')")
+            ck.bad(p, N_("a play names a 'statesman' or a 'concession' (with 'senator')"))
     for i, c in enumerate(ck.is_list(o.get("discards"), "orders.discards")):
         if not (is_statesman_id(str(c)) or is_concession_id(str(c))
                 or str(c).startswith(("intrigue", "law"))):
-            ck.bad(f"orders.discards[{i}]", f"'{c}' is not a Faction card")
+            ck.bad(f"orders.discards[{i}]", N_("'%(card)s' is not a Faction card") % {"card": c})
     mine = {sid for f, sid in eligible_commanders(st) if f == power}
     for i, d in enumerate(ck.is_list(o.get("declarations"), "orders.declarations")):
         p = f"orders.declarations[{i}]"
@@ -183,15 +183,13 @@ def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
             continue
         sid = str(d.get("commander"))
         if sid not in mine:
-            ck.bad(f"{p}.commander", f"'{d.get('commander')}' is not a land victor of your "
-                   f"faction who must decide (eligible: {', '.join(sorted(mine)) or 'none'})")
+            ck.bad(f"{p}.commander", N_("'%(commander)s' is not a land victor of your faction who must decide (eligible: %(mine)s)") % {"commander": d.get('commander'), "mine": ', '.join(sorted(mine)) or 'none'})
         dec = d.get("decision")
         if dec not in ("revolt", "lay_down", "manilian", "roll"):
-            ck.bad(f"{p}.decision", "must be revolt, lay_down, manilian or roll")
+            ck.bad(f"{p}.decision", N_("must be revolt, lay_down, manilian or roll"))
         elif dec == "roll" and (st["options"]["ror.pbem_loyalty_test"] != "two_round"
                                 or kind == "revolution-2"):
-            ck.bad(f"{p}.decision", "ROLL is sent only in the first round under the two_round "
-                   "loyalty test (R8.3)")
+            ck.bad(f"{p}.decision", N_("ROLL is sent only in the first round under the two_round loyalty test (R8.3)"))
         if dec == "manilian" and sid in mine:
             why = manilian_problem(st, sid, d.get("war"))
             if why:
@@ -200,16 +198,16 @@ def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
         lids = set(army_legions(st, a)) if a else set()
         for j, lid in enumerate(ck.is_list(d.get("bribes"), f"{p}.bribes")):
             if str(lid) not in lids:
-                ck.bad(f"{p}.bribes[{j}]", f"legion {lid} is not in {sid}'s army")
+                ck.bad(f"{p}.bribes[{j}]", N_("legion %(lid)s is not in %(sid)s's army") % {"lid": lid, "sid": sid})
         for key in ("moh_pays", "min_strength"):
             if key in d:
                 ck.int_ok(d[key], f"{p}.{key}")
         for key in ("moh_joins", "only_if_primary", "roll"):
             if key in d and not isinstance(d[key], bool):
-                ck.bad(f"{p}.{key}", "must be true or false")
+                ck.bad(f"{p}.{key}", N_("must be true or false"))
         for j, s in enumerate(ck.is_list(d.get("secondaries"), f"{p}.secondaries")):
             if ck.own_senator(s, f"{p}.secondaries[{j}]") == sid:
-                ck.bad(f"{p}.secondaries[{j}]", "the commander cannot be his own Secondary")
+                ck.bad(f"{p}.secondaries[{j}]", N_("the commander cannot be his own Secondary"))
     for i, c in enumerate(ck.is_list(o.get("consent_pay"), "orders.consent_pay")):
         p = f"orders.consent_pay[{i}]"
         c = ck.is_map(c, p)
@@ -232,12 +230,12 @@ def _check_senate(ck: _Checker, o: dict[str, Any]) -> None:
             sid = str(e.get(who))
             rec = st["senators"].get(sid)
             if rec is None or not is_aligned(rec):
-                ck.bad(f"{p}.{who}", f"'{e.get(who)}' is not a living aligned senator")
+                ck.bad(f"{p}.{who}", N_("'%(who)s' is not a living aligned senator") % {"who": e.get(who)})
             for j, lid in enumerate(ck.is_list(e.get("legions"), f"{p}.legions")):
                 if str(lid) not in af:
-                    ck.bad(f"{p}.legions[{j}]", f"legion {lid} is not in Active Forces")
+                    ck.bad(f"{p}.legions[{j}]", N_("legion %(lid)s is not in Active Forces") % {"lid": lid})
                 elif str(lid) in seen:
-                    ck.bad(f"{p}.legions[{j}]", f"legion {lid} is already sent")
+                    ck.bad(f"{p}.legions[{j}]", N_("legion %(lid)s is already sent") % {"lid": lid})
                 seen.add(str(lid))
             if "raise" in e:
                 ck.int_ok(e["raise"], f"{p}.raise")
@@ -246,7 +244,7 @@ def _check_senate(ck: _Checker, o: dict[str, Any]) -> None:
 def _check_endgame(ck: _Checker, attack: Any, path: str) -> None:
     for i, w in enumerate(ck.is_list(attack, path)):
         if str(w) not in ck.st["wars"]:
-            ck.bad(f"{path}[{i}]", f"there is no war '{w}'")
+            ck.bad(f"{path}[{i}]", N_("there is no war '%(w)s'") % {"w": w})
 
 
 def _check_standing(ck: _Checker, s: Any) -> None:
@@ -256,32 +254,31 @@ def _check_standing(ck: _Checker, s: Any) -> None:
     st = ck.st
     for key in sorted(s):
         if key not in STANDING_KEYS:
-            ck.bad(f"orders.standing.{key}", f"'{key}' is not a standing order "
-                   f"({', '.join(STANDING_KEYS)})")
+            ck.bad(f"orders.standing.{key}", N_("'%(key)s' is not a standing order (%(known)s)") % {"key": key, "known": ', '.join(STANDING_KEYS)})
     for i, d in enumerate(ck.is_list(s.get("desert"), "orders.standing.desert")):
         p = f"orders.standing.desert[{i}]"
         d = ck.is_map(d, p)
         if d is None:
             continue
         if str(d.get("legion")) not in st["legions"]:
-            ck.bad(f"{p}.legion", f"there is no legion {d.get('legion')}")
+            ck.bad(f"{p}.legion", N_("there is no legion %(legion)s") % {"legion": d.get('legion')})
         if d.get("to") not in ("senate_army", "active_forces"):
-            ck.bad(f"{p}.to", "must be senate_army or active_forces")
+            ck.bad(f"{p}.to", N_("must be senate_army or active_forces"))
     consent = s.get("consent")
     if consent is not None:
         c = ck.is_map(consent, "orders.standing.consent")
         for sid, v in (c or {}).items():
             ck.own_senator(sid, f"orders.standing.consent.{sid}")
             if v not in (True, False, "yes", "no"):
-                ck.bad(f"orders.standing.consent.{sid}", "must be yes or no")
+                ck.bad(f"orders.standing.consent.{sid}", N_("must be yes or no"))
     for i, lid in enumerate(ck.is_list(s.get("release"), "orders.standing.release")):
         if str(lid) not in st["legions"]:
-            ck.bad(f"orders.standing.release[{i}]", f"there is no legion {lid}")
+            ck.bad(f"orders.standing.release[{i}]", N_("there is no legion %(lid)s") % {"lid": lid})
     acc = s.get("accept")
     if acc is not None and acc != "all":
         for i, lid in enumerate(ck.is_list(acc, "orders.standing.accept")):
             if str(lid) not in st["legions"]:
-                ck.bad(f"orders.standing.accept[{i}]", f"there is no legion {lid}")
+                ck.bad(f"orders.standing.accept[{i}]", N_("there is no legion %(lid)s") % {"lid": lid})
     _check_endgame(ck, s.get("attack"), "orders.standing.attack")
     for i, r in enumerate(ck.is_list(s.get("redistribute"), "orders.standing.redistribute")):
         p = f"orders.standing.redistribute[{i}]"

@@ -21,6 +21,7 @@ from pbem.games.ror.model import (
     number_of,
     why_data,
 )
+from pbem.games.base import N_
 
 
 def faction_orders(ctx: Ctx, faction: str) -> dict[str, Any]:
@@ -54,13 +55,13 @@ def step_trading(ctx: Ctx) -> None:
 
     def can_move(faction: str, cards: list[str]) -> str | None:
         if len(set(cards)) != len(cards):
-            return Why("card_twice", "names a card twice")
+            return Why("card_twice", N_("names a card twice"))
         for c in cards:
             if c not in start[faction]:
                 return Why("not_in_hand_at_start",
-                           f"card {c} was not in your hand at the start of trading", card=c)
+                           N_("card %(card)s was not in your hand at the start of trading") % {"card": c}, card=c)
             if c in moved or c not in st["factions"][faction]["hand"]:
-                return Why("already_moved", f"card {c} has already moved", card=c)
+                return Why("already_moved", N_("card %(card)s has already moved") % {"card": c}, card=c)
         return None
 
     def move(src: str, dst: str, cards: list[str]) -> None:
@@ -78,10 +79,10 @@ def step_trading(ctx: Ctx) -> None:
             if "to" in o:  # GIVE
                 to = str(o["to"])
                 if to not in st["factions"] or to == fid:
-                    void(ctx, fid, path, Why("not_other_faction", f"'{to}' is not another faction",
+                    void(ctx, fid, path, Why("not_other_faction", N_("'%(to)s' is not another faction") % {"to": to},
                                              faction=to))
                     continue
-                why = can_move(fid, give) if give else Why("no_card", "names no card")
+                why = can_move(fid, give) if give else Why("no_card", N_("names no card"))
                 if why:
                     void(ctx, fid, path, why)
                     continue
@@ -94,7 +95,7 @@ def step_trading(ctx: Ctx) -> None:
             other = str(o.get("with"))
             get = _card_list(o.get("get"))
             if other not in st["factions"] or other == fid:
-                void(ctx, fid, path, Why("not_other_faction", f"'{other}' is not another faction",
+                void(ctx, fid, path, Why("not_other_faction", N_("'%(other)s' is not another faction") % {"other": other},
                                          faction=other))
                 continue
             mirror = None
@@ -107,11 +108,11 @@ def step_trading(ctx: Ctx) -> None:
                     break
             if mirror is None:
                 void(ctx, fid, path, Why("no_matching_trade",
-                                         f"faction {other} sent no matching TRADE", faction=other))
+                                         N_("faction %(other)s sent no matching TRADE") % {"other": other}, faction=other))
                 continue
             done.add((other, mirror))
             why = (can_move(fid, give) or can_move(other, get)
-                   or (None if give or get else Why("no_card", "names no card")))
+                   or (None if give or get else Why("no_card", N_("names no card"))))
             if why:
                 void(ctx, fid, path, why)
                 void(ctx, other, f"orders.trades[{mirror}]", why)
@@ -141,9 +142,9 @@ def family_controller(st: State, num: str) -> str | None:
 def statesman_problem(st: State, faction: str, card: str) -> str | None:
     """Why ``faction`` may not play Statesman ``card`` now (R2.4, R2.9), or None."""
     if card not in st["factions"][faction]["hand"]:
-        return Why("not_in_hand", f"{card} is not in your hand", card=card)
+        return Why("not_in_hand", N_("%(card)s is not in your hand") % {"card": card}, card=card)
     if not is_statesman_id(card):
-        return Why("not_statesman", f"{card} is not a Statesman", card=card)
+        return Why("not_statesman", N_("%(card)s is not a Statesman") % {"card": card}, card=card)
     num = number_of(card)
     pair = PAIRS.get(num)
     other_in_play = bool(pair) and any(
@@ -151,31 +152,31 @@ def statesman_problem(st: State, faction: str, card: str) -> str | None:
     )
     holder = family_controller(st, num)
     if holder is not None and holder != faction and not other_in_play:
-        return Why("family_controlled", f"faction {holder} controls family card {num} (R2.4)",
+        return Why("family_controlled", N_("faction %(holder)s controls family card %(num)s (R2.4)") % {"holder": holder, "num": num},
                    faction=holder, family=num)
     if not pair:
         for sid, r in st["senators"].items():
             if sid != num and number_of(sid) == num and is_in_play(r):
-                return Why("same_number", f"Statesman {sid} of the same number is in play (R2.4)",
+                return Why("same_number", N_("Statesman %(sid)s of the same number is in play (R2.4)") % {"sid": sid},
                            senator=sid)
     fam = st["senators"].get(num)
     if (fam is not None and is_aligned(fam) and fam["faction"] == faction and is_rebel(fam)
             and st["options"]["ror.play_on_rebel"] == "forbid"):
-        return Why("family_rebel", f"family senator {num} is a rebel (R2.9)", senator=num)
+        return Why("family_rebel", N_("family senator %(num)s is a rebel (R2.9)") % {"num": num}, senator=num)
     return None
 
 
 def concession_problem(st: State, faction: str, card: str, senator: str) -> str | None:
     """Why ``faction`` may not place Concession ``card`` on ``senator`` (R2.10), or None."""
     if card not in st["factions"][faction]["hand"]:
-        return Why("not_in_hand", f"{card} is not in your hand", card=card)
+        return Why("not_in_hand", N_("%(card)s is not in your hand") % {"card": card}, card=card)
     if not is_concession_id(card):
-        return Why("not_concession", f"{card} is not a Concession", card=card)
+        return Why("not_concession", N_("%(card)s is not a Concession") % {"card": card}, card=card)
     rec = st["senators"].get(senator)
     if rec is None or not is_aligned(rec) or rec["faction"] != faction:
-        return Why("not_your_senator", f"senator {senator} is not in your faction", senator=senator)
+        return Why("not_your_senator", N_("senator %(senator)s is not in your faction") % {"senator": senator}, senator=senator)
     if is_rebel(rec) and st["options"]["ror.play_on_rebel"] == "forbid":
-        return Why("senator_rebel", f"senator {senator} is a rebel (R2.9)", senator=senator)
+        return Why("senator_rebel", N_("senator %(senator)s is a rebel (R2.9)") % {"senator": senator}, senator=senator)
     return None
 
 
@@ -293,13 +294,13 @@ def step_plays(ctx: Ctx) -> None:
         for i, o in enumerate(faction_orders(ctx, fid).get("plays") or []):
             path = f"orders.plays[{i}]"
             if not isinstance(o, dict):
-                void(ctx, fid, path, Why("play_shape", "a play must be a mapping"))
+                void(ctx, fid, path, Why("play_shape", N_("a play must be a mapping")))
                 continue
             if "statesman" in o:
                 card = str(o["statesman"])
                 why = statesman_problem(st, fid, card)
                 if why:
-                    void(ctx, fid, path, Why("cannot_play", f"{card} cannot be played: {why}",
+                    void(ctx, fid, path, Why("cannot_play", N_("%(card)s cannot be played: %(why)s") % {"card": card, "why": why},
                                              card=card, why=why))
                     continue
                 how = play_statesman(ctx, fid, card)
@@ -310,14 +311,14 @@ def step_plays(ctx: Ctx) -> None:
                 card, target = str(o["concession"]), str(o.get("senator"))
                 why = concession_problem(st, fid, card, target)
                 if why:
-                    void(ctx, fid, path, Why("cannot_place", f"{card} cannot be placed: {why}",
+                    void(ctx, fid, path, Why("cannot_place", N_("%(card)s cannot be placed: %(why)s") % {"card": card, "why": why},
                                              card=card, why=why))
                     continue
                 st["factions"][fid]["hand"].remove(card)
                 st["senators"][target]["concessions"].append(card)
                 ctx.emit("concession_placed", faction=fid, card=card, senator=target)
             else:
-                void(ctx, fid, path, Why("play_kind", "a play names a statesman or a concession"))
+                void(ctx, fid, path, Why("play_kind", N_("a play names a statesman or a concession")))
 
 
 # --------------------------------------------------------------------------- (c) hand limit

@@ -58,6 +58,7 @@ from pbem.games.ror.victory import (
     people_revolt,
     settle_rebel,
 )
+from pbem.games.base import N_
 
 
 # --------------------------------------------------------------------------- script (R9.11)
@@ -253,8 +254,7 @@ def redistribution(ctx: Ctx) -> None:
             path = f"orders.{fid}.standing.redistribute[{i}]"
             src, dst = _holder(st, fid, o.get("from")), _holder(st, fid, o.get("to"), dest=True)
             if src is None or dst is None or src == dst:
-                ctx.emit("void", faction=fid, power=fid, path=path, order=path, reason="not a transfer your faction "
-                         "may make", why={"code": "not_a_transfer", "args": {}}, audience=ctx.seat(fid))
+                ctx.emit("void", faction=fid, power=fid, path=path, order=path, reason=N_("not a transfer your faction may make"), why={"code": "not_a_transfer", "args": {}}, audience=ctx.seat(fid))
                 continue
             why = _r48(st, src, dst)
             if why:
@@ -288,12 +288,12 @@ def _r48(st: State, src: str, dst: str) -> str | None:
 
     s, d = rec(src), rec(dst)
     if (s and s["location"] == "captive") or (d and d["location"] == "captive"):
-        return Why("captive_talents", "a captive cannot give or receive talents")
+        return Why("captive_talents", N_("a captive cannot give or receive talents"))
     if s and is_rebel(s) and not (d and is_rebel(d)):
-        return Why("rebel_gives", "a rebel's talents go only to rebels (R4.8)")
+        return Why("rebel_gives", N_("a rebel's talents go only to rebels (R4.8)"))
     if d and is_rebel(d) and not (s and is_rebel(s)):
         return Why("rebel_receives",
-                   "a rebel receives nothing from loyal senators or a Faction Treasury (R4.8)")
+                   N_("a rebel receives nothing from loyal senators or a Faction Treasury (R4.8)"))
     return None
 
 
@@ -508,7 +508,7 @@ def resolve_round(ctx: Ctx) -> None:
         clean[fid], dropped = well_formed(ctx.orders[fid])
         for path in dropped:  # R8.6: unreadable orders are void, reported to their sender
             ctx.emit("void", faction=fid, power=fid, path=path.replace(
-                "orders", f"orders.{fid}", 1), order=path, reason="the order cannot be read",
+                "orders", f"orders.{fid}", 1), order=path, reason=N_("the order cannot be read"),
                 why={"code": "unreadable", "args": {}},
                 audience=ctx.seat(fid))
     ctx.orders = clean

@@ -51,7 +51,7 @@ def place_hussars(ctx: Ctx, orders: dict[str, Any]) -> None:
         state["hussar_effects"] = effects
     cities = orders.get("hussars") or []
     if not isinstance(cities, list):
-        ctx.void("AU", "hussars", "'hussars' must be a list of cities")
+        ctx.void("AU", "hussars", N_("'hussars' must be a list of cities"))
         return
     for i, city in enumerate(cities):
         if len(state["hussars"]) >= want:

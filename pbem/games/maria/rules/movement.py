@@ -11,6 +11,7 @@ from pbem.games.maria.board import MAPS_OF_POWER
 from pbem.games.maria.cards import cheapest_payment
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import conquest
+from pbem.games.base import N_
 
 MAX_STACK = 2  # M3.3
 
@@ -20,17 +21,17 @@ def road_problem(ctx: Ctx, start: str, path: list[str]) -> tuple[str | None, boo
     it is on a main road (M3.1). Pieces are not looked at here."""
     board = ctx.board
     if not path:
-        return "the path is empty", False
+        return N_("the path is empty"), False
     if len(set(path)) != len(path) or start in path:
-        return "the path enters a city twice", False
+        return N_("the path enters a city twice"), False
     all_main = True
     prev = start
     for city in path:
         if city not in board.cities:
-            return f"there is no city '{city}' on the map", False
+            return N_("there is no city '%(city)s' on the map") % {"city": city}, False
         road = board.road(prev, city)
         if road is None:
-            return f"'{city_name(ctx, city)}' is not a road neighbour of '{city_name(ctx, prev)}'", False
+            return N_("'%(city)s' is not a road neighbour of '%(prev)s'") % {"city": city_name(ctx, city), "prev": city_name(ctx, prev)}, False
         if not road.main:
             all_main = False
         prev = city
@@ -48,14 +49,14 @@ def territory_problem(state: dict[str, Any], board: Any, power: str, city: str,
     """Why ``power``'s pieces may not enter ``city`` (M1.4, M3.8), or None."""
     c = board.cities.get(city)
     if c is None:
-        return f"there is no city '{city}' on the map"
+        return N_("there is no city '%(city)s' on the map") % {"city": city}
     if c.map not in state["maps"] or c.map not in MAPS_OF_POWER.get(power, ()):
-        return f"{model.POWER_NAMES[power]}'s pieces may not enter the {c.map} map (M1.4)"
+        return N_("%(power)s's pieces may not enter the %(map)s map (M1.4)") % {"power": model.POWER_NAMES[power], "map": c.map}
     home = model.home_of(state, board, city)
     if home is not None and home != power and model.is_neutral(state, home):
-        return f"{c.name} is in the home country of neutral {model.POWER_NAMES[home]} (M3.8)"
+        return N_("%(value)s is in the home country of neutral %(power)s (M3.8)") % {"value": c.name, "power": model.POWER_NAMES[home]}
     if power == "PR" and model.is_neutral(state, "PR") and home != "PR":
-        return "the pieces of a neutral Prussia may not leave Prussia (M3.8)"
+        return N_("the pieces of a neutral Prussia may not leave Prussia (M3.8)")
     return None
 
 
@@ -78,12 +79,11 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
         return problem
     if force_march:
         if len(path) > 8:
-            return "a force march moves at most 8 cities (M3.6)"
+            return N_("a force march moves at most 8 cities (M3.6)")
         if not all_main:
-            return "a force march must keep to main roads (M3.6)"
+            return N_("a force march must keep to main roads (M3.6)")
     elif len(path) > (4 if all_main else 3):
-        return ("a general moves at most 3 cities, or 4 when every step is on a main road "
-                "(M3.1)")
+        return (N_("a general moves at most 3 cities, or 4 when every step is on a main road (M3.1)"))
     if occ is None:
         occ = model.occupancy(state)
     if by_city is None:
@@ -104,35 +104,32 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
         trains_here = model.trains_in(state, city) if len(powers_here) > len(generals_here) \
             else []
         if any(model.are_enemies(state, power, gens[g]["power"]) for g in generals_here):
-            return f"{city_name(ctx, city)} holds an enemy general (M3.2)"
+            return N_("%(city)s holds an enemy general (M3.2)") % {"city": city_name(ctx, city)}
         if any(not model.are_friends(state, power, gens[g]["power"]) for g in generals_here):
-            return f"{city_name(ctx, city)} holds a general of a power that is not an ally (M3.2)"
+            return N_("%(city)s holds a general of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
         other_trains = [t for t in trains_here
                         if not model.are_enemies(state, power, state["trains"][t]["power"])]
         if any(not model.are_friends(state, power, state["trains"][t]["power"])
                for t in other_trains):
-            return f"{city_name(ctx, city)} holds a piece of a power that is not an ally (M3.2)"
+            return N_("%(city)s holds a piece of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
         if not last and (generals_here or other_trains):
-            return f"{city_name(ctx, city)} holds another piece; a move may not jump over it (M3.2)"
+            return N_("%(city)s holds another piece; a move may not jump over it (M3.2)") % {"city": city_name(ctx, city)}
         if last and len(generals_here) + len(movers) > MAX_STACK:
-            return f"{city_name(ctx, city)} would hold more than 2 generals (M3.3)"
+            return N_("%(city)s would hold more than 2 generals (M3.3)") % {"city": city_name(ctx, city)}
         if force_march:
             if forbids == "enemy_home_cities":
                 home = model.home_of(state, board, city)
                 if home is not None and model.are_enemies(state, power, home):
-                    return (f"a force march may not enter {city_name(ctx, city)}, a city of an "
-                            "enemy home country (M3.6)")
+                    return (N_("a force march may not enter %(city)s, a city of an enemy home country (M3.6)") % {"city": city_name(ctx, city)})
             elif board.cities[city].fortress != "none":
                 holder = model.controller(state, board, city)
                 if holder is not None and model.are_enemies(state, power, holder):
-                    return (f"a force march may not enter {city_name(ctx, city)}, an "
-                            "enemy-controlled fortress (M3.6)")
+                    return (N_("a force march may not enter %(city)s, an enemy-controlled fortress (M3.6)") % {"city": city_name(ctx, city)})
             if enemy_powers_in(state, power, powers_here):
-                return f"a force march may not enter {city_name(ctx, city)}, which holds an enemy piece (M3.6)"
+                return N_("a force march may not enter %(city)s, which holds an enemy piece (M3.6)") % {"city": city_name(ctx, city)}
             for n in board.neighbours(city):
                 if enemy_powers_in(state, power, occ.get(n, [])):
-                    return (f"a force march may not enter {city_name(ctx, city)}, which is next "
-                            f"to an enemy piece in {city_name(ctx, n)} (M3.6)")
+                    return (N_("a force march may not enter %(city)s, which is next to an enemy piece in %(n)s (M3.6)") % {"city": city_name(ctx, city), "n": city_name(ctx, n)})
     return None
 
 
@@ -145,8 +142,7 @@ def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
     if problem:
         return problem
     if len(path) > (3 if all_main else 2):
-        return ("a supply train moves at most 2 cities, or 3 when every step is on a main road "
-                "(M3.1)")
+        return (N_("a supply train moves at most 2 cities, or 3 when every step is on a main road (M3.1)"))
     if occ is None:
         occ = model.occupancy(state)
     for i, city in enumerate(path):
@@ -155,9 +151,9 @@ def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
             return prob
         here = occ.get(city, [])
         if any(not model.are_friends(state, power, p) for p in here):
-            return f"{city_name(ctx, city)} holds a piece that is not its own or allied (M3.2)"
+            return N_("%(city)s holds a piece that is not its own or allied (M3.2)") % {"city": city_name(ctx, city)}
         if here and i < len(path) - 1:
-            return f"{city_name(ctx, city)} holds another piece; a move may not jump over it (M3.2)"
+            return N_("%(city)s holds another piece; a move may not jump over it (M3.2)") % {"city": city_name(ctx, city)}
     return None
 
 
@@ -166,22 +162,22 @@ def reentry_problem(ctx: Ctx, power: str, site: str) -> str | None:
     ``site`` (M3.9, M4.1), or None."""
     state, board = ctx.state, ctx.board
     if site not in board.cities:
-        return f"there is no city '{site}' on the map"
+        return N_("there is no city '%(site)s' on the map") % {"site": site}
     if site not in model.reentry_sites(state, board, power):
-        return f"{city_name(ctx, site)} is not a re-entry site of {model.POWER_NAMES[power]} (M4.1)"
+        return N_("%(site)s is not a re-entry site of %(power)s (M4.1)") % {"site": city_name(ctx, site), "power": model.POWER_NAMES[power]}
     prob = territory_problem(state, board, power, site)
     if prob:
         return prob
     if board.cities[site].fortress != "none" and model.controller(state, board, site) != power:
-        return f"{city_name(ctx, site)} is not controlled by {model.POWER_NAMES[power]} (M4.1)"
+        return N_("%(site)s is not controlled by %(power)s (M4.1)") % {"site": city_name(ctx, site), "power": model.POWER_NAMES[power]}
     occ = model.occupancy(state)
     if enemy_powers_in(state, power, occ.get(site, [])):
-        return f"{city_name(ctx, site)} holds an enemy piece (M3.9)"
+        return N_("%(site)s holds an enemy piece (M3.9)") % {"site": city_name(ctx, site)}
     for n in board.neighbours(site):
         if enemy_powers_in(state, power, occ.get(n, [])):
-            return f"{city_name(ctx, site)} is next to an enemy piece in {city_name(ctx, n)} (M3.9)"
+            return N_("%(site)s is next to an enemy piece in %(n)s (M3.9)") % {"site": city_name(ctx, site), "n": city_name(ctx, n)}
     if any(not model.are_friends(state, power, p) for p in occ.get(site, [])):
-        return f"{city_name(ctx, site)} holds a piece of a power that is not an ally"
+        return N_("%(site)s holds a piece of a power that is not an ally") % {"site": city_name(ctx, site)}
     return None
 
 
@@ -196,7 +192,7 @@ def run_reentries(ctx: Ctx, power: str, orders: dict[str, Any]) -> None:
     for i, entry in enumerate(orders.get("reentries") or []):
         where = f"reentries[{i}]"
         if not isinstance(entry, dict):
-            ctx.void(power, where, "a re-entry needs 'site' (and optionally 'train')")
+            ctx.void(power, where, N_("a re-entry needs 'site' (and optionally 'train')"))
             continue
         site = entry.get("site")
         tid = entry.get("train")
@@ -205,12 +201,12 @@ def run_reentries(ctx: Ctx, power: str, orders: dict[str, Any]) -> None:
         if tid is None:
             tid = off[0] if off else None
         if tid not in off:
-            ctx.void(power, where, "there is no eliminated train of this power to bring back"
-                     if tid is None else f"train {tid} is not an eliminated train of this power")
+            ctx.void(power, where, N_("there is no eliminated train of this power to bring back")
+                     if tid is None else N_("train %(train)s is not an eliminated train of this power") % {"train": tid})
             continue
         on = sum(1 for v in state["trains"].values() if v["power"] == power and v["city"])
         if on >= train_max(state, power):
-            ctx.void(power, where, "the power already has its maximum of trains (M3.9)")
+            ctx.void(power, where, N_("the power already has its maximum of trains (M3.9)"))
             continue
         prob = reentry_problem(ctx, power, str(site))
         if prob:
@@ -220,7 +216,7 @@ def run_reentries(ctx: Ctx, power: str, orders: dict[str, Any]) -> None:
         hand = state["cards"]["hands"].get(power, [])
         paid = cheapest_payment(hand, cost, orders.get("payments") or [], state["options"])
         if paid is None:
-            ctx.void(power, where, f"the hand cannot pay {cost} TC points (M6.4)")
+            ctx.void(power, where, N_("the hand cannot pay %(cost)s TC points (M6.4)") % {"cost": cost})
             continue
         model.spend_cards(state, power, paid)
         state["trains"][tid]["city"] = site
@@ -246,14 +242,14 @@ def execute_move(ctx: Ctx, power: str, index: int, order: dict[str, Any]) -> Non
     if "stack" in order:
         named = order.get("stack")
         if not isinstance(named, list) or not named:
-            ctx.void(power, where, "'stack' must list the generals that move together")
+            ctx.void(power, where, N_("'stack' must list the generals that move together"))
             return
         mine = [g for g in named if isinstance(g, str) and g in gens and gens[g]["power"] == power
                 or (isinstance(g, str) and g in gens and model.seat_of(state, gens[g]["power"])
                     == model.seat_of(state, power) and gens[g]["power"] in ctx.stage["acting"])]
         on = [g for g in mine if gens[g]["city"] is not None]
         if not on:
-            ctx.void(power, where, "no general of the stack is on the map under your control (M3.4)")
+            ctx.void(power, where, N_("no general of the stack is on the map under your control (M3.4)"))
             return
         free = [g for g in on if g not in moved and not gens[g].get("blocked")]
         # The start city is that of the first named general still free to move: one that has
@@ -261,36 +257,36 @@ def execute_move(ctx: Ctx, power: str, index: int, order: dict[str, Any]) -> Non
         start = gens[free[0] if free else on[0]]["city"]
         movers = [g for g in free if gens[g]["city"] == start]
         if not movers:
-            ctx.void(power, where, "no general of the stack is free to move (M3.4)")
+            ctx.void(power, where, N_("no general of the stack is free to move (M3.4)"))
             return
         kind = "general"
     else:
         pid = order.get("piece")
         if not isinstance(pid, str) or model.piece_power(state, pid) is None:
-            ctx.void(power, where, f"there is no piece '{pid}'")
+            ctx.void(power, where, N_("there is no piece '%(pid)s'") % {"pid": pid})
             return
         if model.piece_power(state, pid) != power:
-            ctx.void(power, where, f"{pid} is not a piece of {model.POWER_NAMES[power]}")
+            ctx.void(power, where, N_("%(pid)s is not a piece of %(power)s") % {"pid": pid, "power": model.POWER_NAMES[power]})
             return
         kind = "general" if pid in gens else "train"
         rec = gens[pid] if kind == "general" else state["trains"][pid]
         start = rec["city"]
         if start is None:
-            ctx.void(power, where, f"{pid} is not on the map")
+            ctx.void(power, where, N_("%(pid)s is not on the map") % {"pid": pid})
             return
         if pid in moved:
-            ctx.void(power, where, f"{pid} has already moved this stage (M3.5)")
+            ctx.void(power, where, N_("%(pid)s has already moved this stage (M3.5)") % {"pid": pid})
             return
         if rec.get("blocked"):
-            ctx.void(power, where, f"{pid} is blocked and makes no ordered move (M3.10)")
+            ctx.void(power, where, N_("%(pid)s is blocked and makes no ordered move (M3.10)") % {"pid": pid})
             return
         movers = [pid]
         if kind == "train" and force:
-            ctx.void(power, where, "supply trains may not force march (M3.6)")
+            ctx.void(power, where, N_("supply trains may not force march (M3.6)"))
             return
     path = _strip_start(order.get("path"), start)
     if path is None:
-        ctx.void(power, where, "'path' must list the cities entered, in order")
+        ctx.void(power, where, N_("'path' must list the cities entered, in order"))
         return
     if not path:
         return  # staying put is always legal (M3.1)

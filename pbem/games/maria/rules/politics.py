@@ -18,6 +18,7 @@ from pbem.games.maria import model
 from pbem.games.maria.cards import card_suit, card_value, is_card_id, is_reserve, owner_discard, resolve_partial
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import tracks
+from pbem.games.base import N_
 
 SUITS = ("S", "H", "D", "C")
 BIDDERS = ("AU", "FR", "PR", "PA")
@@ -161,7 +162,7 @@ def run_commit(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         if isinstance(c, str) and len(c) == 64 and all(ch in "0123456789abcdef" for ch in c):
             pol["commitments"][p] = c
         else:
-            ctx.void(p, "commitment", "a commitment is the 64 hex digits of a SHA-256 (M11.4)")
+            ctx.void(p, "commitment", N_("a commitment is the 64 hex digits of a SHA-256 (M11.4)"))
     ctx.event("bid_commitments", turn=ctx.state["turn"], mode="trustless",
               commitments=dict(sorted(pol["commitments"].items())))
 
@@ -180,7 +181,7 @@ def run_politics(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         namer = pol["namer"]
         asked = (orders.get(namer) or {}).get("trump") if namer else None
         if asked is not None and asked not in SUITS:
-            ctx.void(namer, "trump", "the trump is one of S, H, D, C")
+            ctx.void(namer, "trump", N_("the trump is one of S, H, D, C"))
             asked = None
         pol["trump"] = asked or default_trump(state, namer or "AU")
         ctx.event("trump", suit=pol["trump"], named_by=namer, turned=[])
@@ -196,20 +197,18 @@ def run_politics(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         o = orders.get(p) or {}
         bid = normal_bid(o.get("bid"))
         if bid is None:
-            ctx.void(p, "bid", "a bid is a map from each suit to a card id or pass (M11.4)")
+            ctx.void(p, "bid", N_("a bid is a map from each suit to a card id or pass (M11.4)"))
             bid = {s: "pass" for s in SUITS}
         if trustless:
             salt = o.get("salt")
             want = pol["commitments"].get(p)
             if want is None:
                 if o.get("bid") is not None:
-                    ctx.void(p, "bid", "no commitment was sent in the commit round; the bid "
-                             "counts as a pass (M11.4)")
+                    ctx.void(p, "bid", N_("no commitment was sent in the commit round; the bid counts as a pass (M11.4)"))
                 bid = {s: "pass" for s in SUITS}
                 salt = ""
             elif not isinstance(salt, str) or bid_commitment(turn, p, bid, salt) != want:
-                ctx.void(p, "bid", "the bid and salt do not match the commitment; the bid "
-                         "counts as a pass (M11.4)")
+                ctx.void(p, "bid", N_("the bid and salt do not match the commitment; the bid counts as a pass (M11.4)"))
                 ctx.event("bid_refused", power=p, reason="does not match its commitment")
                 bid = {s: "pass" for s in SUITS}
                 salt = ""
@@ -223,11 +222,10 @@ def run_politics(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
         hand = state["cards"]["hands"].get(p, [])
         if card != "pass":
             if not is_card_id(card) or card not in hand:
-                ctx.void(p, f"bid.{trump}", f"'{card}' is not a full card id in your hand; "
-                         "you pass (M11.4)")
+                ctx.void(p, f"bid.{trump}", N_("'%(card)s' is not a full card id in your hand; you pass (M11.4)") % {"card": card})
                 card = "pass"
             elif is_reserve(card):
-                ctx.void(p, f"bid.{trump}", "a reserve may not be bid; you pass (M9.4)")
+                ctx.void(p, f"bid.{trump}", N_("a reserve may not be bid; you pass (M9.4)"))
                 card = "pass"
         bids[p] = card
     if not trustless:
@@ -321,14 +319,13 @@ def subsidies(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
             card = s.get("card") if isinstance(s, dict) else None
             if to not in state["powers"] or to == giver or model.seat_of(state, to) is None \
                     or model.are_enemies(state, giver, to):
-                ctx.void(giver, where, f"{to} cannot receive a subsidy from "
-                         f"{model.POWER_NAMES[giver]} (M9.9)")
+                ctx.void(giver, where, N_("%(to)s cannot receive a subsidy from %(power)s (M9.9)") % {"to": to, "power": model.POWER_NAMES[giver]})
                 continue
             if to in given_to:
-                ctx.void(giver, where, "one subsidy per recipient per turn (M9.9)")
+                ctx.void(giver, where, N_("one subsidy per recipient per turn (M9.9)"))
                 continue
             if card not in hand:
-                ctx.void(giver, where, f"'{card}' is not in your hand (M9.9)")
+                ctx.void(giver, where, N_("'%(card)s' is not in your hand (M9.9)") % {"card": card})
                 continue
             hand.remove(card)
             given_to.add(to)

@@ -10,6 +10,7 @@ from pbem.games.maria.cards import cheapest_payment
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules.movement import MAX_STACK, reentry_problem
 from pbem.games.maria.rules.supply import in_supply
+from pbem.games.base import N_
 
 
 def start_winter(ctx: Ctx) -> None:
@@ -43,22 +44,21 @@ def run_winter(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
             gid = r.get("general") if isinstance(r, dict) and isinstance(r.get("general"), str) else None
             n = _int(r.get("troops", 1)) if isinstance(r, dict) else None
             if gid not in gens or gens[gid]["power"] != power:
-                ctx.void(power, where, f"{gid} is not a general of {model.POWER_NAMES[power]}")
+                ctx.void(power, where, N_("%(gid)s is not a general of %(power)s") % {"gid": gid, "power": model.POWER_NAMES[power]})
                 continue
             if gens[gid]["city"] is None:
-                ctx.void(power, where, f"{gid} is not on the map; use 'returns' (M8.3)")
+                ctx.void(power, where, N_("%(gid)s is not on the map; use 'returns' (M8.3)") % {"gid": gid})
                 continue
             if gid not in supplied:
-                ctx.void(power, where, f"{gid} is not in supply and cannot recruit (M8.2)")
+                ctx.void(power, where, N_("%(gid)s is not in supply and cannot recruit (M8.2)") % {"gid": gid})
                 continue
             if n is None or n < 1:
-                ctx.void(power, where, "'troops' must be a whole number of at least 1")
+                ctx.void(power, where, N_("'troops' must be a whole number of at least 1"))
                 continue
             room = top - gens[gid]["troops"] - adds.get(gid, 0)
             take = min(n, max(room, 0))
             if take < n:
-                ctx.void(power, where, f"{n - take} troop(s) beyond {top} are VOID and not "
-                         "charged (M8.2)")
+                ctx.void(power, where, N_("%(count)s troop(s) beyond %(top)s are VOID and not charged (M8.2)") % {"count": n - take, "top": top})
             if take:
                 adds[gid] = adds.get(gid, 0) + take
         placed: list[tuple[str, str, int]] = []
@@ -68,13 +68,13 @@ def run_winter(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
             site = r.get("site") if isinstance(r, dict) else None
             n = _int(r.get("troops", 1)) if isinstance(r, dict) else None
             if gid not in gens or gens[gid]["power"] != power:
-                ctx.void(power, where, f"{gid} is not a general of {model.POWER_NAMES[power]}")
+                ctx.void(power, where, N_("%(gid)s is not a general of %(power)s") % {"gid": gid, "power": model.POWER_NAMES[power]})
                 continue
             if gens[gid]["city"] is not None or gens[gid].get("withdrawn"):
-                ctx.void(power, where, f"{gid} is not an eliminated general (M8.3)")
+                ctx.void(power, where, N_("%(gid)s is not an eliminated general (M8.3)") % {"gid": gid})
                 continue
             if n is None or not 1 <= n <= top:
-                ctx.void(power, where, f"a general returns with 1 to {top} troops (M8.3)")
+                ctx.void(power, where, N_("a general returns with 1 to %(top)s troops (M8.3)") % {"top": top})
                 continue
             prob = reentry_problem(ctx, power, str(site))
             if prob is None:
@@ -101,8 +101,7 @@ def run_winter(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
             for gid, _, _ in placed:
                 gens[gid]["city"] = None
                 gens[gid]["troops"] = 0
-            ctx.void(power, "recruits", f"the hand cannot pay {total * cost_each} TC points; "
-                     "nothing is bought (M6.4)")
+            ctx.void(power, "recruits", N_("the hand cannot pay %(cost)s TC points; nothing is bought (M6.4)") % {"cost": total * cost_each})
             continue
         model.spend_cards(state, power, paid)
         for gid, n in adds.items():
