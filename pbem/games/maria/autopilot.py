@@ -34,6 +34,8 @@ TRIES = 16          # plays of the stage per decision at most, shared among the 
 WORK = 200          # plays times pieces on the map: the engine's cost of a play grows with them
 PLAN = {"use_reserve": True}  # battle plan: every card that helps, reserves included
 GUARD = 6.0         # a conquest left unguarded with an enemy general within reach
+MARKER = 20.0       # advanced game: one victory marker ahead of the best rival
+HELD = 20.0         # advanced game: a fortress held
 
 
 def seat_state(state: dict[str, Any], seat: str | None, rng: Rng) -> dict[str, Any]:
@@ -151,8 +153,7 @@ def score(state: dict[str, Any], side: set[str]) -> float:
         else:  # Austria: keep both attackers far from their goals
             val -= 30.0 * (counts["FR"] * 12 / 9 + counts["PR"])
     else:
-        scores = state.get("scores", {})
-        val += 20.0 * len(held) + 15.0 * sum(sum(scores.get(p) or [0]) for p in side)
+        val += HELD * len(held) + MARKER * _standing(state, side)
     placed = model.on_map(state)
     enemy = {p: model.are_enemies(state, major, p) for p in state["powers"]}
     ours = [g for g in placed if gens[g]["power"] in side]
@@ -167,7 +168,7 @@ def score(state: dict[str, Any], side: set[str]) -> float:
     # M4.3: an enemy fortress (held by an enemy or by nobody) may be taken; M4.4: not while an
     # enemy general stands within 3 of it
     open_targets = [f for f in targets if holders[f] is None or enemy.get(holders[f], False)]
-    if open_targets and major != "AU":
+    if open_targets and (major != "AU" or not model.is_intro(state)):
         near = _distances(board, [f for f in open_targets if foe_cities.isdisjoint(board.within(f, 3))]
                           or open_targets)
         val -= 3.0 * sum(min(near.get(gens[g]["city"], 30), 30) for g in ours)
@@ -180,6 +181,32 @@ def score(state: dict[str, Any], side: set[str]) -> float:
     val -= 3.0 * sum(1 for g in ours if trains.isdisjoint(board.within(gens[g]["city"], 5))
                      and board.home_of(gens[g]["city"]) != gens[g]["power"])
     return val
+
+
+def _standing(state: dict[str, Any], side: set[str]) -> float:
+    """Advanced game: how far the side's best major power is ahead of the best rival, in markers.
+    A winter scores the markers left in the pool and the lowest sum of the four wins (M8.4, M10.4);
+    an empty pool wins at once (M10.2). Each major is judged by its winter sum so far plus its pool
+    counted once for every winter still to come, and by its pool itself."""
+    pools = state.get("pools") or {}
+    scores = state.get("scores") or {}
+    left = sum(1 for w in state.get("winters") or [] if w >= state["turn"])
+
+    def projected(m: str) -> int:
+        return sum(scores.get(m) or []) + int(pools[m]) * left
+
+    ours = [m for m in sorted(pools) if m in side]
+    theirs = [m for m in sorted(pools) if m not in side]
+    if not ours or not theirs:
+        return 0.0
+    def best(values: list[int], mine: bool) -> float:
+        # the rivals' best decides; of our own majors the best counts, and the others half as
+        # much (a marker either of them places brings the seat nearer)
+        low = min(values)
+        return low + 0.5 * (sum(values) / len(values) - low) if mine else low
+
+    ahead = best([projected(m) for m in theirs], False) - best([projected(m) for m in ours], True)
+    return ahead + 2.0 * (best([int(pools[m]) for m in theirs], False) - best([int(pools[m]) for m in ours], True))
 
 
 # -- the stage ---------------------------------------------------------------------------------------
