@@ -163,3 +163,27 @@ def test_audit_replays_the_whole_game(played: Path) -> None:
     pin = next(line for line in (played / "reports" / "0005-lot-3" / "public.txt").read_text(encoding="utf-8").splitlines()
                if "sha256:" in line)
     assert "record" in pin
+
+
+def test_a_package_can_plug_the_game_in_by_an_entry_point(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What an installed package declares (``[project.entry-points."pbem.games"]``) is found the
+    same way: the game, and through it its schemas and presentation."""
+    from pbem import games
+
+    dist = tmp_path / "pbem_auction-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: pbem-auction\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[pbem.games]\nauction-ep = toygame.rules:GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    games._entry_points.cache_clear()
+    try:
+        assert "auction-ep" in known_games()
+        assert get_game("auction-ep") is toygame.GAME
+        assert games.presentation("auction-ep").glossary("zh-TW")["lots"]["clock-5"] == "時鐘（5）"
+        schema = games.schema_path("auction-ep", "bid")
+        assert schema is not None and schema.parent.name == "schemas"
+    finally:
+        monkeypatch.undo()
+        games._entry_points.cache_clear()
+        games._registered.pop("auction-ep", None)
+        games._presentations.pop("auction-ep", None)
