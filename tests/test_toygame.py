@@ -187,3 +187,20 @@ def test_a_package_can_plug_the_game_in_by_an_entry_point(tmp_path: Path, monkey
         games._entry_points.cache_clear()
         games._registered.pop("auction-ep", None)
         games._presentations.pop("auction-ep", None)
+
+
+def test_the_history_site_opens_every_secret_after_the_end(played: Path) -> None:
+    """pbem report --all: the club's site of the finished auction, each lot's page in the
+    game's own words, and every commitment opened (the pile, both favourites)."""
+    run_cli("report", str(played), "--all")
+    site = played / "site"
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="0003-lot-1/' in index and '<span class="ok">passed</span>' in index
+    # the deal and three lots, each committing to the pile and both favourites
+    assert "12 of 12 commitments opened and checked." in index
+    phase = (site / "0003-lot-1" / "public.html").read_text(encoding="utf-8")
+    assert "Sealed bids opened" in phase
+    secrets = (site / "secrets.html").read_text(encoding="utf-8")
+    for label in ("pile", "favourite:A", "favourite:B"):
+        assert f"<code>{label}</code>" in secrets
+    assert 'class="bad"' not in secrets
