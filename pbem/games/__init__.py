@@ -98,8 +98,7 @@ def template_folder(name: str) -> Path | None:
     them; ``None`` for a name that is no game or a game whose templates are pbem's."""
     if not is_game(name):
         return None
-    folder = presentation(name).templates
-    return Path(folder) if folder is not None else None
+    return presentation(name).templates
 
 
 def schema_path(name: str, kind: str) -> Path | None:

@@ -9,7 +9,9 @@ comes from the :class:`~pbem.core.fair.PhaseRng` the core hands to ``new_game`` 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -78,7 +80,13 @@ class Resolution:
 
 
 class Game(Protocol):
-    """What a game module provides. See ``pbem.games.maria`` for the real thing."""
+    """What a game module provides. See ``pbem.games.maria`` for the real thing (the tests
+    hold a small sealed-bid game that plugs in from outside pbem).
+
+    Two attributes are optional and read by the registry (``pbem.games``): ``schemas``, the
+    folder of the game's order schemas (``<kind>.schema.json``; default pbem's
+    ``orders/<game>/``), and ``presentation``, its :class:`Presentation` or the
+    ``"module:attr"`` that holds one (default: the plain presentation)."""
 
     name: str
 
@@ -142,7 +150,7 @@ class Presentation:
     #: a folder holding the game's own templates under ``<game>/`` (``names.html``,
     #: ``events/<type>.html``, ``situation.html``, ``form.yaml`` ...), found before pbem's
     #: ``templates/``; ``None``: pbem's folder (or the ``base/`` templates alone)
-    templates: Any = None
+    templates: Path | None = None
 
     def glossary(self, lang: str) -> dict[str, Any]:
         """The names reports print for the game's ids, in ``lang``: ``cities``, ``generals`` and
@@ -170,13 +178,13 @@ class Presentation:
     #: the script (a ``.js`` file) that builds the game's form in the offline order page, on
     #: the page's ``PBEM`` helpers (``templates/orderpage/orderpage.js``); ``None``: pbem's
     #: ``templates/orderpage/<game>.js`` if there is one, else the game has no order page
-    order_page_script: Any = None
+    order_page_script: Path | None = None
 
     #: the rule ids the game's reports cite (``M4.7``), as a regular expression whose group 1
     #: is the id; ``None``: the reports link no rule
-    rule_id: Any = None
+    rule_id: re.Pattern[str] | None = None
 
-    def rules_reference(self, lang: str) -> Any:
+    def rules_reference(self, lang: str) -> Path | None:
         """The game's rules reference in ``lang`` (a Markdown file with one ``<a id="m4-7">``
         anchor per rule id) whose paragraphs the reports quote, or ``None``."""
         return None

@@ -408,7 +408,7 @@ def form_scripts(game_name: str) -> list[Path]:
     without a form."""
     own = presentation(game_name).order_page_script
     if own is not None:
-        return [Path(own)] if Path(own).is_file() else []
+        return [own] if own.is_file() else []
     folder = templates_dir() / TEMPLATE_DIR
     if not (folder / f"{game_name}.js").is_file():
         return []

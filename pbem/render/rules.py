@@ -50,13 +50,11 @@ def shipped(name: str) -> Path | None:
 
 def _path(game: str, lang: str) -> Path | None:
     present = presentation(game)
-    found = present.rules_reference(lang) or present.rules_reference("en")
-    return Path(found) if found is not None else None
+    return present.rules_reference(lang) or present.rules_reference("en")
 
 
 def _pattern(game: str) -> re.Pattern[str] | None:
-    found = presentation(game).rule_id
-    return found if isinstance(found, re.Pattern) else None
+    return presentation(game).rule_id
 
 
 @cache
