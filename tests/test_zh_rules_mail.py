@@ -187,3 +187,40 @@ def test_the_purposes_of_rome_dice_are_said_in_chinese_around_their_ids() -> Non
     assert say_words("zh-TW", "R6.6 senate loss") == "R6.6 元老院損失"
     assert say_words("zh-TW", "R7.7 W2 3d6 #3") == "R7.7 W2 3d6 #3"  # ids and rule ids as they are
     assert say_words("en", "R3.4 tie 12 #2") == "R3.4 tie 12 #2"
+
+
+def test_maria_political_sentences_reach_a_zh_tw_seat_in_chinese(tmp_path: Path) -> None:
+    """The advanced game's political round: bids, trump, choices, card instructions, peace,
+    subsidies and a salt out of place, each against a rule; the receipt and the report say why
+    in Chinese."""
+    keys = make_keys(tmp_path / "keys", MARIA_SEATS)
+    camp = tmp_path / "m"
+    langs = [a for s in MARIA_SEATS for a in ("--lang", f"{s}=zh-TW")]
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "advanced", "--id", "m-2", "--outage-share", "0",
+            *player_args(keys), *langs, "--now", NOW)
+    run_cli("resolve", str(camp), "--force", "--now", NOW)  # the set-up -> 1741-1/politics
+    c = Campaign(camp)
+    state = c.current()[1]
+    phase = c.game().current_phase(state)
+    assert phase is not None and phase.kind == "politics"
+    hand = state["cards"]["hands"]["FR"]
+    absent = next(f"{s}{v}.1" for s in "SHDC" for v in range(2, 11) if f"{s}{v}.1" not in hand)
+    orders = {"FR": {"bid": {"S": absent, "H": "pass", "D": "pass", "C": "pass"}, "trump": "H", "salt": "ab" * 16,
+                     "choices": ["PC99", "keep"], "cards": {"PC99": {"execute": True}}, "accept_peace": True,
+                     "subsidies": [{"to": "AU", "card": absent}, {"to": "BA", "card": absent}]}}
+    _intake(camp, signed(tmp_path, keys["louis"], "m-2", "louis", phase.id, orders, seq=1))
+    run_cli("resolve", str(camp), "--force", "--now", NOW)
+    allowed = ALLOWED_WORDS | _maria_ids() | {"m", "map", "html", "ID", "CITY", "true", "docs", "rules", "zh", "TW", "md",
+                                              "SEAT", "yes", "no", "false", "VOID", "range", "PC", "keep", "pass"}
+    from pbem.games.maria.board import load_board
+
+    allowed |= {w for city in load_board().cities.values() for w in re.findall(r"[A-Za-z]{2,}", city.name)}
+    mails = _mails_to(camp, ("louis",))
+    _no_english([p for p in mails if p.name.startswith("receipt-")], allowed)
+    receipt = next(_visible_text(p) for p in mails if p.name.startswith("receipt-"))
+    report = _visible_text(next(p for p in mails if p.name.startswith("report-0002-")))
+    voids = [line for line in report.splitlines() if "你的命令無效" in line]
+    assert len(voids) >= 2 and english_words("\n".join(voids), allowed) == [], voids
+    for said in ("不在你的手牌中", "只有奧地利能接受或拒絕和平（M9.15）", "只有在免信任模式下才要送出鹽值（M11.4）",
+                 "不能接受你的補助金（M9.9）"):
+        assert said in receipt, said
