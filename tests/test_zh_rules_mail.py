@@ -177,6 +177,7 @@ def test_rome_rule_sentences_reach_a_zh_tw_seat_in_chinese(tmp_path: Path) -> No
     _no_english(mails, allowed)
     receipt = next(_visible_text(p) for p in mails if p.name.startswith("receipt-"))
     assert "「99Z」不是政治家牌" in receipt and "不是其他派系" in receipt
+    assert "「77」不是你派系中必須做決定的陸戰勝利者" in receipt
 
 
 def test_the_purposes_of_rome_dice_are_said_in_chinese_around_their_ids() -> None:

@@ -183,7 +183,7 @@ def _check_revolution(ck: _Checker, o: dict[str, Any]) -> None:
             continue
         sid = str(d.get("commander"))
         if sid not in mine:
-            ck.bad(f"{p}.commander", N_("'%(commander)s' is not a land victor of your faction who must decide (eligible: %(mine)s)") % {"commander": d.get('commander'), "mine": ', '.join(sorted(mine)) or 'none'})
+            ck.bad(f"{p}.commander", N_("'%(commander)s' is not a land victor of your faction who must decide (eligible: %(mine)s)") % {"commander": d.get('commander'), "mine": ', '.join(sorted(mine)) or N_("none")})
         dec = d.get("decision")
         if dec not in ("revolt", "lay_down", "manilian", "roll"):
             ck.bad(f"{p}.decision", N_("must be revolt, lay_down, manilian or roll"))
