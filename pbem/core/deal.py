@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.fair import PhaseRng, Rng
-from pbem.games.base import N_, OrderProblem, Phase, Resolution, Secret
+from pbem.games.base import N_, Game, OrderProblem, Phase, Resolution, Secret
 
 LOBBY = "pbem_lobby"
 COMMIT, REVEAL = "deal/commit", "deal/reveal"
@@ -43,7 +43,7 @@ def is_lobby(state: Any) -> bool:
 class EntropyFirst:
     """``game`` with the two entropy rounds before its deal (see the module doc)."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.name = game.name
 
@@ -52,49 +52,49 @@ class EntropyFirst:
 
     def current_phase(self, state: dict[str, Any]) -> Phase | None:
         if not is_lobby(state):
-            return self.game.current_phase(state)  # type: ignore[no-any-return]
+            return self.game.current_phase(state)
         lobby = state[LOBBY]
         return Phase(lobby["step"], KIND, tuple(lobby["seats"]))
 
     def seat_of(self, state: dict[str, Any], power: str) -> str | None:
         if not is_lobby(state):
-            return self.game.seat_of(state, power)  # type: ignore[no-any-return]
+            return self.game.seat_of(state, power)
         return power if power in state[LOBBY]["seats"] else None
 
     def validate(self, state: dict[str, Any], power: str, orders: Any) -> list[OrderProblem]:
         if not is_lobby(state):
-            return self.game.validate(state, power, orders)  # type: ignore[no-any-return]
+            return self.game.validate(state, power, orders)
         if orders not in ({}, None):
             return [OrderProblem(f"orders.{power}", N_("this round takes no orders: leave it as {}; pbem sign fills in the entropy"))]
         return []
 
     def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
-        return {} if is_lobby(state) else self.game.default_orders(state, power)  # type: ignore[no-any-return]
+        return {} if is_lobby(state) else self.game.default_orders(state, power)
 
     def legal_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
-        return {} if is_lobby(state) else self.game.legal_orders(state, power)  # type: ignore[no-any-return]
+        return {} if is_lobby(state) else self.game.legal_orders(state, power)
 
     def bot_orders(self, state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
-        return {} if is_lobby(state) else self.game.bot_orders(state, power, rng)  # type: ignore[no-any-return]
+        return {} if is_lobby(state) else self.game.bot_orders(state, power, rng)
 
     def autopilot_orders(self, state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
-        return {} if is_lobby(state) else self.game.autopilot_orders(state, power, rng)  # type: ignore[no-any-return]
+        return {} if is_lobby(state) else self.game.autopilot_orders(state, power, rng)
 
     def secrets(self, state: dict[str, Any]) -> list[Secret]:
-        return [] if is_lobby(state) else self.game.secrets(state)  # type: ignore[no-any-return]
+        return [] if is_lobby(state) else self.game.secrets(state)
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        return None if is_lobby(state) else self.game.result(state)  # type: ignore[no-any-return]
+        return None if is_lobby(state) else self.game.result(state)
 
     def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
         if not is_lobby(state):
-            return self.game.view(state, audience)  # type: ignore[no-any-return]
+            return self.game.view(state, audience)
         lobby = state[LOBBY]
         return {"entropy_round": lobby["step"], "seats": list(lobby["seats"])}
 
     def resolve(self, state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Resolution:
         if not is_lobby(state):
-            return self.game.resolve(state, orders, rng)  # type: ignore[no-any-return]
+            return self.game.resolve(state, orders, rng)
         lobby = state[LOBBY]
         if lobby["step"] == COMMIT:  # every commitment is in the archive now: the reveals may come
             return Resolution({LOBBY: dict(lobby, step=REVEAL)}, [{"type": "entropy_committed"}])
