@@ -50,7 +50,8 @@ TESTS: list[tuple[str, str | None, list[str]]] = [
     ("pbem/core/envelope.py", None, ["tests/test_envelope.py", "tests/test_signing.py"]),
     ("pbem/core/intake.py", None, ["tests/test_intake_mail.py", "tests/test_signing.py", "tests/test_core_flow.py",
                                    "tests/test_replies.py", "tests/test_gm.py"]),
-    ("pbem/core/audit.py", None, ["tests/test_audit_tamper.py", "tests/test_core_flow.py", "tests/test_gm_adversary.py"]),
+    ("pbem/core/audit.py", None, ["tests/test_audit_tamper.py", "tests/test_core_flow.py", "tests/test_gm_adversary.py",
+                                  "tests/test_gm.py"]),
     ("pbem/core/fair.py", None, ["tests/test_fair.py", "tests/test_report_dice.py"]),
 ]
 

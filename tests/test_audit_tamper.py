@@ -29,7 +29,7 @@ from pbem.core.campaign import Campaign, parse_time, record_hash
 from pbem.core.canonical import canonical
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
-from pbem.errors import AuditError
+from pbem.errors import AuditError, CampaignError
 
 HEX_RUN = re.compile(rb"[0-9a-f]{32,}")
 
@@ -138,17 +138,29 @@ def _tampered_copies(campaigns: dict[str, Path], tmp_path: Path):  # type: ignor
                 yield label, base, name, what, changed
 
 
+KINDS = {"records": r"^archive/", "order files": r"^orders/.*\.yaml$", "verdicts": r"\.verdict\.json$",
+         "states": r"^states/\d+\.json$", "events": r"^states/\d+\.events\.json$", "seed": r"^secret/seed$"}
+"""The archived files by kind; each kind is tampered with in a test of its own."""
+
+
 def test_every_archived_file_kind_is_covered(campaigns: dict[str, Path]) -> None:
     names = _archived(campaigns["finished"])
     for pattern in (r"archive/00000[0-4]\.json", r"orders/0001-round-1/north\.000001\.yaml$", r"orders/0001-round-1/north\.000002\.yaml$",
                     r"\.verdict\.json$", r"states/00000[1-3]\.json", r"states/00000[1-3]\.events\.json", r"states/000000\.json",
                     r"secret/seed"):
         assert any(re.search(pattern, n) for n in names), pattern
+    for label in campaigns:
+        for name in _archived(campaigns[label]):
+            assert sum(bool(re.search(k, name)) for k in KINDS.values()) == 1, name
 
 
-def test_any_change_to_an_archived_file_is_named(campaigns: dict[str, Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("label", ["finished", "running"])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_any_change_to_an_archived_file_is_named(campaigns: dict[str, Path], tmp_path: Path, kind: str, label: str) -> None:
     checked, problems = 0, []
-    for i, (label, base, name, what, changed) in enumerate(_tampered_copies(campaigns, tmp_path)):
+    for i, (_, base, name, what, changed) in enumerate(_tampered_copies({label: campaigns[label]}, tmp_path)):
+        if not re.search(KINDS[kind], name):
+            continue
         camp = tmp_path / f"c{i}"
         shutil.copytree(base, camp)
         (camp / name).write_bytes(changed)
@@ -157,7 +169,7 @@ def test_any_change_to_an_archived_file_is_named(campaigns: dict[str, Path], tmp
             problems.append(problem)
         shutil.rmtree(camp)
         checked += 1
-    assert checked > 100
+    assert checked >= 3
     assert problems == [], "\n".join(problems)
 
 
@@ -302,6 +314,11 @@ def _only_record_as_phase(path: Path) -> None:
     path.write_bytes(canonical({**json.loads(path.read_bytes()), "kind": "phase"}) + b"\n")
 
 
+def _two_past_a_gap(path: Path) -> None:
+    path.write_bytes(b"{}")
+    path.with_name("000009.json").write_bytes(b"{}")
+
+
 def test_broken_records_are_named(campaigns: dict[str, Path], tmp_path: Path) -> None:
     """A record that is not JSON, one not in canonical form, a record 0 that is no create record
     and a record past
@@ -311,7 +328,7 @@ def test_broken_records_are_named(campaigns: dict[str, Path], tmp_path: Path) ->
         "not canonical": ("archive/000002.json", lambda p: p.write_bytes(p.read_bytes().replace(b":", b": ", 1)),
                           "not in canonical form"),
         "record 0 not a create": ("archive/000000.json", _only_record_as_phase, "record 0 is missing or is not a create record"),
-        "past a gap": ("archive/000007.json", lambda p: p.write_bytes(b"{}"), "later records are there (from 000007.json)"),
+        "past a gap": ("archive/000007.json", _two_past_a_gap, "later records are there (from 000007.json)"),
     }
     for what, (name, change, message) in cases.items():
         camp = tmp_path / what.replace(" ", "_")
@@ -320,3 +337,65 @@ def test_broken_records_are_named(campaigns: dict[str, Path], tmp_path: Path) ->
         with pytest.raises(AuditError) as exc:
             audit(Campaign(camp))
         assert message in exc.value.message, (what, exc.value.message)
+        assert exc.value.source and exc.value.source.endswith(name if what != "past a gap" else "archive/000005.json")
+
+
+def test_a_folder_that_is_no_campaign_is_named_so(tmp_path: Path) -> None:
+    with pytest.raises(CampaignError, match="is not a campaign folder"):
+        audit(Campaign(tmp_path))
+
+
+@pytest.mark.parametrize("snapshot", ["states/000000.json", "states/000001.json"])
+def test_without_the_seed_a_changed_snapshot_is_still_named(campaigns: dict[str, Path], tmp_path: Path,
+                                                            snapshot: str) -> None:
+    """A player's copy has no seed to replay with: the snapshots are checked against their
+    records all the same."""
+    camp = _copy(campaigns, "running", tmp_path)
+    (camp / "secret" / "seed").unlink()
+    path = camp / snapshot
+    path.write_bytes(_add_space(snapshot, path.read_bytes()))
+    with pytest.raises(AuditError) as exc:
+        audit(Campaign(camp))
+    assert exc.value.source and exc.value.source.endswith(snapshot)
+
+
+def _rewrite(path: Path, **fields: object) -> None:
+    """Rewrite a record in canonical form with some fields changed (or removed, for None)."""
+    rec = {k: v for k, v in {**json.loads(path.read_bytes()), **fields}.items() if v is not None}
+    path.write_bytes(canonical(rec) + b"\n")
+
+
+@pytest.mark.parametrize(("index", "field", "named", "message"), [
+    (2, "resolved_at", 2, "the record was changed after it was written: its hash no longer matches the 'prev' of record 3"),
+    (2, "prev", 2, "the record's 'prev' was changed: it does not chain to the record before it, and the next record does not chain to it"),
+    (4, "prev", 3, "the record was changed after it was written, or the 'prev' of the newest record"),
+])
+def test_a_broken_link_names_the_record_changed(campaigns: dict[str, Path], tmp_path: Path, index: int, field: str,
+                                               named: int, message: str) -> None:
+    camp = _copy(campaigns, "finished", tmp_path)
+    path = camp / "archive" / f"{index:06d}.json"
+    _rewrite(path, **{field: "0" * 64 if field == "prev" else "2026-01-01T00:00:00Z"})
+    with pytest.raises(AuditError) as exc:
+        audit(Campaign(camp))
+    assert message in exc.value.message
+    assert exc.value.source and exc.value.source.endswith(f"archive/{named:06d}.json")
+
+
+def test_the_newest_record_is_checked_for_its_draws_and_mix(campaigns: dict[str, Path], tmp_path: Path) -> None:
+    """The newest record is anchored only by what was published from it: a rewritten one still
+    has to list as many public draws as it counts, and the mix of the values it lists."""
+    camp = _copy(campaigns, "running", tmp_path)
+    path = camp / "archive" / "000001.json"
+    rec = json.loads(path.read_bytes())
+    assert rec["public_draws"] > 0
+    original = path.read_bytes()
+    _rewrite(path, public_draws=rec["public_draws"] + 1)
+    with pytest.raises(AuditError, match=f"lists {rec['public_draws']} public draws but counts {rec['public_draws'] + 1}"):
+        audit(Campaign(camp), public=True)
+    path.write_bytes(original)
+    _rewrite(path, entropy_mix="00" * 32)
+    with pytest.raises(AuditError, match="the entropy mix is not the mix of the players' values the record lists"):
+        audit(Campaign(camp), public=True)
+    path.write_bytes(original)
+    _rewrite(path, public_dice=None, public_draws=None)
+    assert audit(Campaign(camp), public=True).draws == 0
