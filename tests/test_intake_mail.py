@@ -6,6 +6,7 @@ one phase, intake)."""
 from __future__ import annotations
 
 import base64
+import json
 import email.policy
 import mailbox
 import shutil
@@ -17,7 +18,7 @@ from conftest import NOW, run_cli
 from orders_util import signed
 
 from pbem.core.campaign import Campaign, parse_time
-from pbem.core.intake import accepted_documents
+from pbem.core.intake import accepted_documents, intake
 
 POLICY = email.policy.SMTP
 
@@ -236,3 +237,28 @@ def test_raw_8bit_headers_do_not_break_intake(tmp_path: Path, mini_campaign: Pat
     assert len(lines) == 1 and lines[0].startswith("accepted: 8bit.eml (mail body): north seq 1"), lines
     verdict = accepted_documents(Campaign(mini_campaign), 1, "round-1")["north"].verdict
     assert verdict["sender"] == "north@example.org"
+
+
+def test_the_intake_report_counts_each_file_once(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    """What intake reports: files accepted (one with a problem reported to its player), the same
+    file again (already accepted, not counted twice), a refused file (unverified: a fixed-text
+    reply, not an internal error), and a source name too long to print whole."""
+    state = sorted((mini_campaign / "states").glob("[0-9]*[0-9].json"))[-1]
+    hand = json.loads(state.read_bytes())["hands"]["N"]
+    north = signed(tmp_path, keys["north"], "mini-1", "north", "round-1", {"N": {"bid": hand[0]}}, name="n1")
+    south = signed(tmp_path, keys["south"], "mini-1", "south", "round-1", {"S": {"bid": 99}}, name="s1")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("not: [an order file", encoding="utf-8")
+    long = tmp_path / ("s" * 170 + ".yaml")
+    shutil.copy(south, long)
+    with Campaign(mini_campaign).locked() as camp:
+        report = intake(camp, [north, north, bad, long], parse_time(NOW))
+    assert (report.accepted, report.refused, report.internal) == (2, 1, [])
+    first, again, refused, last = report.verdicts
+    assert first.line() == "accepted: n1-round-1.yaml: north seq 1" and not first.problems
+    assert again.duplicate and again.line() == "already accepted: n1-round-1.yaml: north seq 1"
+    assert refused.line().startswith("refused: bad.yaml") and not refused.accepted
+    assert (refused.verified, refused.reply, refused.internal, refused.duplicate) == (False, True, False, False)
+    assert len(last.problems) == 1
+    shown = last.line().removeprefix("accepted: ").removesuffix(": south seq 1 (1 problem(s) reported to the player)")
+    assert len(shown) == 161 and shown.endswith("…") and long.name.startswith(shown[:-1])
