@@ -75,7 +75,8 @@ class OrderDocument:
 
     @property
     def data(self) -> dict[str, Any]:
-        return self.document.data  # type: ignore[no-any-return]
+        data: dict[str, Any] = self.document.data
+        return data
 
     @property
     def body_hash(self) -> str:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import email
 import email.policy
+from email.message import EmailMessage
 from pathlib import Path
+from typing import cast
 
 from pbem.core import outbox
 from pbem.core.campaign import Campaign, phase_key
@@ -48,9 +50,9 @@ def resend(camp: Campaign, seat: str, request_key: str) -> Path | None:
     original = latest_report(camp, seat)
     if original is None:
         return None
-    msg = email.message_from_bytes(original.read_bytes(), policy=email.policy.SMTP)
+    msg = cast(EmailMessage, email.message_from_bytes(original.read_bytes(), policy=email.policy.SMTP))
     del msg["Date"]
     del msg["Message-ID"]
     msg["Message-ID"] = outbox.message_id("resend", request_key, camp.id)
     msg.replace_header("Subject", f"[resent] {msg['Subject']}")
-    return outbox.queue(camp.outbox, f"resend-{request_key}", msg)  # type: ignore[arg-type]
+    return outbox.queue(camp.outbox, f"resend-{request_key}", msg)

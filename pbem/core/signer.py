@@ -28,7 +28,8 @@ def state_path(key_path: Path) -> Path:
 def load_state(key_path: Path) -> dict[str, Any]:
     p = state_path(key_path)
     try:
-        return json.loads(p.read_bytes())  # type: ignore[no-any-return]
+        found: dict[str, Any] = json.loads(p.read_bytes())
+        return found
     except FileNotFoundError:
         return {}
 
