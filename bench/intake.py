@@ -111,7 +111,7 @@ def build(root: Path, n: int) -> tuple[Campaign, Path, list[bytes]]:
     docs = []
     for i, key in enumerate(keys):
         data = {
-            "pbem": 1, "campaign": "bench-1", "player": key.name, "phase": "turn-1", "seq": 1,
+            "pbem": 1, "campaign": "bench-1", "nonce": camp.nonce, "player": key.name, "phase": "turn-1", "seq": 1,
             "entropy_commit": sha256_hex(f"entropy {i}".encode()),
             "orders": {f"P{i:05d}": {"march": ["Wien", "Linz", "Passau"], "note": f"order {i}"}},
         }
