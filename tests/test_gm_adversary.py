@@ -805,3 +805,45 @@ def test_l2_a_file_without_the_nonce_cited_by_a_record_fails_the_audit(dealt: Pa
     code, out = _audit(camp)
     assert code == 1
     assert f"{used['file']}: the order file has no nonce, but record 0 of 'mini-1' requires one; record 2 (archive/000002.json) uses it" in out
+
+
+def test_m3_3_a_rollback_after_the_next_orders_came_owes_the_newest_commitments(tmp_path: Path) -> None:
+    """The common case: the players had already sent their orders for the next phase when the
+    GM rolled back. Those files revealed the values the superseded record committed to, and the
+    GM read them: the re-run owes what the newest files committed to, which only the players
+    know (the rollback record names them), and pbem sign reveals exactly that."""
+    camp, keys = _new(tmp_path)
+    (tmp_path / "d").mkdir()
+    _round(tmp_path / "d", camp, keys, 1)
+    _round(tmp_path / "d", camp, keys, 2)
+    hands = _hands(camp)
+    nonce = Campaign(camp).nonce
+    next_files = [signed(tmp_path / "d", keys[s], "mini-1", s, "round-3", {p: {"bid": hands[p][0]}}, nonce=nonce)
+                  for s, p in (("north", "N"), ("south", "S"))]
+    run_cli("intake", str(camp), *map(str, next_files), "--now", NOW)
+    seen = {re.search(r"entropy_reveal: \"?([0-9a-f\\\n ]+)", f.read_text()) for f in next_files}
+    assert all(seen)
+    run_cli("rollback", str(camp), "--to", "round-2", "--now", NOW)
+    recs = Campaign(camp).records()
+    rollback = recs[3]
+    from pbem.core.envelope import parse_order_document
+
+    newest = {s: parse_order_document(f.read_bytes(), f.name).entropy_commit for s, f in zip(("north", "south"), next_files)}
+    assert rollback["owed"] == newest
+    read_by_gm = {parse_order_document(f.read_bytes(), f.name).entropy_reveal for f in next_files}
+    hands1 = json.loads((camp / "states" / "000001.json").read_bytes())["hands"]
+    docs = [_sign_form(camp / "reports" / "0001-round-1" / "forms" / f"{s}.yaml", keys[s], s, hands1[p][0], tmp_path / f"{s}-rerun.yaml")
+            for s, p in (("north", "N"), ("south", "S"))]
+    run_cli("intake", str(camp), *map(str, docs), "--now", NOW)
+    run_cli("resolve", str(camp), "--now", NOW)
+    rerun = Campaign(camp).records()[4]
+    assert {s: e["status"] for s, e in rerun["entropy"].items()} == {"north": "ok", "south": "ok"}
+    fresh = {e["reveal"] for e in rerun["entropy"].values()}
+    assert not fresh & read_by_gm and not fresh & {e["reveal"] for e in recs[2]["entropy"].values()}
+    assert _audit(camp)[0] == 0
+    assert _public_audit(_public_copy(camp, tmp_path))[0] == 0
+    # a GM who names owed values of its own in the rollback record is caught by the full audit
+    bad = _copy(camp, tmp_path / "bad")
+    _rewrite_from(bad, 3, lambda r: r["owed"].update(north="ab" * 32))
+    code, out = _audit(bad)
+    assert code == 1 and "record 3 (archive/000003.json) says north owes a reveal of abababababababab…, a commitment no accepted file of north made" in out

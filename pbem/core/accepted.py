@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem.core.campaign import Campaign, phase_key
 from pbem.core.envelope import parse_order_document
+from pbem.errors import PbemError
 
 
 @dataclass(frozen=True)
@@ -80,17 +81,45 @@ def set_aside(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]
     return best
 
 
+def newest_commits(camp: Campaign) -> dict[str, str]:
+    """Each seat's commitment in the newest file the campaign accepted from it under its roster
+    key, whatever the phase (by the record it was accepted on, then seq): the value a seat's
+    ``pbem sign`` keeps pending, which no file has revealed yet, not even one the GM read."""
+    roster = camp.roster()
+    newest: dict[str, tuple[tuple[int, int], str]] = {}
+    for vpath in camp.orders_dir.glob("*/*.yaml.verdict.json"):
+        try:
+            verdict = json.loads(vpath.read_bytes())
+            head = int(str(verdict.get("archive_head", "record -1")).split()[1])
+            seat, seq = str(verdict["seat"]), int(verdict["seq"])
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            continue
+        if seat not in roster or (seat in newest and newest[seat][0] >= (head, seq)):
+            continue
+        path = vpath.with_name(vpath.name[: -len(".verdict.json")])
+        try:
+            doc = parse_order_document(path.read_bytes(), path.name, max_bytes=max(path.stat().st_size, 1))
+        except (OSError, PbemError):
+            continue
+        if doc.key_id == roster[seat].key.sign_id and doc.entropy_commit:
+            newest[seat] = ((head, seq), doc.entropy_commit)
+    return {seat: commit for seat, (_, commit) in sorted(newest.items())}
+
+
 def outstanding_commits(records: list[dict[str, Any]]) -> dict[str, str]:
     """Each seat's last entropy commitment not yet revealed, from ``records``: every record in
     archive order, superseded ones included. A rollback that asks for fresh reveals (``fresh_reveals``)
-    keeps the commitments of the phases it supersedes, whose reveals are not public yet: the
-    re-run owes those, not the values the superseded records already published. A rollback
+    keeps the commitments of the phases it supersedes, whose reveals are not public yet, and names
+    (``owed``) each seat's newest commitment, from a file accepted after them: the re-run owes
+    those, not the values the superseded records, or files the GM read, already showed. A rollback
     written before that rule goes back to the commitments of the records in force."""
     commits: dict[str, str] = {}
     after: dict[int, dict[str, str]] = {}
     for rec in records:
         if rec["kind"] == "rollback" and not rec.get("fresh_reveals"):
             commits = dict(after.get(rec["to"], {}))
+        elif rec["kind"] == "rollback":  # what each seat's newest accepted file committed to
+            commits.update(rec.get("owed", {}))
         elif rec["kind"] == "phase":
             for seat, used in rec["orders"].items():
                 if used.get("entropy_commit"):

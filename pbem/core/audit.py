@@ -101,6 +101,8 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
         if "requests" in rec or rec["kind"] in ("pause", "resume"):
             _check_requests(camp, rec, roster, create["campaign"], public)
         if rec["kind"] == "rollback":
+            if not public:
+                _check_owed(camp, rec)
             live = [r for r in live if r["index"] <= rec["to"]]
         live.append(rec)
         if rec["kind"] != "phase":
@@ -410,6 +412,25 @@ def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any],
     if not majority(len(requests), len(roster)):
         raise _fail(camp.record_path(rec["index"]), f"{where} is a {rec['kind']} with {len(requests)} signed request(s) of "
                                                     f"{len(roster)} seats: a {rec['kind']} needs a majority")
+
+
+def _check_owed(camp: Campaign, rec: dict[str, Any]) -> None:
+    """A rollback's ``owed`` commitments (what the re-run's reveals must open) are each one that a
+    file the campaign accepted from that seat made: the GM cannot name values of its own."""
+    owed = rec.get("owed") or {}
+    made: dict[str, set[str]] = {}
+    for vpath in sorted(camp.orders_dir.glob("*/*.yaml.verdict.json")):
+        doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
+        try:
+            parsed = parse_order_document(doc.read_bytes(), str(doc), max_bytes=max(doc.stat().st_size, 1))
+        except (OSError, PbemError):
+            continue  # the order-folder check names a missing or damaged file
+        if parsed.entropy_commit:
+            made.setdefault(parsed.player, set()).add(parsed.entropy_commit)
+    for seat, commit in sorted(owed.items()):
+        if commit not in made.get(seat, set()):
+            raise _fail(camp.record_path(rec["index"]), f"record {rec['index']} ({_rel(camp, rec)}) says {seat} owes a reveal of "
+                                                        f"{str(commit)[:16]}…, a commitment no accepted file of {seat} made")
 
 
 def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], folder_name: str) -> None:

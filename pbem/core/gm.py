@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pbem.core.accepted import newest_commits, outstanding_commits
 from pbem.core.campaign import Campaign, Seat, format_time
 from pbem.errors import CampaignError
 
@@ -58,8 +59,10 @@ def rollback(camp: Campaign, phase_id: str, now: datetime) -> dict[str, Any]:
         "kind": "rollback", "to": before["index"], "state_of": before.get("state_of", before["index"]),
         "state_hash": before["state_hash"], "reopens": phase_id, "resolved_at": format_time(now),
         # the re-run owes the values committed in the superseded files, not the reveals those
-        # records published (with them and the GM's next chain key, the GM would know its dice)
+        # records published (with them and the GM's next chain key, the GM would know its dice):
+        # each seat's newest commitment, from the newest file the campaign accepted from it
         "fresh_reveals": True,
+        "owed": {**outstanding_commits(camp.records()), **newest_commits(camp)},
     })
 
 

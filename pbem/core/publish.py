@@ -145,6 +145,13 @@ class _Publisher:
         self.camp = camp
         self.rec = rec
         self.reopened = reopened
+        # after a rollback each seat's files must have a seq above those it set aside
+        self.seq_floor: dict[str, int] = {}
+        if reopened is not None:
+            from pbem.core.accepted import set_aside
+
+            then = camp.as_of(reopened["index"])
+            self.seq_floor = {seat: acc.seq + 1 for seat, acc in set_aside(then, then.phase_number(), reopened["reopens"]).items()}
         self.create = camp.create_record()
         self.game = camp.game()
         self.game_name = str(self.create["game"])
@@ -268,6 +275,7 @@ class _Publisher:
             legal=legal, defaults=prefill, schema=self._schema_ref(upcoming.kind), nonce=self.camp.nonce,
         )
         ctx["opened"] = self.reopened["index"] if self.reopened else None
+        ctx["seq"] = self.seq_floor.get(seat, 1)
         ctx["suggested"] = suggest
         ctx["tz"] = self.roster[seat].tz  # the deadline in the seat's time zone, beside UTC
         ctx["dump"] = _dump_yaml
@@ -326,7 +334,7 @@ class _Publisher:
             owed = dict(upcoming.senders).get(seat_name) if upcoming else None
             page = orderpage.order_page(
                 self.game_name, game, self.state, seat_name, campaign=self.camp.id, nonce=self.camp.nonce, lang=lang,
-                opened=self.reopened["index"] if self.reopened else None,
+                opened=self.reopened["index"] if self.reopened else None, seq=self.seq_floor.get(seat_name),
                 deadline=upcoming.deadline if upcoming else None, tz=seat.tz, pubkey=seat.key.line(), map_svg=svg,
                 suggested=self._suggested(owed) if owed and self.create.get("autopilot_suggest") else None,
             )

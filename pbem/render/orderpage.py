@@ -428,7 +428,7 @@ def form_source(game_name: str) -> str:
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
                campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
                pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None,
-               opened: int | None = None, suggested: Mapping[str, Any] | None = None) -> str | None:
+               opened: int | None = None, suggested: Mapping[str, Any] | None = None, seq: int | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it, the game is over, or the page has no form for the game.
 
@@ -446,6 +446,8 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
         return None
     if opened is not None:  # the phase was reopened by this record: signing reveals a fresh value
         data["opened"] = opened
+    if seq is not None:  # the lowest seq the reopened phase takes from this seat
+        data["seq"] = seq
     svg = map_svg
     if svg is None:
         svg = presentation(game_name).order_page_map(game.view(dict(state), seat), data["lang"])

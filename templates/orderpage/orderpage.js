@@ -537,6 +537,7 @@ var PBEM = (function () {
     });
     $("export").addEventListener("click", onExport);
     $("import-file").addEventListener("change", onImport);
+    if (data.seq) $("seq").value = String(data.seq);  // a reopened phase: above the seqs it set aside
     $("seq").addEventListener("input", refresh);
     showMap();
     if (game) game.render($("form"), $("own"), refresh);
