@@ -170,3 +170,16 @@ def test_a_phase_title_counts_the_turns_of_its_year_as_the_phase_name_does() -> 
         both = env.from_string('{% import "maria/names.txt" as n with context %}{{ n.title(v) }}|{{ n.phase_label(p) }}')
         got_title, label = both.render(v=state, p="1743-3/austria", glossary={}).split("|")
         assert label.startswith(want) and ("turn 3" in got_title or "第 3 回合" in got_title), (got_title, label)
+
+
+@pytest.mark.parametrize("ext", ["html", "txt"])
+def test_a_void_order_and_a_battle_s_losses_read_as_chinese(ext: str) -> None:
+    env = i18n.environment("zh-TW")
+    tpl = env.from_string('{% import "maria/names.' + ext + '" as n with context %}{% include ["maria/events/" ~ e.type ~ ".'
+                          + ext + '", "base/events/" ~ e.type ~ ".' + ext + '"] %}')
+    words = glossary("maria", "zh-TW")
+    void = tpl.render(e={"type": "void", "power": "BA", "order": None, "reason": "x"}, glossary=words)
+    assert "巴伐利亞" in void and not ascii_punctuation(void), void
+    losses = tpl.render(e={"type": "battle_losses", "battle": "traun>belle_isle", "losses": {"belle_isle": 1}},
+                        glossary=words)
+    assert "特勞恩" in losses and "traun>" not in losses and "traun" not in losses, losses
