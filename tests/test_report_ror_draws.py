@@ -108,9 +108,9 @@ def test_every_draw_of_every_round_is_recomputed_from_the_public_reports(campaig
 
 def test_a_report_without_the_candidates_cannot_be_recomputed(campaigns: list[Path]) -> None:
     """The check fails when a pick's candidates are missing or changed."""
-    text = next(t for camp in campaigns for _, t in _public_reports(camp) if " among " in t)
+    text, line = next((t, x) for camp in campaigns for _, t in _public_reports(camp) for x in t.splitlines()
+                      if _AMONG.match(re.sub(r"^\s*\d+\. ", "", x)))
     assert recompute(text)[1] == []
-    line = next(x for x in text.splitlines() if " among " in x)
     stripped = text.replace(line, re.sub(r" among .+:", ":", line).replace("Draw (", "Die roll ("), 1)
     assert recompute(stripped)[1]
     m = _AMONG.match(re.sub(r"^\s*\d+\. ", "", line))
@@ -149,8 +149,12 @@ def test_a_player_can_follow_the_civil_war_from_the_text(campaigns: list[Path]) 
         assert re.search(r"The game ends: (everyone loses \(L[1-4]: |faction \w+ wins by condition \d)", final)
         assert "Hands and Faction Treasuries, revealed at the end (R8.7):" in final
         assert len(re.findall(r"^  faction \w+: hand .*; Faction Treasury \d+$", final, flags=re.M)) == 3
-    # every Rome report points to the rules reference
-    assert all("docs/rules/ror.md#r6-6" in t for _, _, t in texts)
+    # every Rome report names the game, even before the deal; every report of a dealt game points
+    # to the rules reference (the entropy rounds before the deal cite no rule)
+    assert all(t.splitlines()[2].startswith("Game: ror / ") for _, _, t in texts)
+    dealt = [t for _, _, t in texts if "The situation\n" in t and "\nThe Republic:" in t]
+    assert len(dealt) >= len(texts) - 2 * len(campaigns)
+    assert all("docs/rules/ror.md#r6-6" in t for t in dealt)
 
 
 def test_chinese_reports_translate_rule_reasons(campaigns: list[Path]) -> None:
@@ -160,4 +164,7 @@ def test_chinese_reports_translate_rule_reasons(campaigns: list[Path]) -> None:
             for english in ("the Senate did not attack", "personal revenue", "senate loss", "Mortality Phase",
                             "Die roll", "Draw (", "The game ends", "win for", "everyone loses"):
                 assert english not in happened, (path, english)
-            assert "docs/rules/ror.zh-TW.md#r6-6" in path.read_text()
+            text = path.read_text()
+            assert text.splitlines()[2].startswith("遊戲：ror / "), path
+            if "共和國" in text.split("\n局勢\n", 1)[-1]:
+                assert "docs/rules/ror.zh-TW.md#r6-6" in text, path

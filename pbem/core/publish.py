@@ -290,7 +290,7 @@ class _Publisher:
         public_view = game.view(self.state, report.PUBLIC)
         if "entropy_round" in public_view:  # the rounds before the deal (pbem.core.deal): no board to show
             self.game_name = LOBBY_TEMPLATES
-        header = report.phase_header(self.camp.id, self.game_name, self.rec, self.key)
+        header = report.phase_header(self.camp.id, self.game_name, self.rec, self.key, played=str(self.create["game"]))
         phase = game.current_phase(self.state)
         seat_of = {p: game.seat_of(self.state, p) for p in (phase.powers if phase else ())}
         upcoming = report.next_phase(phase, seat_of, self._deadline(phase))

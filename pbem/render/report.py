@@ -152,12 +152,15 @@ def archive_section(
     }
 
 
-def phase_header(campaign: str, game: str, record: Mapping[str, Any], key: str) -> dict[str, Any]:
-    """The identity of the phase a report covers."""
+def phase_header(campaign: str, game: str, record: Mapping[str, Any], key: str, played: str | None = None) -> dict[str, Any]:
+    """The identity of the phase a report covers. ``game`` names the templates; ``played`` the
+    game the campaign plays, which the heading shows (the rounds before the deal use pbem's own
+    templates but belong to the campaign's game)."""
     kind = record["kind"]
     return {
         "campaign": campaign,
         "game": game,
+        "played": played or game,
         "kind": kind,
         "id": record.get("phase") if kind == "phase" else None,
         "number": record.get("phase_number", 0),
