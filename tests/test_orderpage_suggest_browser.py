@@ -6,6 +6,7 @@ form starts empty and says nothing of an autopilot."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,59 @@ def test_the_rome_form_starts_from_the_autopilots_orders(driver: Any, tmp_path: 
         assert got.get(key) == suggested[power].get(key), key
     want = {k: v for k, v in suggested[power].get("standing", {}).items() if v != []}  # an empty list is sent as none
     assert got.get("standing", {}) == want
+
+
+def _first_of_each_kind() -> list[tuple[str, dict[str, Any], str]]:
+    """(kind, state, seat): the first round of each kind of a bot-played advanced Maria game where
+    the autopilot has orders to suggest to the seat."""
+    from pbem.core.fair import PhaseRng
+    from pbem.games.maria import GAME as MARIA
+    from pbem.games.maria import bots
+    from pbem.games.maria.orders import kind_of
+
+    root = Rng(b"suggest-kinds")
+    state = MARIA.new_game("advanced", {}, PhaseRng(root.fork("p"), root.fork("s")))
+    found: dict[str, tuple[str, dict[str, Any], str]] = {}
+    for n in range(400):
+        phase = MARIA.current_phase(state)
+        if phase is None or len(found) == 5:
+            break
+        kind = kind_of(state)
+        if kind not in found:
+            found[kind] = (kind, state, str(MARIA.seat_of(state, phase.powers[0])))
+        orders = {p: bots.bot_orders(state, p, root.fork(f"o{n}{p}")) for p in phase.powers}
+        state = MARIA.resolve(state, orders, PhaseRng(root.fork(f"p{n}"), root.fork(f"s{n}"))).state
+    return list(found.values())
+
+
+def _same(orders: dict[str, Any]) -> dict[str, Any]:
+    """Orders as the page collects them: lists of mappings in any order, an empty list or an
+    all-pass bid as none."""
+    out = {}
+    for key, value in orders.items():
+        if value == [] or key == "bid" and set(value.values()) == {"pass"}:
+            continue
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            value = sorted(value, key=lambda v: json.dumps(v, sort_keys=True))
+        out[key] = value
+    return out
+
+
+def test_every_kind_of_maria_round_fills_the_form_as_the_autopilot_suggests(driver: Any, tmp_path: Path) -> None:
+    """Set-up, hussars, stages, winter and politics: what the page would sign is the suggestion."""
+    from pbem.games.maria import GAME as MARIA
+
+    kinds = _first_of_each_kind()
+    assert {k for k, _, _ in kinds} == {"setup", "hussars", "stage", "winter", "politics"}
+    for kind, state, seat in kinds:
+        powers = [p for p in MARIA.current_phase(state).powers if MARIA.seat_of(state, p) == seat]  # type: ignore[union-attr]
+        suggested = {p: MARIA.autopilot_orders(state, p, Rng(f"suggest-{kind}-{p}".encode())) for p in powers}
+        html = orderpage.order_page("maria", MARIA, state, seat, campaign="maria-k", suggested=suggested)
+        assert html is not None
+        page = tmp_path / f"{kind}.html"
+        page.write_text(html, encoding="utf-8")
+        open_page(driver, page)
+        assert "autopilot's suggestion" in _note(driver), kind
+        got = page_orders(driver)
+        for p in powers:
+            assert _same(got[p]) == _same(suggested[p]), (kind, p)
