@@ -39,3 +39,33 @@ def test_sweep_removes_what_dead_writers_left_and_only_that(tmp_path: Path) -> N
     live.write_bytes(b"being written")
     atomic.sweep(tmp_path)
     assert not left.exists() and live.exists()
+
+
+def test_a_group_writes_nothing_visible_until_its_commit(tmp_path: Path) -> None:
+    """Group commit: within a group a covered write leaves its target as it was (a crash then
+    loses only temp files), read_bytes sees the pending bytes, commit renames them all; a write
+    outside the group's folders is durable at once."""
+    covered, other = tmp_path / "orders", tmp_path / "archive"
+    (covered / "a.yaml").parent.mkdir()
+    (covered / "a.yaml").write_bytes(b"old")
+    with atomic.scratch(tmp_path), atomic.group(covered):
+        atomic.write_bytes(covered / "a.yaml", b"new")
+        atomic.write_bytes(covered / "sub" / "b.yaml", b"b")
+        atomic.write_bytes(other / "0.json", b"record")
+        assert (covered / "a.yaml").read_bytes() == b"old" and not (covered / "sub" / "b.yaml").exists()
+        assert atomic.read_bytes(covered / "a.yaml") == b"new" and atomic.read_bytes(covered / "nothing") is None
+        assert (other / "0.json").read_bytes() == b"record"
+        assert not atomic.write_if_changed(covered / "a.yaml", b"new")  # the pending bytes count
+        atomic.commit()
+        assert (covered / "a.yaml").read_bytes() == b"new" and (covered / "sub" / "b.yaml").read_bytes() == b"b"
+        atomic.write_bytes(covered / "c.yaml", b"c")
+    assert (covered / "c.yaml").read_bytes() == b"c"  # leaving the block commits
+    assert list((tmp_path / atomic.SCRATCH).iterdir()) == []
+
+
+def test_a_group_that_raises_drops_its_pending_writes(tmp_path: Path) -> None:
+    with pytest.raises(KeyError), atomic.scratch(tmp_path), atomic.group(tmp_path):
+        atomic.write_bytes(tmp_path / "a.yaml", b"a")
+        raise KeyError("a crash")
+    assert not (tmp_path / "a.yaml").exists()
+    assert list((tmp_path / atomic.SCRATCH).iterdir()) == []

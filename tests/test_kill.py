@@ -8,8 +8,8 @@ The kill moments are of two kinds:
 
 * deterministic: this file doubles as a harness (``python tests/test_kill.py N pbem-args...``)
   that runs the mini-game CLI and sends itself SIGKILL just before its N-th call of
-  ``os.fsync``/``os.replace``/``os.rename`` — before and after every atomic write's rename and
-  every Maildir move, so at each boundary a file appears;
+  ``os.fsync``/``os.replace``/``os.rename`` or of a group commit's flush — before and after
+  every atomic write's rename and every Maildir move, so at each boundary a file appears;
 * timed: the real command killed from outside after evenly spaced fractions of its measured run
   time.
 """
@@ -35,6 +35,9 @@ if __name__ == "__main__":  # the harness: count file-system commits, die at the
 
     for _name in ("fsync", "replace", "rename"):
         setattr(os, _name, _counting(getattr(os, _name)))
+    import pbem.core.atomic as _atomic
+
+    _atomic._flush = _counting(_atomic._flush)  # a group commit's flush (one syncfs) is a moment too
     import atexit
     import runpy
 

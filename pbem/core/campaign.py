@@ -160,6 +160,7 @@ class Campaign:
         self.reports_dir = self.root / "reports"
         self.secret_dir = self.root / "secret"
         self._records: list[dict[str, Any]] | None = None
+        self._pins: dict[int, str] = {}
 
     # -- creation ---------------------------------------------------------------------------
 
@@ -307,7 +308,10 @@ class Campaign:
         check that the archive still holds that record, unchanged, with everything before it."""
         if index is None:
             index = len(self.records()) - 1
-        return format_pin(index, record_hash(self.record_path(index).read_bytes()))
+        found = self._pins.get(index)
+        if found is None:  # a record never changes once written: intake asks for each file it accepts
+            found = self._pins[index] = format_pin(index, record_hash(self.record_path(index).read_bytes()))
+        return found
 
     @property
     def id(self) -> str:
@@ -439,6 +443,7 @@ class Campaign:
         self.require()
         with lock.exclusive(self.root / "lock", wait), atomic.scratch(self.root):
             self._records = None
+            self._pins = {}
             # what a killed writer left: one folder to list, however long the campaign
             atomic.sweep(self.root)
             yield self

@@ -31,7 +31,7 @@ from pbem.core.accepted import accepted_documents as accepted_documents  # where
 from pbem.core.campaign import Campaign, Seat, format_time, parse_time
 from pbem.core.canonical import canonical, sha256_hex
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
-from pbem.core.mailin import Candidate, read_sources
+from pbem.core.mailin import Candidate, Source, read_sources
 from pbem.core.replies import N_, said
 from pbem.errors import OrderError, OrderFileError, PbemError, echo, one_line
 from pbem.games.base import Phase
@@ -104,25 +104,50 @@ def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeRe
         if seat not in best or old.seq > best[seat].seq:
             best[seat] = old
     budget = replies.Budget()
-    for source in read_sources(sources, max_bytes):
-        unproven, refused = replies.Unproven(), replies.Refused()
-        for cand in source.candidates:
-            try:
-                verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
-            except Exception as crash:  # noqa: BLE001 - the safety net: one file never stops the others
-                verdict = _internal(camp, cand, crash)
-            report.verdicts.append(verdict)
-            if verdict.accepted:
-                _reply(camp, cand, verdict, roster, phase.id if phase else "")
-            elif verdict.verified:
-                refused.add(cand, verdict.message, verdict.error)
-            elif verdict.reply:
-                exc = verdict.error
-                unproven.add(cand, replies.problem_kind(cand, exc), exc.line if exc else None)
-        replies.refuse_verified(camp, roster, refused, budget, phase.id if phase else "")
-        replies.refuse_unproven(camp, roster, unproven, budget)
-        source.done()
+    # group commit: the files of many mails reach the disk together, and only then are those
+    # mails marked read (moved to cur/); a crash before that leaves them to be read again
+    with atomic.group(camp.orders_dir, camp.outbox, camp.refused_dir):
+        read: list[Source] = []
+        for source in read_sources(sources, max_bytes):
+            _take(camp, game, state, phase, number, roster, resolved_ids, now, max_bytes, best, budget, source, report)
+            read.append(source)
+            if len(read) >= GROUP_MAILS:
+                _commit(read)
+        _commit(read)
     return report
+
+
+GROUP_MAILS = 500
+"""Mails whose files are committed together (memory holds their bytes until then)."""
+
+
+def _commit(read: list[Source]) -> None:
+    atomic.commit()
+    for source in read:
+        source.done()
+    read.clear()
+
+
+def _take(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None, number: int, roster: Roster,
+          resolved_ids: set[str], now: datetime, max_bytes: int, best: dict[str, Accepted], budget: replies.Budget,
+          source: Source, report: IntakeReport) -> None:
+    """Judge every candidate of one source and queue the answers."""
+    unproven, refused = replies.Unproven(), replies.Refused()
+    for cand in source.candidates:
+        try:
+            verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
+        except Exception as crash:  # noqa: BLE001 - the safety net: one file never stops the others
+            verdict = _internal(camp, cand, crash)
+        report.verdicts.append(verdict)
+        if verdict.accepted:
+            _reply(camp, cand, verdict, roster, phase.id if phase else "")
+        elif verdict.verified:
+            refused.add(cand, verdict.message, verdict.error)
+        elif verdict.reply:
+            exc = verdict.error
+            unproven.add(cand, replies.problem_kind(cand, exc), exc.line if exc else None)
+    replies.refuse_verified(camp, roster, refused, budget, phase.id if phase else "")
+    replies.refuse_unproven(camp, roster, unproven, budget)
 
 
 def _judge(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None, number: int, roster: Roster,
@@ -152,8 +177,7 @@ def _judge(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None
     existing = best.get(doc.player)
     name = _doc_name(doc.player, doc.seq, _key_tag(camp, doc.player, doc.key_id))
     if existing is not None and doc.seq <= existing.seq:
-        same = folder / name
-        if same.is_file() and same.read_bytes() == cand.raw:
+        if atomic.read_bytes(folder / name) == cand.raw:
             return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc, name), orders=doc.orders)
         replay = said(OrderError, N_(
             "seq %(seq)s is not above seq %(best)s, which was already accepted for %(phase)s; "
@@ -185,6 +209,7 @@ REQUEST_KINDS = ("pause", "resume", "resend")
 def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Candidate, now: datetime, phase: Phase) -> Verdict:
     """Store a signed request (pause, resume, resend) and act on it once enough seats agree."""
     assert cand.raw is not None and doc.request is not None  # a parsed request has its bytes
+    atomic.commit()  # the requests stored so far are on disk for the look-ups below
     rdir = folder / "requests"
     kind = doc.request["kind"]
     tag = _key_tag(camp, doc.player, doc.key_id)
@@ -198,6 +223,7 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
                    field="seq", seq=doc.seq, best=max(earlier))
         return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=_sent_by_signer(doc, cand, camp.roster()))
     atomic.write_bytes(rdir / name, cand.raw)
+    atomic.commit()  # before anything acts on it (a record cites the stored request)
     if kind == "resend":
         from pbem.core.resend import resend
 
@@ -259,8 +285,8 @@ def _tag_of(name: str) -> str:
 
 def _stored_problems(folder: Path, doc: OrderDocument, name: str) -> list[str]:
     try:
-        return list(json.loads((folder / (name + ".verdict.json")).read_bytes())["problems"])
-    except (FileNotFoundError, KeyError, ValueError):
+        return list(json.loads(atomic.read_bytes(folder / (name + ".verdict.json")) or b"")["problems"])
+    except (KeyError, ValueError):
         return []
 
 
@@ -424,9 +450,9 @@ def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster: Roster, ph
     # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
     name = _doc_name(verdict.seat, verdict.seq, _key_tag(camp, verdict.seat, seat.key.sign_id))
     path = phase_orders_dir(camp, camp.phase_number(), phase_id) / name
-    if verdict.duplicate and (not path.is_file() or path.read_bytes() != cand.raw):
+    if verdict.duplicate and atomic.read_bytes(path) != cand.raw:
         return
-    stored = json.loads(path.with_name(path.name + ".verdict.json").read_bytes())
+    stored = json.loads(atomic.read_bytes(path.with_name(path.name + ".verdict.json")) or b"")
     # the orders as intake's own loader read them (no second parse of the stored file)
     understood = yaml.dump(verdict.orders, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False)
     replies.receipt(camp, seat, cand, phase_id=phase_id, seq=verdict.seq, body_hash=stored["body_sha256"],
