@@ -292,7 +292,7 @@ class _Unusual(Exception):
     """A shape the direct split leaves to the email package's parser."""
 
 
-_EOL = re.compile(rb"(\r\n|\r|\n)")
+_BLANK = re.compile(rb"(?>\r\n|\r|\n)(?>\r\n|\r|\n)")  # a line break, then an empty line
 _MAX_DEPTH = 8
 
 
@@ -310,7 +310,12 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
     delimiter or no close delimiter, two delimiters in a row, nesting deeper than 8."""
     if depth and b"multipart" not in raw[:4096].lower():  # a leaf part, as the parser reads it
         return _leaf(raw, counter)
-    head = _feed(raw, counter, headersonly=True)
+    blank = _BLANK.search(raw)
+    if blank is None:
+        raise _Unusual
+    # the headers as the parser reads them (up to the first empty line; what it takes for the
+    # body before that line comes back as the payload), then the rest of the bytes as the body
+    head = _feed(raw[:blank.end()], counter, headersonly=True)
     if head.get_content_maintype() != "multipart":
         if depth == 0:
             return None
@@ -320,35 +325,37 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
     if depth >= _MAX_DEPTH or head.get_content_subtype() == "digest" or not boundary \
             or not boundary.isascii() or not boundary.isprintable():
         raise _Unusual
-    body = head._payload  # noqa: SLF001 - as read: get_payload() would decode its bytes by the charset
-    if not isinstance(body, str):
+    before = head._payload  # noqa: SLF001 - as read: get_payload() would decode its bytes by the charset
+    if not isinstance(before, str):
         raise _Unusual
-    data = body.encode("ascii", "surrogateescape")
+    data = before.encode("ascii", "surrogateescape") + raw[blank.end():]
     delimiter = b"--" + boundary.encode("ascii")
-    pieces = _EOL.split(data)  # text, break, text, break, ..., the text after the last break
-    lines = [pieces[i] + pieces[i + 1] for i in range(0, len(pieces) - 1, 2)]
-    if pieces[-1]:
-        lines.append(pieces[-1])
-    starts: list[int] = []  # the index of every delimiter line
+    starts: list[tuple[int, int]] = []  # each delimiter line: where it starts, where the next line does
     close = None
-    for i, line in enumerate(lines):
-        if line.startswith(delimiter):
-            rest = line[len(delimiter):].rstrip(b"\r\n")
-            end = rest.startswith(b"--")
-            if (rest[2:] if end else rest).strip(b" \t") == b"":
-                if end:
-                    close = i
+    at = data.find(delimiter)
+    while at >= 0:
+        if at == 0 or data[at - 1] in b"\r\n":  # at the start of a line
+            end = _line_end(data, at)
+            rest = data[at + len(delimiter):end].rstrip(b"\r\n")
+            closing = rest.startswith(b"--")
+            if (rest[2:] if closing else rest).strip(b" \t") == b"":
+                if closing:
+                    close = (at, end)
                     break
-                starts.append(i)
-    if not starts or close is None or any(b - a == 1 for a, b in zip(starts, starts[1:])) or starts[-1] + 1 == close:
+                starts.append((at, end))
+                if len(starts) > MAX_PARTS:
+                    raise _TooManyParts
+        at = data.find(delimiter, at + 1)
+    if not starts or close is None:
         raise _Unusual
-    preamble = lines[:starts[0]]
-    if preamble:
-        preamble[-1] = _strip_eol(preamble[-1])
-        head.preamble = b"".join(preamble).decode("ascii", "surrogateescape")
+    bounds = [*starts, close]
+    if any(nxt[0] == prev[1] for prev, nxt in zip(bounds, bounds[1:])):  # two delimiter lines in a row
+        raise _Unusual
+    if starts[0][0]:
+        head.preamble = _strip_eol(data[:starts[0][0]]).decode("ascii", "surrogateescape")
     parts = []
-    for a, b in zip(starts, [*starts[1:], close]):
-        part = _split_multipart(b"".join(lines[a + 1:b]), counter, depth + 1)
+    for (_, first), (last, _) in zip(bounds, bounds[1:]):
+        part = _split_multipart(data[first:last], counter, depth + 1)
         assert part is not None
         if part.get_content_maintype() == "multipart":
             if part.epilogue == "":
@@ -360,7 +367,7 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
             if isinstance(payload, str):
                 part._payload = _strip_eol(payload.encode("ascii", "surrogateescape")).decode("ascii", "surrogateescape")  # noqa: SLF001
         parts.append(part)
-    head.epilogue = b"".join(lines[close + 1:]).decode("ascii", "surrogateescape")
+    head.epilogue = data[close[1]:].decode("ascii", "surrogateescape")
     head.set_payload(parts)
     return head
 
@@ -370,6 +377,15 @@ def _leaf(raw: bytes, counter: _PartCounter) -> email.message.Message:
     if part.get_content_maintype() == "message":
         raise _Unusual
     return part
+
+
+def _line_end(data: bytes, at: int) -> int:
+    """Where the line holding ``at`` ends, its line break included."""
+    found = _BREAK.search(data, at)
+    return len(data) if found is None else found.end()
+
+
+_BREAK = re.compile(rb"\r\n?|\n")
 
 
 def _strip_eol(line: bytes) -> bytes:
