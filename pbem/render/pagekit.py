@@ -48,9 +48,10 @@ _TO_PAGE, _FROM_PAGE = str.maketrans(_PY85, PAGE85), str.maketrans(PAGE85, _PY85
 
 
 def pack(data: bytes) -> str:
-    """``data`` gzip-compressed (mtime 0: the same bytes give the same text) in the pages' base
-    85, in lines of 76 characters, so a mail carries the page as 7bit text."""
-    text = base64.b85encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii").translate(_TO_PAGE)
+    """``data`` gzip-compressed (mtime 0: the same bytes give the same text; level 6, half the
+    time of level 9 for about 1 % more bytes) in the pages' base 85, in lines of 76
+    characters, so a mail carries the page as 7bit text."""
+    text = base64.b85encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii").translate(_TO_PAGE)
     return "\n".join(text[i:i + 76] for i in range(0, len(text), 76))
 
 
