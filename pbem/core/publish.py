@@ -165,6 +165,7 @@ class _Publisher:
         self.mails: dict[str, tuple[str, bytes]] = {}
         self.images: dict[str, list[MapImage]] = {}
         self.public_events: list[dict[str, Any]] = []
+        self.suggestions: dict[str, Any] = {}  # power -> the autopilot's orders, worked out once
 
     # -- the pieces ---------------------------------------------------------------------------
 
@@ -258,8 +259,11 @@ class _Publisher:
     def _suggested(self, powers: Sequence[str]) -> dict[str, Any]:
         """The autopilot's orders for ``powers``, from what their seat knows, when the GM lets it
         suggest (``pbem new --autopilot-suggest``): the form and the order page start from them."""
-        return {p: self.game.autopilot_orders(self.state, p, Rng(H(f"pbem|suggest|{self.key}|{p}".encode())))
-                for p in powers}
+        for p in powers:
+            if p not in self.suggestions:
+                rng = Rng(H(f"pbem|suggest|{self.key}|{p}".encode()))
+                self.suggestions[p] = self.game.autopilot_orders(self.state, p, rng)
+        return {p: self.suggestions[p] for p in powers}
 
     def _form(self, upcoming: report.NextPhase | None, seat: str, lang: str) -> tuple[str | None, Path | None]:
         if upcoming is None:
