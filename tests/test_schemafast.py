@@ -115,3 +115,18 @@ def test_a_schema_with_a_keyword_it_does_not_know_is_left_to_jsonschema() -> Non
     assert compile_check({"type": "string", "format": "email"}) is None
     assert compile_check({"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}}) is None
     assert Path(__file__).exists()
+
+
+def test_a_file_that_fits_does_not_import_jsonschema() -> None:
+    """Only a file that does not fit needs jsonschema (to name its problem); a command that takes
+    in good files does not pay for importing it."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom pbem.core import shape\n"
+            "doc = {'pbem': 1, 'campaign': 'c', 'player': 'p', 'phase': 't', 'seq': 1, 'orders': {'AU': {}}}\n"
+            "assert shape.problem('', 'envelope', doc) is None\n"
+            "assert 'jsonschema' not in sys.modules, 'imported for a file that fits'\n"
+            "assert shape.problem('', 'envelope', {'pbem': 2}) is not None and 'jsonschema' in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr

@@ -63,19 +63,26 @@ def validator(game: str, kind: str) -> Any:
     """The compiled validator of the game's schema of ``kind`` (:func:`pbem.games.schema_path`:
     ``orders/<game>/<kind>.schema.json`` for pbem's games; ``game`` empty and ``kind``
     ``envelope``: the envelope), or None when there is no such schema."""
+    schema = _schema(game, kind)
+    return None if schema is None else _strict_validator()(schema)
+
+
+@cache
+def _schema(game: str, kind: str) -> dict[str, Any] | None:
+    """The schema of ``kind`` with its references inlined, or None."""
     path = schema_path(game, kind) if game else orders_dir() / f"{kind}.schema.json"
     if path is None or not path.is_file():
         return None
-    schema = json.loads(path.read_text(encoding="utf-8"))
-    return _strict_validator()(_inline(schema))
+    return _inline(json.loads(path.read_text(encoding="utf-8")))
 
 
 @cache
 def _fits(game: str, kind: str) -> Callable[[Any], bool] | None:
     """The compiled yes-or-no check of the same schema (:mod:`pbem.core.schemafast`), if it
-    compiles: most files fit, and it answers that far faster than walking the schema."""
-    v = validator(game, kind)
-    return None if v is None else compile_check(v.schema)
+    compiles: most files fit, and it answers that far faster than walking the schema (and
+    without importing jsonschema, which only a file that does not fit needs)."""
+    schema = _schema(game, kind)
+    return None if schema is None else compile_check(schema)
 
 
 def _inline(schema: dict[str, Any]) -> dict[str, Any]:
@@ -217,15 +224,15 @@ def _first(errors: list[ValidationError]) -> ValidationError:
 
 def problem(game: str, kind: str, data: Any, prefix: str = "") -> ShapeProblem | None:
     """The first problem of ``data`` against a schema (None if it fits or there is no schema)."""
-    v = validator(game, kind)
-    if v is None:
-        return None
     fits = _fits(game, kind)
     try:
         if fits is not None and fits(data):
             return None
     except Exception:  # noqa: BLE001 - data the quick check cannot take (an unhashable key): the full check decides
         pass
+    v = validator(game, kind)
+    if v is None:
+        return None
     errors = list(v.iter_errors(data))
     if not errors:
         return None
