@@ -24,8 +24,10 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]
     root = tmp_path_factory.mktemp("ror_table") / "demo"
     subprocess.run([sys.executable, "-m", "pbem", "demo", str(root), "--game", "ror", "-q"], check=True, capture_output=True, timeout=300)
     camp = Campaign(root / "campaign")
-    report = sorted((root / "campaign" / "reports").glob("0001*"))[0]
-    return report, camp.read_state(1)
+    # records 1 and 2 are the rounds before the deal (pbem.core.deal); 3 is the first game phase
+    first = next(r for r in camp.effective_records() if r["kind"] == "phase" and not r["phase"].startswith("deal/"))
+    report = sorted((root / "campaign" / "reports").glob(f"{first['phase_number']:04d}*"))[0]
+    return report, camp.read_state(first["index"])
 
 
 def _situation(text: str, lang: str) -> str:
