@@ -116,16 +116,21 @@ def _side(state: dict[str, Any], seat: str | None, power: str) -> set[str]:
     return set(model.seat_powers(state).get(seat, [power])) if seat else {power}
 
 
+_TARGETS: dict[tuple[int, tuple[str, ...], bool, str], list[str]] = {}
+
+
 def _targets(state: dict[str, Any], board: Any, major: str) -> list[str]:
-    """The fortresses whose control decides the game for ``major`` (intro: M10.1)."""
-    fs = [f for f in model.fortresses_of(board) if board.map_of(f) in state["maps"]]
-    if model.is_intro(state):
-        if major == "FR":
-            return [f for f in fs if board.home_of(f) == "AU"]
-        if major == "PR":
-            return [f for f in fs if board.home_of(f) == "AU" or board.territory_of(f) == "silesia"]
-        return [f for f in fs if board.home_of(f) == "AU" or board.territory_of(f) == "silesia"]
-    return fs
+    """The fortresses whose control decides the game for ``major`` (intro: M10.1); remembered,
+    as the distances are: a search asks for them once per play."""
+    key = (id(board), tuple(sorted(state["maps"])), model.is_intro(state), major)
+    if key not in _TARGETS:
+        if len(_TARGETS) > 256:
+            _TARGETS.clear()
+        fs = [f for f in model.fortresses_of(board) if board.map_of(f) in state["maps"]]
+        if key[2]:
+            fs = [f for f in fs if board.home_of(f) == "AU" or major != "FR" and board.territory_of(f) == "silesia"]
+        _TARGETS[key] = fs
+    return list(_TARGETS[key])
 
 
 def _takeable(state: dict[str, Any], board: Any, fortress: str, major: str) -> bool:
