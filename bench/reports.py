@@ -15,6 +15,7 @@ largest HTML body (Gmail clips a body over 102 KB).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import email
 import email.policy
 import shutil
@@ -22,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,39 @@ def play(folder: Path, game_name: str, scenario: str, seed: int, max_rounds: int
     return camp
 
 
+class Stopwatch:
+    """Time spent inside one function while it is being timed."""
+
+    spent = 0.0
+
+
+@contextlib.contextmanager
+def timed(module: Any, name: str, clock: Callable[[], float]) -> Iterator[Stopwatch]:
+    """Count the time spent in ``module.name`` while the block runs, and only then: the function
+    is put back on leaving, so a later pass (the idempotent second one) adds nothing to the share
+    of the first."""
+    watch = Stopwatch()
+    real = getattr(module, name)
+
+    def timed_call(*a: Any, **k: Any) -> Any:
+        t = clock()
+        try:
+            return real(*a, **k)
+        finally:
+            watch.spent += clock() - t
+
+    setattr(module, name, timed_call)
+    try:
+        yield watch
+    finally:
+        setattr(module, name, real)
+
+
+def share(part: float, whole: float) -> str:
+    """``part`` as a percentage of ``whole``, which contains it."""
+    return f"{part / max(whole, 1e-9) * 100:.0f} %"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", default="maria")
@@ -66,34 +101,11 @@ def main() -> None:
         camp = play(Path(tmp), args.game, args.scenario, args.seed, args.phases)
         played = clock() - t0
         records = [r for r in camp.effective_records() if r["kind"] in ("create", "phase")]
-        map_time = 0.0
-        real_map = reportmap.map_svg
-
-        def timed_map(*a: Any, **k: Any) -> str | None:
-            nonlocal map_time
-            t = clock()
-            try:
-                return real_map(*a, **k)
-            finally:
-                map_time += clock() - t
-
-        real_images = reportmap.map_images
-        image_time = 0.0
-
-        def timed_images(*a: Any, **k: Any) -> list[reportmap.MapImage]:
-            nonlocal image_time
-            t = clock()
-            try:
-                return real_images(*a, **k)
-            finally:
-                image_time += clock() - t
-
-        reportmap.map_svg = timed_map  # type: ignore[assignment]
-        reportmap.map_images = timed_images  # type: ignore[assignment]
         reportpage.glossary(args.game, "en")  # static data loads once, outside the timing
-        t0 = clock()
-        files = sum(len(publish.publish_phase(camp, r["index"])) for r in records)
-        first = clock() - t0
+        with timed(reportmap, "map_svg", clock) as map_time, timed(reportmap, "map_images", clock) as image_time:
+            t0 = clock()
+            files = sum(len(publish.publish_phase(camp, r["index"])) for r in records)
+            first = clock() - t0
         mapview._render_map.cache_clear()
         t0 = clock()
         for r in records:
@@ -107,8 +119,8 @@ def main() -> None:
     print(f"game                 {args.game}/{args.scenario} seed {args.seed}: {n} reports ({n - 1} phases), played in {played:.1f} s")
     print(f"render all reports   {first:.2f} s ({files} files and mails, {size / 1e6:.1f} MB of reports, {mails / 1e6:.1f} MB of mail)")
     print(f"mean per phase       {first / n * 1000:.0f} ms")
-    print(f"  of which maps      {map_time / max(first, 1e-9) * 100:.0f} % ({map_time / n * 1000:.0f} ms per phase)")
-    print(f"  of which map PNGs  {image_time / max(first, 1e-9) * 100:.0f} % ({image_time / n * 1000:.0f} ms per phase)")
+    print(f"  of which maps      {share(map_time.spent, first)} ({map_time.spent / n * 1000:.0f} ms per phase)")
+    print(f"  of which map PNGs  {share(image_time.spent, first)} ({image_time.spent / n * 1000:.0f} ms per phase)")
     print(f"second pass          {second:.2f} s (same bytes, nothing rewritten)")
     sizes = sorted(map(len, report_mails))
     print(f"report mails         {len(sizes)}: median {statistics.median(sizes) / 1000:.0f} KB, largest {sizes[-1] / 1000:.0f} KB")
