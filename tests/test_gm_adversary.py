@@ -688,8 +688,14 @@ def test_m3_1_a_gm_who_plays_chooses_between_two_deals_at_most(tmp_path: Path) -
         assert deal["entropy"]["north"]["status"] == ("withheld" if withhold else "ok")
         deals.append(_hands_state(copy)["hands"])
         run_cli("report", str(copy), "--all")
-        said = "Withheld entropy reveal (orders not counted, defaults played): north" in (copy / "reports" / "0002-deal_reveal" / "public.txt").read_text()
+        report = (copy / "reports" / "0002-deal_reveal" / "public.txt").read_text()
+        # the round takes no orders: its own sentence, not the one of a round with orders
+        said = "Withheld entropy reveal (this round takes no orders; the commitment stood in for the value): north" in report
         assert said == withhold
+        assert "orders not counted" not in report
+        zh = (copy / "reports" / "0002-deal_reveal" / "public.zh-TW.txt").read_text()
+        assert ("未揭示亂數（本輪不收命令；以承諾代替該值）：north" in zh) == withhold
+        assert "命令不計" not in zh
         assert _audit(copy)[0] == 0
     assert deals[0] != deals[1]
 
