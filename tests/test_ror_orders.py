@@ -161,3 +161,26 @@ def test_garbage_orders_are_void_and_never_break_adjudication() -> None:
             assert json.loads(json.dumps(res.state)) == res.state
             st = res.state
     assert voids > 100
+
+
+def test_a_concession_placed_on_no_senator_is_void_saying_what_is_missing() -> None:
+    """R2.10: a Concession play without its 'senator' is VOID, and the reason says which field is
+    missing (it used to name 'senator None'), in both languages."""
+    from pbem.core.fair import PhaseRng
+    from pbem.render import i18n
+
+    st = _state_for("revolution")
+    card = next(c for c in st["factions"]["A"]["hand"] if c in GAME.legal_orders(st, "A")["concessions"])
+    rng = Rng(b"concession")
+    res = GAME.resolve(st, {"A": {"plays": [{"concession": card}]}}, PhaseRng(rng.fork("p"), rng.fork("s")))
+    void = next(e for e in res.events if e["type"] == "void")
+    assert void["path"] == "orders.A.plays[0]" and "None" not in void["reason"]
+    assert "names no senator" in void["reason"]
+    assert card in res.state["factions"]["A"]["hand"]  # the card stays in hand
+    said = {}
+    for lang in ("en", "zh-TW"):
+        env = i18n.environment(lang)
+        said[lang] = env.from_string('{% import "ror/names.txt" as n with context %}{% include "ror/events/void.txt" %}').render(e=void)
+        assert "None" not in said[lang]
+    assert "names no senator" in said["en"]
+    assert "沒有指定要放在哪位元老身上" in said["zh-TW"]

@@ -308,15 +308,16 @@ def step_plays(ctx: Ctx) -> None:
                 ctx.emit("statesman_played", faction=fid, card=card, how=how,
                          influence=rec["influence"], popularity=rec["popularity"])
             elif "concession" in o:
-                card, target = str(o["concession"]), str(o.get("senator"))
-                why = concession_problem(st, fid, card, target)
+                card, target = str(o["concession"]), o.get("senator")
+                why = (concession_problem(st, fid, card, str(target)) if target is not None
+                       else Why("no_senator", N_("names no senator to place it on (R2.10)")))
                 if why:
                     void(ctx, fid, path, Why("cannot_place", N_("%(card)s cannot be placed: %(why)s") % {"card": card, "why": why},
                                              card=card, why=why))
                     continue
                 st["factions"][fid]["hand"].remove(card)
-                st["senators"][target]["concessions"].append(card)
-                ctx.emit("concession_placed", faction=fid, card=card, senator=target)
+                st["senators"][str(target)]["concessions"].append(card)
+                ctx.emit("concession_placed", faction=fid, card=card, senator=str(target))
             else:
                 void(ctx, fid, path, Why("play_kind", N_("a play names a statesman or a concession")))
 
