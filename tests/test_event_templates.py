@@ -69,3 +69,22 @@ def test_every_emitted_event_renders_with_the_fields_it_is_given(game: str) -> N
                     continue  # the stand-in string "x1" where the engine gives a number, list or mapping
                 # any other error (a syntax error, an unknown filter or test, a missing template) fails
     assert not problems, "\n".join(sorted(set(problems)))
+
+
+def test_a_void_event_with_only_a_power_renders(tmp_path: Path) -> None:
+    """A game's VOID event need not name the order or a reason: the mini test game's VOID bid
+    (a card not in hand) carries only the power, and the report prints it in both languages."""
+    from minigame import GAME
+
+    from pbem.core.fair import PhaseRng, Rng
+
+    state = GAME.new_game("short", {}, PhaseRng(Rng(b"p"), Rng(b"s")))
+    res = GAME.resolve(state, {"N": {"bid": 99}, "S": {}}, PhaseRng(Rng(b"p1"), Rng(b"s1")))
+    voids = [e for e in res.events if e["type"] == "void"]
+    assert [e["power"] for e in voids] == ["N", "S"] and "order" not in voids[0]
+    for lang in ("en", "zh-TW"):
+        env = i18n.environment(lang)
+        for ext in ("html", "txt"):
+            tpl = env.from_string('{% import "base/names.' + ext + '" as n with context %}{% include "base/events/void.' + ext + '" %}')
+            out = tpl.render(e=voids[0], glossary=glossary("mini", lang), game="mini", view={}, lang=lang)
+            assert ("你的命令無效" if lang == "zh-TW" else "Your order was VOID") in out and "N" in out
