@@ -17,7 +17,9 @@ from smtpserver import SmtpServer, make_certificate
 
 from pbem.cli import main
 from pbem.core import atomic
-from pbem.core.delivery import Journal, outbox_lock, to_crlf
+from pbem.core.delivery import outbox_lock
+from pbem.core.outgoing import to_crlf
+from pbem.core.sendplan import Journal
 
 FAST = ["--retry-delay", "0.01", "--security", "none"]
 

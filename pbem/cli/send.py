@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 
 from pbem.cli import main
-from pbem.core.delivery import deliver, describe_plan, plan_delivery
+from pbem.core.delivery import deliver
 from pbem.core.mailconfig import SECURITIES, load_mail_config, parse_host_port, with_overrides
+from pbem.core.sendplan import describe_plan, plan_delivery
 
 
 @main.command("send")

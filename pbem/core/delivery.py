@@ -1,8 +1,9 @@
 """Delivering the outbox by SMTP, exactly once.
 
 The outbox (``DIR/outbox/*.eml``) holds complete messages with a stable ``Message-ID`` and no
-``Date``. Delivery is split into a pure plan (:func:`plan_delivery`: what is to be sent, to
-whom, what is already done) and an apply step (:func:`deliver`) that talks SMTP.
+``Date``. Delivery is split into a pure plan (:mod:`pbem.core.sendplan`: what is to be sent,
+to whom, what is already done) and an apply step (:func:`deliver`, here) that talks SMTP
+(:mod:`pbem.core.smtpclient`) and sends each message's wire bytes (:mod:`pbem.core.outgoing`).
 
 Exactly once rests on a journal per message, ``DIR/outbox/.journal/NAME.json``, written
 atomically (temporary file, fsync, rename, fsync of the folder) at each step:
@@ -33,249 +34,22 @@ from __future__ import annotations
 import contextlib
 import email.utils
 import fcntl
-import json
 import os
-import re
 import smtplib
-import ssl
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from email.parser import BytesHeaderParser
 from pathlib import Path
-from typing import Any
 
 from pbem.core import atomic
-from pbem.core.mailconfig import MailError, ServerSettings, is_loopback
+from pbem.core.mailconfig import MailError, ServerSettings
+from pbem.core.outgoing import Outgoing, message_id_of, to_crlf, wire_bytes
+from pbem.core.sendplan import JOURNAL_DIR, Journal, Step, plan_delivery
+from pbem.core.smtpclient import Dropped, reply, smtp_connect
 
-JOURNAL_DIR = ".journal"
 LOCK_FILE = ".lock"
 
 Say = Callable[[str], None]
-_EOL = re.compile(rb"\r\n|\r|\n")
-
-
-# -- files ------------------------------------------------------------------------------------
-
-
-def _json_bytes(data: Any) -> bytes:
-    return (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
-
-
-# -- messages ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    """One queued message: the file, its Message-ID and its envelope."""
-
-    name: str
-    message_id: str
-    sender: str
-    recipients: tuple[str, ...]
-    raw: bytes = field(repr=False)
-
-
-def _header_end(raw: bytes) -> tuple[int, bytes]:
-    """Offset where the body starts and the line ending the header uses."""
-    crlf, lf = raw.find(b"\r\n\r\n"), raw.find(b"\n\n")
-    if crlf != -1 and (lf == -1 or crlf <= lf):
-        return crlf + 2, b"\r\n"
-    if lf != -1:
-        return lf + 1, b"\n"
-    return len(raw), b"\r\n" if b"\r\n" in raw else b"\n"
-
-
-def _drop_header(raw: bytes, name: bytes) -> bytes:
-    """``raw`` without every ``name:`` field (with its folded continuation lines)."""
-    end, nl = _header_end(raw)
-    lines = raw[:end].split(nl)
-    kept: list[bytes] = []
-    skipping = False
-    for line in lines:
-        if skipping and line[:1] in (b" ", b"\t"):
-            continue
-        skipping = line.lower().startswith(name.lower() + b":")
-        if not skipping:
-            kept.append(line)
-    return nl.join(kept) + raw[end:]
-
-
-def parse_outgoing(name: str, raw: bytes, sender: str | None = None) -> Outgoing:
-    """Read the envelope of a queued message; raise MailError if it cannot be sent."""
-    headers = BytesHeaderParser().parsebytes(raw)
-    message_id = (headers.get("Message-ID") or "").strip()
-    if not message_id:
-        raise MailError("has no Message-ID header; pbem cannot send it exactly once", source=name)
-    fields = [str(v) for key in ("To", "Cc", "Bcc") for v in headers.get_all(key, [])]
-    recipients: list[str] = []
-    for _, addr in email.utils.getaddresses(fields):
-        if addr and "@" in addr and addr not in recipients:
-            recipients.append(addr)
-    if not recipients:
-        raise MailError("has no recipient (To, Cc or Bcc)", source=name)
-    if sender is None:
-        found = email.utils.getaddresses([str(v) for v in headers.get_all("From", [])])
-        sender = next((addr for _, addr in found if addr), None)
-    if not sender:
-        raise MailError("has no From address; give --from", source=name)
-    return Outgoing(name, message_id, sender, tuple(recipients), raw)
-
-
-def wire_bytes(raw: bytes, date: str) -> bytes:
-    """The bytes that go out: ``Date`` added (unless present) and ``Bcc`` removed."""
-    headers = BytesHeaderParser().parsebytes(raw)
-    out = _drop_header(raw, b"Bcc")
-    if headers.get("Date") is None:
-        _, nl = _header_end(out)
-        out = b"Date: " + date.encode("ascii") + nl + out
-    return out
-
-
-def to_crlf(data: bytes) -> bytes:
-    """SMTP lines end in CRLF; smtplib fixes line ends only for str messages, not bytes."""
-    return _EOL.sub(b"\r\n", data)
-
-
-def message_id_of(path: Path) -> str | None:
-    """The Message-ID of a stored message, reading only its header."""
-    with open(path, "rb") as handle:
-        head = b""
-        while b"\n\n" not in head and b"\r\n\r\n" not in head:
-            chunk = handle.read(65536)
-            if not chunk:
-                break
-            head += chunk
-    value = BytesHeaderParser().parsebytes(head).get("Message-ID")
-    return value.strip() if value else None
-
-
-# -- journal ----------------------------------------------------------------------------------
-
-
-@dataclass
-class Journal:
-    """What is known about the delivery of one message. Saved after every step."""
-
-    message_id: str
-    date: str  # the Date header, fixed at the first attempt so that a resend is identical
-    delivered: dict[str, str] = field(default_factory=dict)  # recipient -> server reply
-    refused: dict[str, str] = field(default_factory=dict)  # permanent (5xx): never retried
-    deferred: dict[str, str] = field(default_factory=dict)  # temporary (4xx): next run
-    in_flight: list[str] = field(default_factory=list)  # sent DATA, reply not yet on disk
-    done: bool = False
-    sent_as: str | None = None  # the file name in sent/
-
-    def remaining(self, recipients: tuple[str, ...]) -> list[str]:
-        """Recipients still owed this message."""
-        return [r for r in recipients if r not in self.delivered and r not in self.refused]
-
-    def to_bytes(self) -> bytes:
-        return _json_bytes(self.__dict__)
-
-    @classmethod
-    def load(cls, path: Path) -> Journal | None:
-        try:
-            data = json.loads(path.read_bytes())
-        except FileNotFoundError:
-            return None
-        except ValueError as exc:
-            raise MailError(f"delivery journal is damaged: {exc}", source=str(path)) from None
-        return cls(**data)
-
-
-# -- plan -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Step:
-    """One thing the apply step will do for one outbox file.
-
-    ``kind``: ``send`` (to ``recipients``), ``file`` (delivery finished, only the move to
-    sent/ is left), ``duplicate`` (Message-ID already in sent/ or in an earlier outbox file,
-    same bytes: drop this copy), ``conflict`` (the same with other content: left alone,
-    reported), ``broken`` (cannot be sent: reason in ``note``).
-    """
-
-    kind: str
-    name: str
-    item: Outgoing | None = None
-    journal: Journal | None = None
-    recipients: tuple[str, ...] = ()
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Everything :func:`deliver` will do, in order, and journals left without a message."""
-
-    steps: tuple[Step, ...]
-    stray_journals: tuple[str, ...] = ()
-
-    @property
-    def to_send(self) -> list[Step]:
-        return [s for s in self.steps if s.kind == "send"]
-
-
-def sent_index(sent_dir: Path) -> dict[str, str]:
-    """Message-ID -> file name of every message in sent/."""
-    index: dict[str, str] = {}
-    if sent_dir.is_dir():
-        for path in sorted(sent_dir.glob("*.eml")):
-            mid = message_id_of(path)
-            if mid:
-                index.setdefault(mid, path.name)
-    return index
-
-
-def plan_delivery(campaign_dir: Path, *, sender: str | None = None) -> Plan:
-    """Work out what sending the outbox of ``campaign_dir`` involves; touches nothing."""
-    outbox = campaign_dir / "outbox"
-    if not outbox.is_dir():
-        raise MailError("has no outbox folder", source=str(campaign_dir))
-    sent = sent_index(campaign_dir / "sent")
-    journals = outbox / JOURNAL_DIR
-    steps: list[Step] = []
-    queued: dict[str, Outgoing] = {}  # Message-ID -> the first outbox file that carries it
-    names = sorted(p.name for p in outbox.glob("*.eml") if not p.name.startswith("."))
-    for name in names:
-        raw = (outbox / name).read_bytes()
-        try:
-            item = parse_outgoing(name, raw, sender)
-        except MailError as exc:
-            steps.append(Step("broken", name, note=exc.message))
-            continue
-        journal = Journal.load(journals / f"{name}.json")
-        if journal is not None and journal.message_id != item.message_id:
-            # the file was replaced by another message after a run stopped: its journal is void
-            journal = None
-        if journal is not None and journal.done:
-            steps.append(Step("file", name, item, journal))
-            continue
-        if item.message_id in sent:
-            sent_name = sent[item.message_id]
-            sent_raw = (campaign_dir / "sent" / sent_name).read_bytes()
-            sent_date = BytesHeaderParser().parsebytes(sent_raw).get("Date", "")
-            same = wire_bytes(raw, str(sent_date)) == sent_raw or raw == sent_raw
-            kind = "duplicate" if same else "conflict"
-            note = f"Message-ID {item.message_id} is already in sent/{sent_name}"
-            steps.append(Step(kind, name, item, note=note))
-            continue
-        first = queued.setdefault(item.message_id, item)
-        if first is not item:
-            kind = "duplicate" if first.raw == item.raw else "conflict"
-            note = f"Message-ID {item.message_id} is also in outbox/{first.name}"
-            steps.append(Step(kind, name, item, note=note))
-            continue
-        if journal is None:
-            journal = Journal(item.message_id, "")  # the Date is set when it is first sent
-        steps.append(Step("send", name, item, journal, tuple(journal.remaining(item.recipients))))
-    stray: tuple[str, ...] = ()
-    if journals.is_dir():
-        stray = tuple(
-            sorted(p.name for p in journals.glob("*.json") if p.name[: -len(".json")] not in names)
-        )
-    return Plan(tuple(steps), stray)
 
 
 # -- lock -------------------------------------------------------------------------------------
@@ -308,80 +82,6 @@ def outbox_lock(outbox: Path, *, wait: bool = False, say: Say | None = None) -> 
         yield
     finally:
         os.close(fd)  # closing releases the flock
-
-
-# -- SMTP -------------------------------------------------------------------------------------
-
-
-class Dropped(Exception):
-    """The connection broke; reconnecting may help."""
-
-
-def _tls_context(settings: ServerSettings) -> ssl.SSLContext:
-    # Verification is never switched off; a private CA or self-signed server is trusted by
-    # naming its certificate with --cafile / cafile:.
-    return ssl.create_default_context(cafile=settings.cafile)
-
-
-def smtp_connect(settings: ServerSettings) -> smtplib.SMTP:
-    """Open, secure and log in; raise Dropped (try again) or MailError (give up)."""
-    if not settings.host or not settings.port:
-        raise MailError("no SMTP server: give --smtp HOST:PORT or smtp.host/port in mail.yaml")
-    security = settings.effective_security(465)
-    if settings.password and not settings.user:
-        raise MailError("an SMTP password is set but no user (PBEM_SMTP_USER or smtp.user)")
-    if settings.user and not settings.password:
-        raise MailError(
-            f"no SMTP password for {settings.user}: set PBEM_SMTP_PASSWORD or smtp.password "
-            "in a mail.yaml only you can read"
-        )
-    if settings.user and security == "none" and not is_loopback(settings.host):
-        raise MailError(
-            f"refusing to send the SMTP password to {settings.host} unencrypted; "
-            "use --security starttls or ssl"
-        )
-    try:
-        return _open(settings, security)
-    except ssl.SSLCertVerificationError as exc:
-        raise MailError(
-            f"the certificate of {settings.host} does not verify ({exc.verify_message}); "
-            "if the server uses a private CA, name it with --cafile"
-        ) from None
-    except smtplib.SMTPNotSupportedError as exc:
-        raise MailError(f"{settings.host}: {exc}") from None
-    except smtplib.SMTPAuthenticationError as exc:
-        raise MailError(f"{settings.host} refused the login of {settings.user}: "
-                        f"{_reply(exc.smtp_code, exc.smtp_error)}") from None
-    except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError) as exc:
-        raise Dropped(f"cannot connect to {settings.host}:{settings.port}: {exc}") from None
-
-
-def _open(settings: ServerSettings, security: str) -> smtplib.SMTP:
-    assert settings.host and settings.port
-    if security == "ssl":
-        conn: smtplib.SMTP = smtplib.SMTP_SSL(settings.host, settings.port,
-                                              timeout=settings.timeout,
-                                              context=_tls_context(settings))
-    else:
-        conn = smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout)
-    try:
-        if security == "starttls":
-            conn.ehlo()
-            if not conn.has_extn("starttls"):
-                raise MailError(f"{settings.host} does not offer STARTTLS; refusing to go on")
-            conn.starttls(context=_tls_context(settings))
-        conn.ehlo_or_helo_if_needed()
-        if settings.user:
-            conn.login(settings.user, settings.password or "")
-        return conn
-    except BaseException:
-        conn.close()
-        raise
-
-
-def _reply(code: int, text: bytes | str) -> str:
-    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-    return f"{code} {' '.join(text.split())}"
 
 
 # -- apply ------------------------------------------------------------------------------------
@@ -490,7 +190,7 @@ class _Run:
                 self.transaction(item, journal, remaining)
                 break
             except smtplib.SMTPResponseException as exc:
-                why = _reply(exc.smtp_code, exc.smtp_error)
+                why = reply(exc.smtp_code, exc.smtp_error)
                 if exc.smtp_code >= 500:
                     raise MailError(f"{self.settings.host} answered {why}") from None
                 # 421 (closing) or another temporary refusal of the whole transaction
@@ -521,7 +221,7 @@ class _Run:
             conn.rset()
             if code >= 500:
                 raise MailError(f"{self.settings.host} refused the sender {item.sender}: "
-                                f"{_reply(code, text)}")
+                                f"{reply(code, text)}")
             raise smtplib.SMTPResponseException(code, text)
         accepted: list[str] = []
         journal.deferred = {}
@@ -530,11 +230,11 @@ class _Run:
             if code in (250, 251):
                 accepted.append(rcpt)
             elif code >= 500:
-                journal.refused[rcpt] = _reply(code, text)
+                journal.refused[rcpt] = reply(code, text)
             elif code == 421:
                 raise smtplib.SMTPResponseException(code, text)
             else:
-                journal.deferred[rcpt] = _reply(code, text)
+                journal.deferred[rcpt] = reply(code, text)
         journal.in_flight = accepted
         self.save(item.name, journal)  # step 1
         if not accepted:
@@ -545,7 +245,7 @@ class _Run:
             if code != 250:  # smtplib checks the 354 but returns the final reply unchecked
                 raise smtplib.SMTPDataError(code, text)
         except smtplib.SMTPDataError as exc:
-            why = _reply(exc.smtp_code, exc.smtp_error)
+            why = reply(exc.smtp_code, exc.smtp_error)
             if exc.smtp_code == 421:
                 raise  # the server is going away: reconnect and try again
             target = journal.refused if exc.smtp_code >= 500 else journal.deferred
@@ -557,7 +257,7 @@ class _Run:
         # --- the window: the server has the message; until the next line is on disk a crash
         # --- means it is sent again. Nothing else happens between the reply and the write.
         for rcpt in accepted:
-            journal.delivered[rcpt] = _reply(code, text)
+            journal.delivered[rcpt] = reply(code, text)
         journal.in_flight = []
         journal.done = not journal.remaining(item.recipients)  # saves a write in the common case
         self.save(item.name, journal)  # step 2
@@ -627,21 +327,3 @@ def deliver(
         finally:
             run.close()
     return run.outcome
-
-
-def describe_plan(plan: Plan) -> list[str]:
-    """One line per step, for ``--dry-run``."""
-    lines = []
-    for step in plan.steps:
-        if step.kind == "send":
-            assert step.item is not None and step.journal is not None
-            extra = " (resend: an earlier run was interrupted)" if step.journal.in_flight else ""
-            lines.append(f"would send {step.name} {step.item.message_id} to "
-                         f"{', '.join(step.recipients)}{extra}")
-        elif step.kind == "file":
-            lines.append(f"would move {step.name} to sent/ (already delivered)")
-        elif step.kind == "duplicate":
-            lines.append(f"would drop {step.name}: {step.note}")
-        else:
-            lines.append(f"would leave {step.name}: {step.note}")
-    return lines
