@@ -10,7 +10,7 @@ import pytest
 
 from pbem.games.maria import adjudicate, casefmt, model
 from pbem.games.maria.context import Ctx
-from pbem.games.maria.rules import politics, tracks
+from pbem.games.maria.rules import effects, tracks
 
 MAP = {"cities": {"berlin": {"suit": "S", "territory": "PR", "fortress": "major"},
                   "potsdam": {"suit": "S", "territory": "PR"},
@@ -57,7 +57,7 @@ def test_saxony_boxes_count_from_prussia_to_austria(box: str, value: int) -> Non
     ctx = _ctx({"tracks": {"saxony": box}})
     for lo, hi, holds in ((value, value, True), (value + 1, value + 1, False),
                           (value - 1, value - 1, False)):
-        assert politics.condition_holds(ctx, {"track_in": ["saxony", lo, hi]}, "FR") is holds, (lo, hi)
+        assert effects.condition_holds(ctx, {"track_in": ["saxony", lo, hi]}, "FR") is holds, (lo, hi)
 
 
 def test_every_marker_is_in_one_place() -> None:

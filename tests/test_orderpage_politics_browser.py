@@ -341,14 +341,14 @@ def test_chinese_politics_page_has_no_english_words(driver: Any, tmp_path: Path)
 
 def test_card_instructions_have_the_shapes_the_rules_read(driver: Any, tmp_path: Path) -> None:
     """M9.19: each revealed card offers only what its effects can use, and the form writes it
-    as politics._instruction reads it: skip and steps for an optional effect, toward for a
+    as effects._instruction reads it: skip and steps for an optional effect, toward for a
     taker_choice, the taker's pieces for a block (at most as many as blocked), a site for E14.
     The engine then blocks the very generals the form picked."""
     from selenium.webdriver.common.by import By
 
     from pbem.core.fair import PhaseRng, Rng
     from pbem.games.maria import GAME, model
-    from pbem.games.maria.rules.politics import _instruction
+    from pbem.games.maria.rules.effects import _instruction
 
     state = GAME.new_game("advanced", {}, PhaseRng(Rng(b"pol-public"), Rng(b"pol-secret")))
     phase = GAME.current_phase(state)

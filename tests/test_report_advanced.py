@@ -20,8 +20,8 @@ LANGS = ("en", "zh-TW")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # One event of each advanced type, with the fields the engine gives it (pbem/games/maria/rules/
-# politics.py and tracks.py); the optional fields appear in a second sample where they change
-# the sentence.
+# politics.py, effects.py and tracks.py); the optional fields appear in a second sample where they
+# change the sentence.
 SAMPLES: list[dict[str, Any]] = [
     {"type": "political_cards", "cards": ["PC07", "PC05"],
      "names": {"PC07": "Imperial Diet at Frankfurt (1742)", "PC05": "Belle-Isle's Diplomatic Offensive (1741)"}},

@@ -14,7 +14,7 @@
   var SUITS = ["S", "H", "D", "C"];
   var SUIT_WORD = { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") };
   var FULL_CARD = /^([SHDC](10|[2-9])\.[1-4]|R\.[1-4][ab])$/; // cards.is_card_id: full ids only
-  var DIRECTIONS = { saxony: "prussia austria", russia: "down up", italy: "france austria" }; // politics._directions
+  var DIRECTIONS = { saxony: "prussia austria", russia: "down up", italy: "france austria" }; // effects._directions
   var TRACK = { saxony: t("Saxony track"), russia: t("Russia track"), italy: t("Italy track") };
   var TOWARD = { prussia: t("toward Prussia"), austria: t("toward Austria"), france: t("toward France"), down: t("down (good for Prussia)"),
                  up: t("up (bad for Prussia)"), taker_choice: t("in the direction the taker chooses") };
@@ -309,7 +309,7 @@
     if (legal.hussar_cities) M.drawHussars(box, p, legal.hussar_cities);
   }
 
-  /* The instructions for one revealed card: only the fields its effects can use (politics.
+  /* The instructions for one revealed card: only the fields its effects can use (effects.
    * _instruction and run_effect): skip for an optional effect, steps for an optional move_track,
    * toward for taker_choice, pieces for a block or withdrawal the taker chooses, site for E14. */
   function cardEditor(p, legal, card) {
