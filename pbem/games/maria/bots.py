@@ -192,13 +192,20 @@ def _random_plan(rng: Rng) -> dict[str, Any]:
 
 def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
     """Cities a bot likes to head for: enemy generals and fortresses it could take."""
-    out = {g["city"] for g in state["generals"].values()
-           if g["city"] is not None and model.are_enemies(state, power, g["power"])}
+    foes: dict[str, bool] = {}  # whether each power is an enemy, asked once
+
+    def foe(other: str) -> bool:
+        found = foes.get(other)
+        if found is None:
+            found = foes[other] = model.are_enemies(state, power, other)
+        return found
+
+    out = {g["city"] for g in state["generals"].values() if g["city"] is not None and foe(g["power"])}
     maps, cities = state["maps"], board.cities
     for f in model.fortresses_of(board):
         if f not in out and cities[f].map in maps:
             holder = model.controller(state, board, f)
-            if holder is None or model.are_enemies(state, power, holder):
+            if holder is None or foe(holder):
                 out.add(f)
     return out
 
