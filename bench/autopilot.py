@@ -19,7 +19,7 @@ import argparse
 import time
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.maria import adjudicate, autopilot, bots, model
 from pbem.games.maria.orders import kind_of
 

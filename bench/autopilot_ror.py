@@ -18,7 +18,7 @@ import argparse
 import time
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.ror import GAME, autopilot, bots
 
 

@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.maria import adjudicate, bots
 from pbem.games.maria.board import load_board, load_forces
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.safeyaml import load_yaml_file
 from pbem.games.maria.board import Board, default_map_path, load_forces, parse_board
 from pbem.render.maria.svgmap import render_map
 

@@ -52,7 +52,7 @@ TESTS: list[tuple[str, str | None, list[str]]] = [
                                    "tests/test_replies.py", "tests/test_gm.py"]),
     ("pbem/core/audit.py", None, ["tests/test_audit_tamper.py", "tests/test_core_flow.py", "tests/test_gm_adversary.py",
                                   "tests/test_gm.py"]),
-    ("pbem/core/fair.py", None, ["tests/test_fair.py", "tests/test_report_dice.py"]),
+    ("pbem/common/fair.py", None, ["tests/test_fair.py", "tests/test_report_dice.py"]),
 ]
 
 FLIP: dict[type[ast.cmpop], list[type[ast.cmpop]]] = {

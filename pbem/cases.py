@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.safeyaml import load_yaml_file
 from pbem.errors import DataError, PbemError
 from pbem.games import get_game
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import OrderProblem, Phase, Resolution, Secret
 
 POWERS = {"N": "north", "S": "south"}

@@ -24,7 +24,7 @@ import yaml
 
 from pbem.core import shape
 from pbem.core.envelope import parse_order_document
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.core.intake import screen
 from pbem.errors import PbemError
 from pbem.games import get_game

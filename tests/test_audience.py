@@ -27,7 +27,7 @@ from markupsafe import escape
 from test_report_games import play_bot_game
 
 from pbem.core.campaign import Campaign, derive_keys
-from pbem.core.canonical import canonical
+from pbem.common.canonical import canonical
 from pbem.core.publish import Bundle, render_record
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir

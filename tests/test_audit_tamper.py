@@ -26,7 +26,7 @@ from orders_util import signed
 
 from pbem.core.audit import audit, check_sent
 from pbem.core.campaign import Campaign, parse_time, record_hash
-from pbem.core.canonical import canonical
+from pbem.common.canonical import canonical
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
 from pbem.errors import AuditError, CampaignError

@@ -14,7 +14,7 @@ from orders_util import signed
 
 import pbem
 from pbem.core.campaign import Campaign, record_hash
-from pbem.core.canonical import canonical
+from pbem.common.canonical import canonical
 from pbem.games import get_game, register
 
 

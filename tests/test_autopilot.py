@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.maria import adjudicate, autopilot, bots, model, orders
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.cli import main
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.safeyaml import load_yaml_file
 from pbem.errors import DataError
 from pbem.games.maria.board import (
     Board,

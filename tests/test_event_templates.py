@@ -76,7 +76,7 @@ def test_a_void_event_with_only_a_power_renders(tmp_path: Path) -> None:
     (a card not in hand) carries only the power, and the report prints it in both languages."""
     from minigame import GAME
 
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
 
     state = GAME.new_game("short", {}, PhaseRng(Rng(b"p"), Rng(b"s")))
     res = GAME.resolve(state, {"N": {"bid": 99}, "S": {}}, PhaseRng(Rng(b"p1"), Rng(b"s1")))

@@ -9,7 +9,7 @@ import hmac
 
 import pytest
 
-from pbem.core.fair import (
+from pbem.common.fair import (
     H,
     Rng,
     check_chain_key,

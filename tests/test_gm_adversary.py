@@ -19,8 +19,8 @@ from conftest import NOW, make_keys, run_cli
 from orders_util import signed
 
 from pbem.core.campaign import Campaign, record_hash
-from pbem.core.canonical import canonical, digest
-from pbem.core.fair import phase_seed
+from pbem.common.canonical import canonical, digest
+from pbem.common.fair import phase_seed
 
 PIN = re.compile(r"^record (\d+) sha256:([0-9a-f]{64})$", re.M)
 
@@ -600,7 +600,7 @@ def test_m3_1_the_deal_is_a_function_of_the_players_reveals(tmp_path: Path) -> N
     from pbem.core.campaign import Seat, parse_time
     from pbem.core.deal import COMMIT, REVEAL
     from pbem.core.envelope import format_document
-    from pbem.core.fair import H
+    from pbem.common.fair import H
     from pbem.core.keys import load_private_key, load_public_key
     from pbem.core.pipeline import run_campaign
     from pbem.core.signer import sign_file_data

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from pbem.core.keyname import KEY_NAME, check_key_name
+from pbem.common.keyname import KEY_NAME, check_key_name
 from pbem.core.keys import generate
 from pbem.data import templates_dir
 from pbem.errors import KeyFileError

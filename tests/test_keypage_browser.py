@@ -137,7 +137,7 @@ def test_keys_made_in_the_page_sign_verify_and_decrypt_with_pbem(driver: Any, tm
 
 
 def test_the_order_page_loads_a_key_from_the_key_page(driver: Any, tmp_path: Path) -> None:
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import GAME
 
     open_page(driver, write_page(tmp_path))

@@ -148,7 +148,7 @@ def test_resolve_leaves_the_state_it_was_given_unchanged() -> None:
     """resolve shares the parts no round changes in place (adjudicate.SHARED) instead of copying
     them; a round that changed one of them, or any other part, in place would change the old
     state, which the core resolves again when a player's orders are void."""
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import bots
 
     for seed, options in ((3, {}), (4, {"pbem.commitments": "trustless"})):

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from maria_minimaps import board_and_forces
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.data import orders_dir
 from pbem.errors import DataError
 from pbem.games import get_game

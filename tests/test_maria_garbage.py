@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from maria_minimaps import board_and_forces
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.maria import adjudicate, orders
 
 KEYS = ["moves", "piece", "stack", "path", "force_march", "sequence", "reentries", "site",

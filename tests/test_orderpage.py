@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.data import templates_dir
 from pbem.games.maria import GAME
 from pbem.render import orderpage

@@ -19,10 +19,10 @@ import pytest
 from conftest import make_keys, player_args, run_cli
 
 from pbem.core.campaign import Campaign
-from pbem.core.canonical import canonical
+from pbem.common.canonical import canonical
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.keys import load_private_key
-from pbem.core.safeyaml import load_document
+from pbem.common.safeyaml import load_document
 from pbem.core.signer import prepare
 from pbem.render import orderpage
 
@@ -413,7 +413,7 @@ def test_setup_split_shows_pbem_checks_words(driver: Any, tmp_path: Path) -> Non
     up shows split_problem's sentence, and one that does can be signed."""
     from selenium.webdriver.common.by import By
 
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import GAME
 
     state = GAME.new_game("intro", {}, PhaseRng(Rng(b"setup-public"), Rng(b"setup-secret")))
@@ -450,7 +450,7 @@ def test_hussar_cities_go_in_the_order_ticked(driver: Any, tmp_path: Path) -> No
     which the player ticks them, and says that cities past the number in force stand by."""
     from selenium.webdriver.common.by import By
 
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import GAME
 
     state = GAME.new_game("intro", {}, PhaseRng(Rng(b"hussar-public"), Rng(b"hussar-secret")))

@@ -310,7 +310,7 @@ def test_chinese_politics_page_has_no_english_words(driver: Any, tmp_path: Path)
     stay as they are."""
     import re
 
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import GAME
 
     state = GAME.new_game("advanced", {}, PhaseRng(Rng(b"zh-public"), Rng(b"zh-secret")))
@@ -346,7 +346,7 @@ def test_card_instructions_have_the_shapes_the_rules_read(driver: Any, tmp_path:
     The engine then blocks the very generals the form picked."""
     from selenium.webdriver.common.by import By
 
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import GAME, model
     from pbem.games.maria.rules.effects import _instruction
 
@@ -416,7 +416,7 @@ def test_merged_hussars_and_subsidies_ride_with_austrias_political_orders(driver
     accepted or refused (M9.15). All pass pbem check's rules."""
     from selenium.webdriver.common.by import By
 
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import GAME
 
     opts = {"pbem.rounds": "merge_hussars_into_politics"}
@@ -451,7 +451,7 @@ def test_standing_answers_to_card_choices_in_the_order_ticked(driver: Any, tmp_p
     the round stores them as the power's standing orders."""
     from selenium.webdriver.common.by import By
 
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.maria import GAME, model
 
     state = GAME.new_game("advanced", {}, PhaseRng(Rng(b"st-public"), Rng(b"st-secret")))

@@ -15,7 +15,7 @@ import pytest
 from conftest import run_cli
 
 from pbem.core.campaign import Campaign
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.data import templates_dir
 from pbem.games.ror import GAME
 from pbem.render import orderpage

@@ -15,8 +15,8 @@ from conftest import make_keys, player_args, run_cli
 from test_orderpage_browser import load_key, open_page, page_orders, problems, select
 
 from pbem.core.campaign import Campaign
-from pbem.core.fair import Rng
-from pbem.core.safeyaml import load_document
+from pbem.common.fair import Rng
+from pbem.common.safeyaml import load_document
 from pbem.games.ror import GAME as ROR
 from pbem.render import orderpage
 
@@ -134,7 +134,7 @@ def test_the_rome_form_starts_from_the_autopilots_orders(driver: Any, tmp_path: 
 def _first_of_each_kind() -> list[tuple[str, dict[str, Any], str]]:
     """(kind, state, seat): the first round of each kind of a bot-played advanced Maria game where
     the autopilot has orders to suggest to the seat."""
-    from pbem.core.fair import PhaseRng
+    from pbem.common.fair import PhaseRng
     from pbem.games.maria import GAME as MARIA
     from pbem.games.maria import bots
     from pbem.games.maria.orders import kind_of

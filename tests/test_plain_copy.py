@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import plain_copy
 from pbem.games.maria import adjudicate, bots
 from pbem.games.maria.board import load_board, load_forces

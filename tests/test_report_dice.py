@@ -1,5 +1,5 @@
 """The dice section of a public report: every roll listed there is recomputed from the seed the
-report prints, with nothing but :class:`pbem.core.fair.Rng` (R1.7, R8.1: every draw of the
+report prints, with nothing but :class:`pbem.common.fair.Rng` (R1.7, R8.1: every draw of the
 public stream is logged and checkable)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.core.fair import H, Rng
+from pbem.common.fair import H, Rng
 
 # A draw among ``1 << 64`` outcomes never rejects, so it consumes exactly one 8-byte number:
 # the stream position a pick among candidates the report does not list (a chit, a unit) used.

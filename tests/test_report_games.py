@@ -17,7 +17,7 @@ import yaml
 from pbem.core import keys as keymod
 from pbem.core.campaign import Campaign, Seat
 from pbem.core.envelope import format_document, sign_data
-from pbem.core.fair import Rng
+from pbem.common.fair import Rng
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
 from pbem.core.signer import prepare

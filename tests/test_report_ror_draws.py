@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.core.fair import Rng
+from pbem.common.fair import Rng
 
 GAMES = [("late", 2), ("middle", 2)]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.ror import GAME, autopilot, bots
 
 OPTION_SETS: dict[str, dict[str, Any]] = {

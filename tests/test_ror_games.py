@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.ror import GAME
 from pbem.games.ror.model import card_location_map, total_talents
 

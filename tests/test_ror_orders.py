@@ -8,8 +8,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pbem.core.fair import Rng
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.fair import Rng
+from pbem.common.safeyaml import load_yaml_file
 from pbem.data import orders_dir
 from pbem.games.ror import GAME
 from pbem.games.ror.adjudicate import open_case_round
@@ -138,7 +138,7 @@ def _junk(rng: Rng, depth: int = 0) -> Any:
 
 def test_garbage_orders_are_void_and_never_break_adjudication() -> None:
     """R8.6: whatever arrives, each unreadable order is void for its sender and play goes on."""
-    from pbem.core.fair import PhaseRng
+    from pbem.common.fair import PhaseRng
 
     voids = 0
     for seed in range(60):
@@ -166,7 +166,7 @@ def test_garbage_orders_are_void_and_never_break_adjudication() -> None:
 def test_a_concession_placed_on_no_senator_is_void_saying_what_is_missing() -> None:
     """R2.10: a Concession play without its 'senator' is VOID, and the reason says which field is
     missing (it used to name 'senator None'), in both languages."""
-    from pbem.core.fair import PhaseRng
+    from pbem.common.fair import PhaseRng
     from pbem.render import i18n
 
     st = _state_for("revolution")

@@ -69,7 +69,7 @@ def test_an_unknown_rule_id_would_be_caught(tmp_path: Path) -> None:
 
 def test_reports_point_to_the_reference() -> None:
     """Every Rome report's situation names the reference of its own language and its anchors."""
-    from pbem.core.fair import PhaseRng, Rng
+    from pbem.common.fair import PhaseRng, Rng
     from pbem.games.ror import GAME
     from pbem.render.i18n import environment
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.errors import DataError
 from pbem.games import get_game
 from pbem.games.ror import GAME

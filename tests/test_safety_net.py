@@ -27,7 +27,7 @@ from conftest import NOW, make_keys, run_cli
 from minigame import MiniGame
 from orders_util import signed
 
-from pbem.core.fair import PhaseRng
+from pbem.common.fair import PhaseRng
 from pbem.games import register
 from pbem.games.base import OrderProblem, Resolution
 

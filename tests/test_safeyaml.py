@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.safeyaml import load_document, load_yaml
+from pbem.common.safeyaml import load_document, load_yaml
 from pbem.errors import OrderFileError
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from pbem.core import shape
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.core.schemafast import compile_check
 from pbem.data import orders_dir
 from pbem.games import get_game

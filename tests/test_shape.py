@@ -21,9 +21,9 @@ from conftest import make_keys, player_args, run_cli
 
 from pbem.core import shape
 from pbem.core.campaign import Campaign
-from pbem.core.canonical import sha256_hex
+from pbem.common.canonical import sha256_hex
 from pbem.core.envelope import format_document, sign_data
-from pbem.core.fair import H, Rng
+from pbem.common.fair import H, Rng
 from pbem.core.keys import generate, load_private_key
 from pbem.core.phase import gather
 from pbem.demo import bot_orders_by_seat
@@ -154,7 +154,7 @@ def test_h2_winter_names_are_checked_by_shape_and_rules_do_not_raise(orders: dic
 
 
 def _rng(label: str) -> Any:
-    from pbem.core.fair import PhaseRng
+    from pbem.common.fair import PhaseRng
 
     return PhaseRng(Rng(f"{label}-p".encode()), Rng(f"{label}-s".encode()))
 

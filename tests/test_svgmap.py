@@ -13,7 +13,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.maria.board import Board, load_board, load_forces, parse_board
 from pbem.render.maria import svgmap
 from pbem.render.maria.svgmap import FONT, NAME_SIZE, render_map
@@ -478,7 +478,7 @@ def test_an_empty_board_is_named_as_a_full_placement_names_it(board: Board) -> N
 def test_two_views_share_the_kept_drawing_and_differ_where_their_pieces_do(
         view: dict[str, Any]) -> None:
     data_path = MAPS / "valid.yaml"
-    from pbem.core.safeyaml import load_yaml_file
+    from pbem.common.safeyaml import load_yaml_file
 
     data = load_yaml_file(data_path)
     board_ = parse_board(data, data_path.name)  # a new board: nothing kept for it yet

@@ -20,7 +20,7 @@ from pbem.core.intake import internal_refusals
 from pbem.core.phase import chosen_documents, due, settle
 from pbem.core.phase import resolve as run_resolve
 from pbem.core.pipeline import publish_pending, set_aside
-from pbem.core.safeyaml import load_yaml
+from pbem.common.safeyaml import load_yaml
 from pbem.errors import CampaignError
 from pbem.games import get_game
 

@@ -9,7 +9,7 @@ two rounds that every seat plays like any other phase, with an empty order form 
 2. ``deal/reveal``: each seat's file reveals it (and commits the value its first orders reveal).
 
 Resolving ``deal/reveal`` makes the deal: the game's ``new_game`` draws from that phase's streams,
-whose seeds mix every reveal (:func:`pbem.core.fair.phase_rng`), so the GM, who fixed the seed
+whose seeds mix every reveal (:func:`pbem.common.fair.phase_rng`), so the GM, who fixed the seed
 before anyone committed, cannot try seeds until a deal pleases him, and a player cannot choose
 a value after seeing the others. The rounds are phases of the archive: intake, deadlines,
 receipts, reports, the audit's replay and ``pbem audit --public`` treat them as they treat
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import N_, Game, OrderProblem, Phase, Resolution, Secret
 
 LOBBY = "pbem_lobby"

@@ -14,7 +14,7 @@ An order file is YAML::
     orders: {...}              # game-specific
     signature: {key: "ed25519:<hex>", value: "<base64>"}
 
-The signature is Ed25519 over the canonical form (:mod:`pbem.core.canonical`) of every field
+The signature is Ed25519 over the canonical form (:mod:`pbem.common.canonical`) of every field
 but ``signature``. Re-indenting, CRLF line endings or reordering keys keep it valid; any change
 of meaning breaks it. Other signed requests (``resend``, ``pause``) use the same envelope with a
 ``request:`` field instead of ``orders:``.
@@ -31,9 +31,9 @@ from typing import Any
 import yaml
 from cryptography.exceptions import InvalidSignature
 
-from pbem.core.canonical import canonical, sha256_hex
+from pbem.common.canonical import canonical, sha256_hex
 from pbem.core.keys import PrivateKey, PublicKey
-from pbem.core.safeyaml import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, Document, load_document
+from pbem.common.safeyaml import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, Document, load_document
 from pbem.errors import OrderFileError, SignatureError, echo
 
 FORMAT_VERSION = 1

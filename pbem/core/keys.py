@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from pbem.core.keyname import check_key_name
-from pbem.core.safeyaml import load_yaml
+from pbem.common.keyname import check_key_name
+from pbem.common.safeyaml import load_yaml
 from pbem.errors import KeyFileError
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")

@@ -30,7 +30,7 @@ import binascii
 import re
 from html.parser import HTMLParser
 
-from pbem.core.safeyaml import load_document
+from pbem.common.safeyaml import load_document
 from pbem.errors import OrderFileError
 
 FIELDS = ("pbem", "campaign", "nonce", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature")

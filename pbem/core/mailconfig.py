@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pbem.core.safeyaml import load_yaml
+from pbem.common.safeyaml import load_yaml
 from pbem.errors import DataError, PbemError
 
 CAMPAIGN_FILE = "mail.yaml"

@@ -27,9 +27,9 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.core import mailbody
-from pbem.core.canonical import sha256_hex
+from pbem.common.canonical import sha256_hex
 from pbem.core.envelope import parse_order_document
-from pbem.core.safeyaml import DEFAULT_MAX_BYTES
+from pbem.common.safeyaml import DEFAULT_MAX_BYTES
 from pbem.errors import PbemError, echo
 
 MAX_MAIL_BYTES = 25 * 1024 * 1024

@@ -43,7 +43,7 @@ import yaml
 from pbem.core import mailout, outbox
 from pbem.core.atomic import write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
-from pbem.core.fair import H, Rng
+from pbem.common.fair import H, Rng
 from pbem.core.seal import derive_salt
 from pbem.games import schema_path
 from pbem.render import i18n, mappage, orderpage, report, reportmap, sealedpage

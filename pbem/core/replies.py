@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem.core import outbox
 from pbem.core.campaign import Campaign, Seat, format_time
-from pbem.core.canonical import sha256_hex
+from pbem.common.canonical import sha256_hex
 from pbem.core.mailin import Candidate
 from pbem.errors import OrderFileError, PbemError, SignatureError, echo
 

@@ -1,7 +1,7 @@
 """Salted SHA-256 commitments.
 
 A commitment to a value is ``SHA-256(label | canonical value | salt)`` in hex, where ``|`` is a
-literal bar, the value is in canonical JSON (see :mod:`pbem.core.canonical`) and the salt is 32
+literal bar, the value is in canonical JSON (see :mod:`pbem.common.canonical`) and the salt is 32
 hex digits or more. Publishing the commitment binds the committer to the value without showing
 it; publishing value and salt later lets anyone check it with one ``sha256sum``.
 """
@@ -12,7 +12,7 @@ import hashlib
 import hmac
 from typing import Any
 
-from pbem.core.canonical import canonical, sha256_hex
+from pbem.common.canonical import canonical, sha256_hex
 
 
 def commit_text(parts: list[str]) -> str:

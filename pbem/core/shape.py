@@ -22,7 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.core.schemafast import compile_check
-from pbem.core.shapewords import ALLOWED, EXPECTED, MESSAGES, OR, TYPE_WORDS
+from pbem.common.shapewords import ALLOWED, EXPECTED, MESSAGES, OR, TYPE_WORDS
 from pbem.data import orders_dir
 from pbem.errors import OrderFileError
 from pbem.games import schema_path

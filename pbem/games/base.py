@@ -3,7 +3,7 @@
 The core (keys, mail, archive, campaign folder) knows a game only through :class:`Game`.
 Everything here is pure: a game never touches files, clocks, mail or global randomness. State is
 plain data (dicts, lists, str, int, bool, None) that round-trips through JSON exactly; all chance
-comes from the :class:`~pbem.core.fair.PhaseRng` the core hands to ``new_game`` and ``resolve``.
+comes from the :class:`~pbem.common.fair.PhaseRng` the core hands to ``new_game`` and ``resolve``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 
 
 def N_(message: str) -> str:

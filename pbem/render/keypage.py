@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from pbem.core.keyname import BAD_KEY_NAME as BAD_NAME
-from pbem.core.keyname import KEY_NAME, check_key_name
+from pbem.common.keyname import BAD_KEY_NAME as BAD_NAME
+from pbem.common.keyname import KEY_NAME, check_key_name
 from pbem.errors import KeyFileError
 from pbem.render import i18n, pagekit
 

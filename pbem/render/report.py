@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core.canonical import canonical
-from pbem.core.fair import phase_seed
+from pbem.common.canonical import canonical
+from pbem.common.fair import phase_seed
 from pbem.games import presentation
 
 PUBLIC = "public"
@@ -115,7 +115,7 @@ def opening(label: str, commitment: str | None, value: Any, salt: str) -> dict[s
 def dice_section(record: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The dice of a phase and how to check them, or ``None`` if no ``die`` event is shown.
 
-    Every die comes from the phase's public stream (:func:`pbem.core.fair.phase_seed` of the
+    Every die comes from the phase's public stream (:func:`pbem.common.fair.phase_seed` of the
     chain key, the phase id and the players' entropy mix), so printing its seed lets anyone
     recompute each roll with ``sha256sum`` (README, "Checking a die roll by hand")."""
     rolls = [{"purpose": str(e.get("purpose", "")), "value": e.get("value")} for e in events if e.get("type") == "die"]

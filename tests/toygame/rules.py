@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import OrderProblem, Phase, Resolution, Secret, plain_copy
 
 SEATS = {"A": "ada", "B": "bo"}

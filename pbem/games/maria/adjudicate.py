@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.core.fair import PhaseRng
+from pbem.common.fair import PhaseRng
 from pbem.errors import DataError
 from pbem.games.base import Phase, Resolution, plain_copy
 from pbem.games.maria import model, shape

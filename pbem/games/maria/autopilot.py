@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import plain_copy
 from pbem.games.maria import adjudicate, bots, model
 from pbem.games.maria.cards import card_key, card_value, cheapest_payment, payment_value

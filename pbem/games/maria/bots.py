@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.fair import Rng
+from pbem.common.fair import Rng
 from pbem.games.maria import model
 from pbem.games.maria.adjudicate import phase_powers
 from pbem.games.maria.cards import cheapest_payment

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.errors import DataError
 from pbem.games.maria import adjudicate, model, shape
 from pbem.games.maria.board import parse_board

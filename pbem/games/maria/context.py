@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.fair import PhaseRng
+from pbem.common.fair import PhaseRng
 from pbem.games.maria import model
 from pbem.games.maria.geography import Board
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import OrderProblem, Phase, Resolution, Secret
 from pbem.games.maria import adjudicate, autopilot, bots, model, orders, views
 

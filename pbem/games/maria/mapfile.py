@@ -510,7 +510,7 @@ def _check_playable(board: Board, p: Problems, index: Mapping[str, int]) -> None
 
 def read_yaml(path: Path) -> Any:
     """The data of a YAML data file; a missing or unreadable file is a DataError."""
-    from pbem.core.safeyaml import load_yaml_file
+    from pbem.common.safeyaml import load_yaml_file
     from pbem.errors import PbemError
 
     if not path.is_file():

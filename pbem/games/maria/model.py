@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from pbem.core.fair import Rng
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.fair import Rng
+from pbem.common.safeyaml import load_yaml_file
 from pbem.data import seeds_dir
 from pbem.errors import DataError
 from pbem.games.maria.cards import card_key

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.safeyaml import load_yaml_file
 from pbem.data import seeds_dir
 from pbem.errors import DataError
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.maria import adjudicate, bots
 
 Check = Callable[[dict[str, Any], dict[str, Any] | None, list[dict[str, Any]]], None]

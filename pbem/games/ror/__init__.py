@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import OrderProblem, Phase, Resolution, Secret
 from pbem.games.ror import adjudicate, autopilot, bots, orders, views
 from pbem.games.ror.model import State

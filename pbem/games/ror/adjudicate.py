@@ -12,7 +12,7 @@ import copy
 import json
 from typing import Any
 
-from pbem.core.fair import PhaseRng, Rng
+from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import Resolution
 from pbem.games.ror.model import Ctx, Dice, OutOfDice, RorError, State, sen
 from pbem.games.ror.orders import validate_orders

@@ -27,7 +27,7 @@ import json
 import math
 from typing import Any
 
-from pbem.core.fair import Rng
+from pbem.common.fair import Rng
 from pbem.games.ror import adjudicate
 from pbem.games.ror.civil_war import eligible_commanders, rebel_strength, strength_with
 from pbem.games.ror.dispatch import can_command, consents, dispatcher, moh_of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.fair import Rng
+from pbem.common.fair import Rng
 from pbem.games.ror.model import State, is_aligned
 from pbem.games.ror.orders import legal_orders
 

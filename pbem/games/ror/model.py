@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from pbem.core.fair import Rng
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.fair import Rng
+from pbem.common.safeyaml import load_yaml_file
 from pbem.data import seeds_dir
 from pbem.games.base import N_
 from pbem.errors import DataError, PbemError

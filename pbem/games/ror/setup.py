@@ -12,7 +12,7 @@ import copy
 from functools import cache
 from typing import Any
 
-from pbem.core.safeyaml import load_yaml_file
+from pbem.common.safeyaml import load_yaml_file
 from pbem.data import seeds_dir
 from pbem.errors import DataError
 from pbem.games.ror.model import (

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
-from pbem.core.canonical import canonical
+from pbem.common.canonical import canonical
 from pbem.games.base import Box
 from pbem.games.maria.board import load_board
 from pbem.render import i18n

@@ -178,8 +178,8 @@ MESSAGES: dict[str, str] = {
 
 def message_table(lang: str) -> dict[str, str]:
     """The Rome page's words in ``lang`` (the catalog first, then the table above), with the
-    sentences of the shape check (pbem.core.shapewords), which the catalog translates."""
-    from pbem.core import shapewords as shape
+    sentences of the shape check (pbem.common.shapewords), which the catalog translates."""
+    from pbem.common import shapewords as shape
 
     table = pagekit.message_table(lang, MESSAGES)
     for msg in (*shape.MESSAGES.values(), *shape.TYPE_WORDS.values(), shape.ALLOWED, shape.EXPECTED, shape.OR):
