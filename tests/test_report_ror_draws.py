@@ -10,6 +10,7 @@ read: a draw the text does not let a reader recompute fails the test.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -168,3 +169,39 @@ def test_chinese_reports_translate_rule_reasons(campaigns: list[Path]) -> None:
             assert text.splitlines()[2].startswith("遊戲：ror / "), path
             if "共和國" in text.split("\n局勢\n", 1)[-1]:
                 assert "docs/rules/ror.zh-TW.md#r6-6" in text, path
+
+
+_HAN = "\u4e00-\u9fff"
+_HALF_WIDTH = re.compile(rf"[{_HAN}）][:;,]|[。，：；] |[{_HAN}] \(")
+
+
+def _zh_reports(camp: Path) -> list[tuple[Path, str]]:
+    """Every zh-TW report of ``camp`` as text: public and private, text and HTML (tags out)."""
+    out = []
+    for path in sorted((camp / "reports").rglob("*")):
+        if path.suffix not in (".txt", ".html") or path.name.endswith(".orders.html"):
+            continue
+        text = path.read_text()
+        if path.suffix == ".html":
+            text = re.sub(r"<style.*?</style>|<script.*?</script>|<svg.*?</svg>", "", text, flags=re.S)
+            text = html.unescape(re.sub(r"<[^>]+>", "\n", text))
+        if "zh-TW" in path.name or ("/private/" in path.as_posix() and "公開報告" not in text and "私人報告" in text):
+            out.append((path, text))
+    return out
+
+
+def test_chinese_reports_read_as_written_chinese(campaigns: list[Path]) -> None:
+    """zh-TW reports of Rome and of the two entropy rounds before the deal: full-width punctuation
+    after Chinese words (labels, the deadline sentence), round kinds named in Chinese."""
+    seen = 0
+    for camp in campaigns:
+        for path, text in _zh_reports(camp):
+            seen += 1
+            story = text.split("\n局勢\n", 1)[0].split("\n發生了什麼\n", 1)[-1] if "\n局勢\n" in text else ""
+            for line in text.replace(story, "").splitlines():
+                if re.match(r"\s*R\d+\.\d+：", line):
+                    continue  # a rule's own text, quoted from the rules reference
+                assert not _HALF_WIDTH.search(line), (path, line)
+            for kind in ("entropy", "revolution", "senate", "endgame", "declare"):
+                assert f"({kind})" not in text and f"\n{kind}\n" not in text, (path, kind)
+    assert seen >= 30

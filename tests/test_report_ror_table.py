@@ -16,6 +16,7 @@ from pbem.core.campaign import Campaign
 from pbem.render import i18n
 
 LANGS = {"en": "public", "zh-TW": "public.zh-TW"}
+COLON = {"en": ": ", "zh-TW": "："}  # zh-TW writes a full-width colon after a label
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]
 
 def _situation(text: str, lang: str) -> str:
     """The situation part of a text report: from 'The Republic:' to the next heading."""
-    start = text.index(i18n.gettext_for(lang, "The Republic") + ":")
+    start = text.index(i18n.gettext_for(lang, "The Republic") + COLON[lang].strip())
     end = text.find("\n" + i18n.gettext_for(lang, "Next") + "\n", start)
     return text[start:end if end > 0 else None]
 
@@ -47,7 +48,7 @@ def test_every_senator_in_play_appears_with_his_faction(demo: tuple[Path, dict[s
     assert in_play
     for sid, r in sorted(in_play.items()):
         fname = i18n.gettext_for(lang, "faction %(id)s") % {"id": r["faction"]}
-        assert f"{fname}: {r['name']} ({sid})" in text, (lang, sid)
+        assert f"{fname}{COLON[lang]}{r['name']} ({sid})" in text, (lang, sid)
         assert re.search(rf"<td>{re.escape(fname)}</td><td>{re.escape(r['name'])} \({re.escape(sid)}\)", page), (lang, sid)
 
 
@@ -62,7 +63,7 @@ def test_hrao_office_and_active_wars_are_printed(demo: tuple[Path, dict[str, Any
     active = sorted(w for w, r in st["wars"].items() if r["status"] == "active")
     assert active
     for wid in active:
-        assert f"  {wid}: " in text, (lang, wid)
+        assert f"  {wid}{COLON[lang]}" in text, (lang, wid)
         assert f"<td>{wid}</td>" in page, (lang, wid)
     for wid in sorted(set(st["wars"]) - set(active)):
         assert f"<td>{wid}</td>" not in page  # only active wars are listed
