@@ -61,7 +61,8 @@ def page_code(html: str) -> str:
     assert code and note
     text = unpack(code.group(1)).decode("utf-8")
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == note.group(1)
-    assert text.startswith((templates_dir() / "orderpage" / "orderpage.js").read_text(encoding="utf-8"))
+    own = [(templates_dir() / "orderpage" / name).read_text(encoding="utf-8") for name in ("orderfile.js", "orderpage.js")]
+    assert text.startswith("\n".join(own))
     return text
 
 
@@ -157,7 +158,8 @@ def test_every_word_has_a_chinese_form() -> None:
     # the page's scripts use no word the table lacks
     used = set()
     # Rome's form has its own table (orderpage_ror.message_table); the others use this one
-    for src in ((templates_dir() / "orderpage" / "orderpage.js").read_text(encoding="utf-8"),
+    for src in ((templates_dir() / "orderpage" / "orderfile.js").read_text(encoding="utf-8"),
+                (templates_dir() / "orderpage" / "orderpage.js").read_text(encoding="utf-8"),
                 orderpage.form_source("maria"), orderpage.form_source("pbem")):  # pbem.js: the rounds before the deal
         used |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"\)', src))  # t("...")
         used |= set(re.findall(r'\["[\w-]+", "((?:[^"\\]|\\.)*)"\]', src))  # ["element-id", "..."]

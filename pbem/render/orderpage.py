@@ -368,7 +368,7 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     page = _asset("page.html")
     from html import escape
 
-    names = ["orderpage.js"]
+    names = ["orderfile.js", "orderpage.js"]  # the signed file's bytes, then the page (PBEM)
     if data.get("schema"):  # the shape check of pbem check, before the game's own checks
         names.append("shape.js")
     scripts = [_asset(n) for n in names]
