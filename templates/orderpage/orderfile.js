@@ -1,5 +1,5 @@
 /* The bytes of a signed order file, as pbem's Python side makes them: hex and base64, canonical
- * JSON (pbem.core.canonical), the bytes a signature covers, and the YAML that `pbem sign` writes.
+ * JSON (pbem.common.canonical), the bytes a signature covers, and the YAML that `pbem sign` writes.
  * Plain functions of their arguments, no page and no browser state: orderpage.js signs and saves
  * with them, and hands them on as PBEM.canonical, PBEM.toYaml, PBEM.hexToBytes, PBEM.bytesToHex.
  */
