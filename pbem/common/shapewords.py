@@ -4,11 +4,7 @@ The catalogs translate them; ``%(...)s`` are filled in after translation."""
 
 from __future__ import annotations
 
-
-def N_(message: str) -> str:
-    """Marks a sentence for the catalogs (``pybabel extract`` finds it); translated where shown."""
-    return message
-
+from pbem.common.catalog import N_
 
 # One sentence per schema keyword; %(...)s are filled in after translation.
 MESSAGES = {

@@ -19,14 +19,23 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__
-from pbem.core.campaign import Campaign, derive_keys, effective, format_pin, orders_folder_name, parse_pin, parse_public_key, record_hash
-from pbem.core.gm import majority
 from pbem.common.canonical import canonical, digest, sha256_hex
+from pbem.common.catalog import N_
+from pbem.common.fair import H, PhaseRng, Rng, check_chain_key, entropy_mix, hash_chain, phase_seed
+from pbem.core.campaign import (
+    Campaign,
+    derive_keys,
+    effective,
+    format_pin,
+    orders_folder_name,
+    parse_pin,
+    parse_public_key,
+    record_hash,
+)
 from pbem.core.deal import lobby_state
 from pbem.core.envelope import parse_order_document, verify_signature
-from pbem.common.fair import H, PhaseRng, Rng, check_chain_key, entropy_mix, hash_chain, phase_seed
+from pbem.core.gm import majority
 from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
-from pbem.core.replies import N_
 from pbem.errors import AuditError, PbemError
 
 

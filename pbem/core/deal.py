@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.common.fair import PhaseRng, Rng
-from pbem.games.base import N_, Game, OrderProblem, Phase, Resolution, Secret
+from pbem.games.base import Game, OrderProblem, Phase, Resolution, Secret
 
 LOBBY = "pbem_lobby"
 COMMIT, REVEAL = "deal/commit", "deal/reveal"

@@ -26,19 +26,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbem.common.canonical import sha256_hex
+from pbem.common.catalog import N_
 from pbem.core import outbox
 from pbem.core.campaign import Campaign, Seat, format_time
-from pbem.common.canonical import sha256_hex
 from pbem.core.mailin import Candidate
 from pbem.errors import OrderFileError, PbemError, SignatureError, echo
 
 REFUSALS_PER_SENDER = 3
 _MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
 
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogs (``pybabel extract`` finds it); translated where shown."""
-    return message
 
 
 def said(error: type[PbemError], msgid: str, *, line: int | None = None, field: str | None = None,

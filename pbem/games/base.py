@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from pbem.common.fair import PhaseRng, Rng
-
-
-def N_(message: str) -> str:
-    """Marks a sentence a game says to a player (a VOID reason, an order problem) for the
-    catalogs. The game fills it in English with ``%``; a report or receipt in another language
-    finds the sentence's pattern in the catalog and says it there (``i18n.say_game``)."""
-    return message
 
 State = dict[str, Any]
 Orders = dict[str, Any]

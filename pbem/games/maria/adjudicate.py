@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.common.fair import PhaseRng
 from pbem.errors import DataError
 from pbem.games.base import Phase, Resolution, plain_copy
@@ -24,7 +25,6 @@ from pbem.games.maria.rules import (
     victory,
     winter,
 )
-from pbem.games.base import N_
 
 FIRST_YEAR = 1741
 POLITICS_STEPS = {"trusted_gm": ["politics"], "trustless": ["commit", "politics"]}

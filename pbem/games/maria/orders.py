@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.base import OrderProblem
 from pbem.games.maria import model
 from pbem.games.maria.adjudicate import STANDING_KEYS, phase_powers, split_problem
 from pbem.games.maria.cards import is_card_id, resolve_partial
 from pbem.games.maria.rules import battle
-from pbem.games.base import N_
 
 KEYS = {
     "setup": ("troops", "standing", "deals"),

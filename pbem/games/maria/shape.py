@@ -8,9 +8,10 @@ the round or voids the others. ``orders.validate`` tells the player the same bef
 
 from __future__ import annotations
 
-from pbem.games.base import N_
 from collections.abc import Callable
 from typing import Any
+
+from pbem.common.catalog import N_
 
 PLAN_LISTS = ("prefer", "retreat", "loss_order")
 PLAN_INTS = ("max_cards", "max_points", "concede_if_behind_by")

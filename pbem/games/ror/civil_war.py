@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.ror.loyalty import loyalty_rolls
 from pbem.games.ror.model import (
     Ctx,
@@ -25,7 +26,6 @@ from pbem.games.ror.model import (
 )
 from pbem.games.ror.mortality import kill
 from pbem.games.ror.revolution import faction_orders, void
-from pbem.games.base import N_
 
 DECISIONS = ("revolt", "lay_down", "manilian", "roll")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.ror.civil_war import rebel_strength, strength_with
 from pbem.games.ror.model import (
     Ctx,
@@ -22,7 +23,6 @@ from pbem.games.ror.model import (
     sen,
     senators_sorted,
 )
-from pbem.games.base import N_
 
 
 def dispatcher(st: State) -> str:

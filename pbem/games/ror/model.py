@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.common.fair import Rng
 from pbem.common.safeyaml import load_yaml_file
 from pbem.data import seeds_dir
-from pbem.games.base import N_
 from pbem.errors import DataError, PbemError
 
 State = dict[str, Any]

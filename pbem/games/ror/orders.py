@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.base import OrderProblem
 from pbem.games.ror.civil_war import eligible_commanders, manilian_problem
 from pbem.games.ror.dispatch import can_command, default_dispatch
@@ -33,7 +34,6 @@ from pbem.games.ror.model import (
     sid_key,
 )
 from pbem.games.ror.revolution import concession_problem, statesman_problem
-from pbem.games.base import N_
 
 # standing orders ride in any round and are kept until replaced (R8.2)
 STANDING_KEYS = ("desert", "consent", "release", "accept", "attack", "redistribute")

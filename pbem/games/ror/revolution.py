@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.ror.model import (
     PAIRS,
     Ctx,
@@ -21,7 +22,6 @@ from pbem.games.ror.model import (
     number_of,
     why_data,
 )
-from pbem.games.base import N_
 
 
 def faction_orders(ctx: Ctx, faction: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.ror.civil_war import (
     check_primary,
     disband,
@@ -58,8 +59,6 @@ from pbem.games.ror.victory import (
     people_revolt,
     settle_rebel,
 )
-from pbem.games.base import N_
-
 
 # --------------------------------------------------------------------------- script (R9.11)
 

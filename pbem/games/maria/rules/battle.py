@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import N_
+from pbem.common.catalog import N_
 from pbem.games.maria import model
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules.combat import ATTACKER, Fighter, Side, fight

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.maria import model
 from pbem.games.maria.board import MAPS_OF_POWER
 from pbem.games.maria.cards import cheapest_payment
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import conquest
-from pbem.games.base import N_
 
 MAX_STACK = 2  # M3.3
 

@@ -14,12 +14,12 @@ import hashlib
 import json
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.maria import model
 from pbem.games.maria.cards import card_suit, card_value, is_card_id, is_reserve
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules import tracks
 from pbem.games.maria.rules.effects import resolve_card
-from pbem.games.base import N_
 
 SUITS = ("S", "H", "D", "C")
 BIDDERS = ("AU", "FR", "PR", "PA")

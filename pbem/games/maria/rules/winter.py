@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.common.catalog import N_
 from pbem.games.maria import model
 from pbem.games.maria.cards import cheapest_payment
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.rules.movement import MAX_STACK, reentry_problem
 from pbem.games.maria.rules.supply import in_supply
-from pbem.games.base import N_
 
 
 def start_winter(ctx: Ctx) -> None:
