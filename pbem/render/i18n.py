@@ -226,13 +226,27 @@ def plurals(text: Any) -> Any:
 _CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=[\u3000-\u9fff\uff00-\uffef])")
 
 
+_HAN = "\u4e00-\u9fff"
+_ZH_BRACKETS = re.compile(rf"(?<=[{_HAN}]) ?\(([^()\n]*)\)")
+_ZH_MARKS = re.compile(rf"(?<=[{_HAN}）])([:;,]) ?")
+_FULL_WIDTH = {":": "：", ";": "；", ",": "，"}
+
+
+def _zh_sentence(text: str) -> str:
+    """Chinese punctuation after Chinese words: ``死亡 (派系 A): R4.9`` -> ``死亡（派系 A）：R4.9``;
+    a Latin name keeps its own brackets (``Valerius (3)``)."""
+    text = _ZH_BRACKETS.sub(r"（\1）", _CJK_GAP.sub("", text))
+    return _ZH_MARKS.sub(lambda m: _FULL_WIDTH[m.group(1)], text)
+
+
 def tidy(lang: str, text: Any) -> Any:
     """A sentence of a report as its language writes it: English counts as words
     (:func:`plurals`); in Chinese no space between two Chinese characters (a name filled into a
-    sentence: ``法國征服皮爾森``, not ``法國 征服 皮爾森``)."""
+    sentence: ``法國征服皮爾森``, not ``法國 征服 皮爾森``) and full-width punctuation after a
+    Chinese word (:func:`_zh_sentence`)."""
     out = plurals(text)
     if check_lang(lang) == "zh-TW":
-        out = type(out)(_CJK_GAP.sub("", str(out))) if hasattr(out, "__html__") else _CJK_GAP.sub("", str(out))
+        out = type(out)(_zh_sentence(str(out))) if hasattr(out, "__html__") else _zh_sentence(str(out))
     return out
 
 
