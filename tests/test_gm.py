@@ -261,3 +261,25 @@ def test_resend_after_a_rollback_sends_the_report_in_force(tmp_path: Path, mini_
     run_cli("resolve", str(mini_campaign), "--force", "--now", NOW)
     corrected = next((mini_campaign / "outbox").glob("report-0001-round-1.r*-north.eml")).read_text()
     assert resend(3, "round-2").split("\n\n", 1)[1] == corrected.split("\n\n", 1)[1]
+
+
+def test_a_rollback_past_a_commitment_keeps_it_pending(tmp_path: Path, mini_campaign: Path, keys: dict[str, Path]) -> None:
+    """Rolled back to round-2, round-1's commitments are still pending: the reopened phase mixes
+    an entropy value for each seat and the audit follows the commitments across the rollback."""
+    for rnd in ("round-1", "round-2"):
+        for seat in ("north", "south"):
+            run_cli("intake", str(mini_campaign), str(_bid(tmp_path, mini_campaign, keys, seat, rnd, name=f"{seat}-{rnd}")),
+                    "--now", NOW)
+        run_cli("resolve", str(mini_campaign), "--force", "--now", NOW)
+    run_cli("rollback", str(mini_campaign), "--to", "round-2", "--now", "2026-12-02T09:00:00Z")
+    state = _state(mini_campaign)
+    for seat in ("north", "south"):
+        power = seat[0].upper()
+        doc = signed(tmp_path, keys[seat], "mini-1", seat, "round-2", {power: {"bid": state["hands"][power][-1]}},
+                     seq=2, name=f"{seat}-again")
+        run_cli("intake", str(mini_campaign), str(doc), "--now", "2026-12-02T10:00:00Z")
+    run_cli("resolve", str(mini_campaign), "--force", "--now", "2026-12-02T11:00:00Z")
+    last = _records(mini_campaign)[-1]
+    assert last["kind"] == "phase" and last["phase"] == "round-2"
+    assert sorted(last["entropy"]) == ["north", "south"], last["entropy"]
+    assert "audit passed" in run_cli("audit", str(mini_campaign)).output
