@@ -98,3 +98,12 @@ def test_messages_translated_when_a_template_compiles_render_as_the_extension_do
     assert "&lt;b&gt;7&lt;/b&gt;" in got and "<b>7</b>" in got and "100% sure" in got
     if lang == "zh-TW":
         assert "Prussia" not in got.split("|")[0]  # really translated
+
+
+def test_a_chinese_sentence_takes_full_width_punctuation_after_chinese_words() -> None:
+    from pbem.render.i18n import tidy
+
+    assert tidy("zh-TW", "Valerius (3) 死亡 (派系 A): R4.9 反叛失敗") == "Valerius (3) 死亡（派系 A）：R4.9 反叛失敗"
+    assert tidy("zh-TW", "Fabius (2) (叛軍) 叛變; 叛軍爪牙: Aemilius (19)") == "Fabius (2)（叛軍）叛變；叛軍爪牙：Aemilius (19)"
+    assert tidy("zh-TW", "軍團 8, 9 被消滅 ()") == "軍團 8, 9 被消滅（）"  # numbers keep their commas
+    assert tidy("en", "Valerius (3) dies (faction A): R4.9") == "Valerius (3) dies (faction A): R4.9"

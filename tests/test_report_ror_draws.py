@@ -172,7 +172,7 @@ def test_chinese_reports_translate_rule_reasons(campaigns: list[Path]) -> None:
 
 
 _HAN = "\u4e00-\u9fff"
-_HALF_WIDTH = re.compile(rf"[{_HAN}）][:;,]|[。，：；] |[{_HAN}] \(")
+_HALF_WIDTH = re.compile(rf"[{_HAN}）][:;,]|[。，：；] |[{_HAN}] \(|\([{_HAN}]")
 
 
 def _zh_reports(camp: Path) -> list[tuple[Path, str]]:

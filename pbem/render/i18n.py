@@ -227,16 +227,16 @@ _CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=[\u3000-\u9fff\uff0
 
 
 _HAN = "\u4e00-\u9fff"
-_ZH_BRACKETS = re.compile(rf"(?<=[{_HAN}]) ?\(([^()\n]*)\)")
+_ZH_BRACKETS = re.compile(rf"(?<=[{_HAN}]) ?\(([^()\n]*)\)| \(([{_HAN}][^()\n]*)\)")
 _ZH_MARKS = re.compile(rf"(?<=[{_HAN}）])([:;,]) ?")
 _FULL_WIDTH = {":": "：", ";": "；", ",": "，"}
 
 
 def _zh_sentence(text: str) -> str:
-    """Chinese punctuation after Chinese words: ``死亡 (派系 A): R4.9`` -> ``死亡（派系 A）：R4.9``;
-    a Latin name keeps its own brackets (``Valerius (3)``)."""
-    text = _ZH_BRACKETS.sub(r"（\1）", _CJK_GAP.sub("", text))
-    return _ZH_MARKS.sub(lambda m: _FULL_WIDTH[m.group(1)], text)
+    """Chinese punctuation after Chinese words: ``死亡 (派系 A): R4.9`` -> ``死亡（派系 A）：R4.9``,
+    ``Fabius (2) (叛軍)`` -> ``Fabius (2)（叛軍）``; a Latin name keeps its own brackets (``Valerius (3)``)."""
+    text = _ZH_BRACKETS.sub(lambda m: f"（{m.group(1) if m.group(1) is not None else m.group(2)}）", text)
+    return _ZH_MARKS.sub(lambda m: _FULL_WIDTH[m.group(1)], _CJK_GAP.sub("", text))
 
 
 def tidy(lang: str, text: Any) -> Any:
