@@ -107,3 +107,9 @@ def test_a_chinese_sentence_takes_full_width_punctuation_after_chinese_words() -
     assert tidy("zh-TW", "Fabius (2) (叛軍) 叛變; 叛軍爪牙: Aemilius (19)") == "Fabius (2)（叛軍）叛變；叛軍爪牙：Aemilius (19)"
     assert tidy("zh-TW", "軍團 8, 9 被消滅 ()") == "軍團 8, 9 被消滅（）"  # numbers keep their commas
     assert tidy("en", "Valerius (3) dies (faction A): R4.9") == "Valerius (3) dies (faction A): R4.9"
+
+
+def test_entropy_has_one_chinese_word() -> None:
+    """The players' random values are 亂數 in every zh-TW sentence (reports, forms, receipts)."""
+    said = [m.string for m in _catalog("zh_TW") if m.id and "entropy" in str(m.id) and m.string]
+    assert said and not [s for s in said if "熵" in str(s)]
