@@ -568,3 +568,32 @@ def test_no_name_covers_a_piece(board_: Board, view_: dict[str, Any],
               if a[0] + pad < b[2] and b[0] < a[2] - pad and a[1] + pad < b[3]
               and b[1] < a[3] - pad]
     assert hidden == []
+
+
+
+def test_map_render_of_a_campaign_is_its_games_map(tmp_path: Path, mini_campaign: Path) -> None:
+    """``pbem map render FOLDER`` draws a campaign's current public position through its game's
+    presentation (the same drawing as the phase's stored public map); a game without a map is
+    refused."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from tests.conftest import make_keys, player_args, run_cli
+
+    keys = make_keys(tmp_path / "maria-keys", ("maria_theresa", "frederick", "louis"))
+    camp = tmp_path / "maria"
+    run_cli("new", str(camp), "--deal-now", "--game", "maria", "--scenario", "intro", "--id", "m-map",
+            "--now", "2027-01-04T08:00:00Z", *player_args(keys))
+    for _ in range(2):  # set-up and hussars: default orders
+        run_cli("resolve", str(camp), "--force", "--now", "2027-01-09T08:00:00Z")
+    out = tmp_path / "now.svg"
+    drawn = CliRunner().invoke(main, ["map", "render", str(camp), "--lang", "zh-TW", "-o", str(out)])
+    assert drawn.exit_code == 0, drawn.output
+    last = sorted((camp / "reports").glob("*/map.zh-TW.svg"))[-1]
+    stored, now = parse(last.read_text(encoding="utf-8")), parse(out.read_text(encoding="utf-8"))
+    placed = sorted((g.get("id") or "", g.get("transform") or "") for g in groups(now, "general"))
+    assert len(placed) >= 13
+    assert placed == sorted((g.get("id") or "", g.get("transform") or "") for g in groups(stored, "general"))
+    mini = CliRunner().invoke(main, ["map", "render", str(mini_campaign), "-o", str(out)])
+    assert mini.exit_code == 1
+    assert "has no map to draw" in mini.stderr

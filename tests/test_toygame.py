@@ -204,3 +204,12 @@ def test_the_history_site_opens_every_secret_after_the_end(played: Path) -> None
     for label in ("pile", "favourite:A", "favourite:B"):
         assert f"<code>{label}</code>" in secrets
     assert 'class="bad"' not in secrets
+
+
+def test_pbem_map_render_draws_the_auction_through_its_presentation(played: Path, tmp_path: Path) -> None:
+    """``pbem map render FOLDER`` asks the campaign's game for its map: the auction's purses."""
+    out = tmp_path / "now.svg"
+    run_cli("map", "render", str(played), "-o", str(out))
+    drawn = out.read_text(encoding="utf-8")
+    assert drawn.count('class="purse"') == 2
+    assert drawn == sorted((played / "reports").glob("*/map.svg"))[-1].read_text(encoding="utf-8")

@@ -53,18 +53,19 @@ def map_check(file: str, forces: str | None, no_forces: bool) -> None:
         click.echo(f"{len(loaded.trains)} supply trains")
 
 
-def _campaign_view(folder: Path) -> tuple[Board, dict[str, Any]]:
-    """The board and the current public map view of a campaign folder."""
+def _campaign_map(folder: Path, lang: str) -> str:
+    """A campaign's current public position, drawn by its game's presentation."""
     from pbem.core.campaign import Campaign
     from pbem.errors import CampaignError
+    from pbem.render.reportmap import map_svg
 
     camp = Campaign(folder).require()
     _, state = camp.current()
-    view = camp.game().view(state, "public")
-    map_view = view.get("map") if isinstance(view, dict) else None
-    if not isinstance(map_view, dict):
+    game = str(camp.create_record()["game"])
+    svg = map_svg(game, camp.game().view(state, "public"), [], lang)
+    if svg is None:
         raise CampaignError(f"{folder}: this campaign's game has no map to draw")
-    return load_board(), map_view
+    return svg
 
 
 def _start_view(map_file: str | None, forces_file: str | None, intro: bool
@@ -91,17 +92,18 @@ def _start_view(map_file: str | None, forces_file: str | None, intro: bool
 @click.option("--lang", type=click.Choice(["en", "zh-TW"]), default="en", show_default=True)
 def map_render(folder: str | None, output: str, map_file: str | None, forces_file: str | None,
                intro: bool, lang: str) -> None:
-    """Draw a map as SVG: a campaign's position, or the starting position.
+    """Draw a map as SVG: a campaign's position (any game with a map), or Maria's starting position.
 
     \b
     Example:  pbem map render -o start.svg
               pbem map render --lang zh-TW -o start-zh.svg
     """
-    from pbem.render.maria.svgmap import render_map
-
     if folder is not None:
-        board, view = _campaign_view(Path(folder))
+        svg = _campaign_map(Path(folder), lang)
     else:
+        from pbem.render.maria.svgmap import render_map
+
         board, view = _start_view(map_file, forces_file, intro)
-    Path(output).write_text(render_map(board, view, lang=lang), encoding="utf-8")
+        svg = render_map(board, view, lang=lang)
+    Path(output).write_text(svg, encoding="utf-8")
     click.echo(output)
