@@ -98,19 +98,6 @@ def autopilot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, A
 
 # -- scoring ---------------------------------------------------------------------------------------
 
-_DISTANCES: dict[tuple[int, frozenset[str]], dict[str, int]] = {}
-
-
-def _distances(board: Any, targets: Any) -> dict[str, int]:
-    """``board.distances_to_any`` remembered: a search tries many plans over the same targets."""
-    key = (id(board), frozenset(targets))
-    if key not in _DISTANCES:
-        if len(_DISTANCES) > 4096:
-            _DISTANCES.clear()
-        _DISTANCES[key] = board.distances_to_any(key[1])
-    return _DISTANCES[key]
-
-
 
 def _side(state: dict[str, Any], seat: str | None, power: str) -> set[str]:
     return set(model.seat_powers(state).get(seat, [power])) if seat else {power}
@@ -174,13 +161,13 @@ def score(state: dict[str, Any], side: set[str]) -> float:
     # enemy general stands within 3 of it
     open_targets = [f for f in targets if holders[f] is None or enemy.get(holders[f], False)]
     if open_targets and (major != "AU" or not model.is_intro(state)):
-        near = _distances(board, [f for f in open_targets if foe_cities.isdisjoint(board.within(f, 3))]
+        near = board.nearest([f for f in open_targets if foe_cities.isdisjoint(board.within(f, 3))]
                           or open_targets)
         val -= 3.0 * sum(min(near.get(gens[g]["city"], 30), 30) for g in ours)
     if major == "AU" or not model.is_intro(state):
         val += 2.0 * sum(1 for f in held if f in guard)
         if foe_cities:
-            foes = _distances(board, foe_cities)
+            foes = board.nearest(foe_cities)
             val -= 0.5 * sum(min(foes.get(gens[g]["city"], 30), 30) for g in ours)
     trains = {v["city"] for v in state["trains"].values() if v["power"] in side and v["city"]}
     val -= 3.0 * sum(1 for g in ours if trains.isdisjoint(board.within(gens[g]["city"], 5))
@@ -242,7 +229,7 @@ def _stage(state: dict[str, Any], power: str, seat: str | None, rng: Rng) -> dic
                   key=lambda g: (-gens[g]["troops"], g))
     goals = [f for f in _targets(state, board, major) if _takeable(state, board, f, major)]
     foes = [gens[g]["city"] for g in model.on_map(state) if model.are_enemies(state, power, gens[g]["power"])]
-    near = _distances(board, goals or foes or [])
+    near = board.nearest(goals or foes or [])
     moves: dict[str, dict[str, Any]] = {}
     sim = rng.fork("sim")
     reach: dict[str, dict[str, list[str]]] = {}  # train -> where it may go: the same for every plan
@@ -374,7 +361,7 @@ def _hussar_cities(state: dict[str, Any], power: str, allowed: list[str]) -> lis
     gens = state["generals"]
     foes = {gens[g]["city"] for g in model.on_map(state) if model.are_enemies(state, power, gens[g]["power"])
             and board.home_of(gens[g]["city"]) != gens[g]["power"]}
-    near = _distances(board, foes) if foes else {}
+    near = board.nearest(foes) if foes else {}
     return sorted(allowed, key=lambda c: (near.get(c, 99), c))[: hussar_count(state)]
 
 
