@@ -59,7 +59,7 @@ def report_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html
             if maintype == "text":
                 part_text = data.decode("utf-8")
                 parts.append(_text_part(subtype, part_text, text_cte(part_text), disposition=disposition, version=True))
-            elif data.isascii() and max(map(len, data.splitlines()), default=0) < 990:  # JSON, for one: as it is
+            elif _seven_bit(data):  # JSON, for one: as it is
                 parts.append(_part(_type(maintype, subtype), _lines(data), "7bit", disposition))
             else:
                 parts.append(_part(_type(maintype, subtype), _base64(data), "base64", disposition))
@@ -92,7 +92,7 @@ def email_package_mail(*, sender: str, to: str, subject: str, mid: str, text: st
         if maintype == "text":
             body = data.decode("utf-8")
             msg.add_attachment(body, subtype=subtype, filename=filename, cte=text_cte(body))
-        elif data.isascii() and max(map(len, data.splitlines()), default=0) < 990:  # JSON, for one: as it is
+        elif _seven_bit(data):  # JSON, for one: as it is
             msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename, cte="7bit")
         else:
             msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
@@ -109,11 +109,16 @@ def text_cte(body: str, line_limit: int = 990) -> str:
     """The lighter transfer encoding of a text part: 7bit for ASCII lines under ``line_limit``
     (0: never), else quoted-printable or base64, whichever is smaller (Chinese text is three
     bytes a character, each three characters in quoted-printable)."""
-    if body.isascii() and max((len(line) for line in body.splitlines()), default=0) < line_limit:
+    if _seven_bit(body, line_limit):
         return "7bit"
     data = body.encode("utf-8")
     escaped = len(data) - len(data.translate(None, _ESCAPED))
     return "quoted-printable" if len(data) + 2 * escaped < len(data) * 4 // 3 else "base64"
+
+
+def _seven_bit(body: str | bytes, line_limit: int = 990) -> bool:
+    """Whether ``body`` travels as it is: ASCII, every line shorter than ``line_limit``."""
+    return body.isascii() and max(map(len, body.splitlines()), default=0) < line_limit
 
 
 _ESCAPED = bytes([61, *range(127, 256)])  # the bytes quoted-printable writes as =XX (and more)
