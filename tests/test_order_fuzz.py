@@ -21,7 +21,6 @@ from order_fuzz import MARIA_KINDS, ROR_KINDS, cases, check_file, hostile_file
 
 LABELS = [f"maria/{k}" for k in MARIA_KINDS] + [f"ror/{k}" for k in ROR_KINDS]
 PER_KIND = 190  # 11 kinds: 2,090 files
-SEEN: Counter[str] = Counter()
 
 
 def test_every_round_kind_of_both_games_has_positions() -> None:
@@ -31,6 +30,7 @@ def test_every_round_kind_of_both_games_has_positions() -> None:
 @pytest.mark.parametrize("label", LABELS)
 def test_hostile_order_files_never_crash_intake_or_the_rules(label: str) -> None:
     found = cases()[label]
+    seen: Counter[str] = Counter()
 
     @settings(max_examples=PER_KIND, derandomize=True, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -38,14 +38,11 @@ def test_hostile_order_files_never_crash_intake_or_the_rules(label: str) -> None
     def check(rnd: random.Random, which: int) -> None:
         case = found[which % len(found)]
         accepted = check_file(case, hostile_file(rnd, case))
-        SEEN["files"] += 1
-        SEEN["accepted"] += accepted
+        seen["files"] += 1
+        seen["accepted"] += accepted
 
     check()
-
-
-def test_the_fuzz_ran_enough_files_and_some_were_accepted() -> None:
-    if SEEN["files"] < PER_KIND * len(LABELS):
-        pytest.skip("run with the fuzz tests above")
-    assert SEEN["files"] >= 2000
-    assert SEEN["accepted"] >= SEEN["files"] // 10, SEEN  # the rules really saw hostile files
+    # the fuzz ran its files, and a tenth of them at least got past intake: the rules really
+    # saw hostile files of this round kind, not only refusals
+    assert seen["files"] >= PER_KIND, seen
+    assert seen["accepted"] >= seen["files"] // 10, seen
