@@ -49,6 +49,7 @@ def test_every_emitted_event_renders_with_the_fields_it_is_given(game: str) -> N
     sites = call_sites(game)
     assert len(sites) > 40
     problems = []
+    stand_ins = 0
     for lang in ("en", "zh-TW"):
         env = i18n.environment(lang)
         for ext in ("html", "txt"):
@@ -66,9 +67,12 @@ def test_every_emitted_event_renders_with_the_fields_it_is_given(game: str) -> N
                     elif not (m or STAND_IN.match(str(exc))):
                         problems.append(f"{where}: {etype}.{ext} ({lang}): {exc}")
                 except (TypeError, ValueError, AttributeError):
-                    continue  # the stand-in string "x1" where the engine gives a number, list or mapping
+                    stand_ins += 1  # the stand-in string "x1" where the engine gives a number, list or mapping
+                    continue
                 # any other error (a syntax error, an unknown filter or test, a missing template) fails
     assert not problems, "\n".join(sorted(set(problems)))
+    # the stand-ins stop only a few renders: nearly every call site's template really rendered
+    assert stand_ins <= len(sites) * 4 // 5, (stand_ins, len(sites) * 4)
 
 
 def test_a_void_event_with_only_a_power_renders(tmp_path: Path) -> None:

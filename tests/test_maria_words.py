@@ -112,7 +112,7 @@ def test_every_maria_event_reads_as_chinese(ext: str) -> None:
         '{% import "maria/names.' + ext + '" as n with context %}{% include ["maria/events/" ~ e.type ~ ".'
         + ext + '", "base/events/" ~ e.type ~ ".' + ext + '", "base/events/_other.' + ext + '"] %}')
     words = glossary("maria", "zh-TW")
-    rendered = problems = 0
+    rendered = problems = stand_ins = 0
     bad = []
     # the game's end, whose fields the engine builds at run time (M10)
     ends = [("game_over", {"winner": w, "reason": r, "player": "louis"}, "M10")
@@ -130,6 +130,7 @@ def test_every_maria_event_reads_as_chinese(ext: str) -> None:
         try:
             text = tpl.render(e=ev, glossary=words, game="maria", view={})
         except (jinja2.UndefinedError, TypeError, ValueError, AttributeError, KeyError):
+            stand_ins += 1  # a stand-in value the template cannot use: its words are checked elsewhere
             continue
         rendered += 1
         # values the engine passes through as they are (stand-ins for free text) are not words
@@ -138,7 +139,7 @@ def test_every_maria_event_reads_as_chinese(ext: str) -> None:
         if left:
             problems += 1
             bad.append(f"{where}: {etype}: {left} in {text.strip()[:160]!r}")
-    assert rendered > 40
+    assert rendered > 40 and stand_ins <= rendered // 4, (rendered, stand_ins)
     assert not bad, "\n".join(bad)
 
 
