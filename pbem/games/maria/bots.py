@@ -34,49 +34,86 @@ def destinations(ctx: Ctx, power: str, movers: list[str], kind: str,
     Breadth-first searches (any roads up to 3 cities, main roads up to 4; trains 2 and 3; main
     roads up to 8 for a force march) through the cities a move may pass; every path found is
     then checked once more by the movement rules themselves."""
-    state, board = ctx.state, ctx.board
-    rec = state["generals"].get(movers[0]) or state["trains"][movers[0]]
-    start = rec["city"]
-    occ = model.occupancy(state)
-    general = kind == "general"
+    reach = Reach(ctx, power, movers, kind, force)
+    return {city: reach.paths[city] for city in reach.paths if reach.legal(city)}
 
-    def passable(city: str) -> bool:
-        here = occ.get(city)
-        if not here:
-            return True
-        # generals pass only enemy trains (M3.2); nothing else may be passed
-        return general and not model.generals_in(state, city) and all(
-            model.are_enemies(state, power, p) for p in here)
 
-    searches = [(8, True)] if force else (
-        [(3, False), (4, True)] if general else [(2, False), (3, True)])
-    found: dict[str, list[str]] = {}
-    for limit, main_only in searches:
-        paths: dict[str, list[str]] = {start: []}
-        frontier = [start]
-        for _ in range(limit):
-            nxt = []
-            for here in frontier:
-                for n in board.neighbours(here):
-                    if n in paths or (main_only and not board.is_main(here, n)):
-                        continue
-                    paths[n] = paths[here] + [n]
-                    if passable(n):
-                        nxt.append(n)
-            frontier = nxt
-        for city, path in paths.items():
-            if path and city not in found:
-                found[city] = path
-    legal: dict[str, list[str]] = {}
-    by_city = model.generals_by_city(state)
-    for city, path in sorted(found.items()):
-        if general:
-            prob = general_path_problem(ctx, power, movers, start, path, force, occ, by_city)
-        else:
-            prob = train_path_problem(ctx, power, movers[0], start, path, occ)
-        if prob is None:
-            legal[city] = path
-    return legal
+class Reach:
+    """The paths :func:`destinations` considers for ``movers`` (``paths``: one per city found,
+    sorted by city), each checked by the movement rules only when asked (``legal``): a bot that
+    heads for the nearest target checks the cities nearest first and stops at the first legal
+    one. ``occ`` and ``by_city`` may be passed in by a caller that asks for many pieces in one
+    position."""
+
+    def __init__(self, ctx: Ctx, power: str, movers: list[str], kind: str, force: bool = False,
+                 occ: dict[str, list[str]] | None = None,
+                 by_city: dict[str, list[str]] | None = None) -> None:
+        state = ctx.state
+        self.ctx, self.power, self.movers, self.force = ctx, power, movers, force
+        self.general = kind == "general"
+        rec = state["generals"].get(movers[0]) or state["trains"][movers[0]]
+        self.start = rec["city"]
+        self.occ = model.occupancy(state) if occ is None else occ
+        self.by_city = by_city
+        self.paths = dict(sorted(self._search().items()))
+        self._checked: dict[str, bool] = {}
+
+    def _search(self) -> dict[str, list[str]]:
+        state, board, power, occ = self.ctx.state, self.ctx.board, self.power, self.occ
+        general, start = self.general, self.start
+
+        def passable(city: str) -> bool:
+            here = occ.get(city)
+            if not here:
+                return True
+            # generals pass only enemy trains (M3.2); nothing else may be passed
+            return general and not model.generals_in(state, city) and all(
+                model.are_enemies(state, power, p) for p in here)
+
+        searches = [(8, True)] if self.force else (
+            [(3, False), (4, True)] if general else [(2, False), (3, True)])
+        found: dict[str, list[str]] = {}
+        for limit, main_only in searches:
+            paths: dict[str, list[str]] = {start: []}
+            frontier = [start]
+            for _ in range(limit):
+                nxt = []
+                for here in frontier:
+                    for n in board.neighbours(here):
+                        if n in paths or (main_only and not board.is_main(here, n)):
+                            continue
+                        paths[n] = paths[here] + [n]
+                        if passable(n):
+                            nxt.append(n)
+                frontier = nxt
+            for city, path in paths.items():
+                if path and city not in found:
+                    found[city] = path
+        return found
+
+    def legal(self, city: str) -> bool:
+        """True if the movement rules allow the path to ``city`` (checked once)."""
+        ok = self._checked.get(city)
+        if ok is None:
+            path = self.paths[city]
+            if self.general:
+                if self.by_city is None:
+                    self.by_city = model.generals_by_city(self.ctx.state)
+                prob = general_path_problem(self.ctx, self.power, self.movers, self.start, path,
+                                            self.force, self.occ, self.by_city)
+            else:
+                prob = train_path_problem(self.ctx, self.power, self.movers[0], self.start, path,
+                                          self.occ)
+            ok = self._checked[city] = prob is None
+        return ok
+
+    def first_legal(self, cities: list[str]) -> str | None:
+        """The first of ``cities`` the rules allow, or None."""
+        return next((c for c in cities if self.legal(c)), None)
+
+    def all_legal(self) -> list[str]:
+        """Every legal destination, sorted."""
+        return [c for c in self.paths if self.legal(c)]
 
 
 def hussar_cities(state: dict[str, Any], board: Any) -> list[str]:
@@ -210,12 +247,17 @@ def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
     return out
 
 
-def _pick(rng: Rng, paths: dict[str, list[str]], near: NearestTargets) -> str:
-    """A destination: seven times in eight the one nearest a target, otherwise any."""
-    dests = sorted(paths)
-    if near and rng.below(8):
-        return min(dests, key=lambda c: (near.get(c, 999), c))
-    return rng.choice(dests)
+def _pick(rng: Rng, reach: Reach, near: NearestTargets) -> str | None:
+    """A legal destination: seven times in eight the one nearest a target, otherwise any; None
+    (and no draw) if there is none. Only the cities looked at are checked by the rules."""
+    if near:
+        first = reach.first_legal(sorted(reach.paths, key=lambda c: (near.get(c, 999), c)))
+        if first is None:
+            return None
+        if rng.below(8):
+            return first
+    dests = reach.all_legal()
+    return rng.choice(dests) if dests else None
 
 
 def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
@@ -235,6 +277,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     # (M10.2); its bots leave more pieces at rest so that games see politics and winters.
     idle = 2 if model.is_intro(state) else 4
     own_near: NearestTargets | None = None
+    occ, by_city = model.occupancy(state), model.generals_by_city(state)
     for pid in ids:
         if pid in done:
             continue
@@ -246,23 +289,25 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
                      if h != pid and h in mine and h not in done]
             group = [pid] + (mates[:1] if mates and rng.below(3) == 0 else [])
             force = r == 2 and len(group) == 1
-            paths = destinations(ctx, power, group, "general", force)
-            if not paths:
+            reach = Reach(ctx, power, group, "general", force, occ, by_city)
+            dest = _pick(rng, reach, near)
+            if dest is None:
                 continue
-            dest = _pick(rng, paths, near)
             move: dict[str, Any] = ({"stack": group} if len(group) > 1 else {"piece": pid})
-            move["path"] = paths[dest]
+            move["path"] = reach.paths[dest]
             if force:
                 move["force_march"] = True
             moves.append(move)
             done.update(group)
         else:
-            paths = destinations(ctx, power, [pid], "train")
-            if paths:
+            reach = Reach(ctx, power, [pid], "train", occ=occ)
+            if reach.first_legal(list(reach.paths)) is not None:
                 if own_near is None:  # the start position's generals, computed once
                     own_near = board.nearest({g["city"] for g in gens.values()
                                               if g["power"] == power and g["city"]})
-                moves.append({"piece": pid, "path": paths[_pick(rng, paths, own_near)]})
+                dest = _pick(rng, reach, own_near)
+                assert dest is not None
+                moves.append({"piece": pid, "path": reach.paths[dest]})
             done.add(pid)
     out: dict[str, Any] = {"moves": moves, "plans": {"stage": _random_plan(rng)}}
     off = sorted(t for t, v in state["trains"].items()
