@@ -37,3 +37,22 @@ def play(seed: int, *, scenario: str = "intro", options: dict[str, Any] | None =
         rounds += 1
         if check:
             check(state, orders, res.events)
+
+
+def digest(seeds: range, *, scenario: str = "intro", options: dict[str, Any] | None = None,
+           board: Any = None, forces: Any = None) -> str:
+    """SHA-256 over every round of the games ``seeds`` (the state, the orders sent and the
+    events, as sorted JSON): a change meant to make the rules or the bots faster must leave it
+    as it was."""
+    import hashlib
+    import json
+
+    h = hashlib.sha256()
+
+    def check(state: dict[str, Any], orders: dict[str, Any] | None,
+              events: list[dict[str, Any]]) -> None:
+        h.update(json.dumps([state, orders, events], sort_keys=True).encode())
+
+    for seed in seeds:
+        play(seed, scenario=scenario, options=options, board=board, forces=forces, check=check)
+    return h.hexdigest()
