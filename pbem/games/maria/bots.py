@@ -227,27 +227,48 @@ def _random_plan(rng: Rng) -> dict[str, Any]:
     return plan
 
 
-def _targets(state: dict[str, Any], board: Any, power: str) -> set[str]:
-    """Cities a bot likes to head for: enemy generals and fortresses it could take."""
-    foes: dict[str, bool] = {}  # whether each power is an enemy, asked once
+class _Targets:
+    """Road steps from a city to the nearest city a bot likes to head for: enemy generals and
+    fortresses it could take (the answers of ``board.nearest`` over all of them). The
+    fortresses' search is remembered by the board while their holders stay; each enemy
+    general's city adds its own (cached) distances."""
 
-    def foe(other: str) -> bool:
-        found = foes.get(other)
-        if found is None:
-            found = foes[other] = model.are_enemies(state, power, other)
-        return found
+    def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
+        foes: dict[str, bool] = {}  # whether each power is an enemy, asked once
 
-    out = {g["city"] for g in state["generals"].values() if g["city"] is not None and foe(g["power"])}
-    maps, cities = state["maps"], board.cities
-    for f in model.fortresses_of(board):
-        if f not in out and cities[f].map in maps:
-            holder = model.controller(state, board, f)
-            if holder is None or foe(holder):
-                out.add(f)
-    return out
+        def foe(other: str) -> bool:
+            found = foes.get(other)
+            if found is None:
+                found = foes[other] = model.are_enemies(state, power, other)
+            return found
+
+        generals = sorted({g["city"] for g in state["generals"].values()
+                           if g["city"] is not None and foe(g["power"])})
+        maps, cities = state["maps"], board.cities
+        forts = []
+        for f in model.fortresses_of(board):
+            if cities[f].map in maps:
+                holder = model.controller(state, board, f)
+                if holder is None or foe(holder):
+                    forts.append(f)
+        self._forts = board.nearest(forts) if forts else None
+        self._generals = [board.distances_from(c) for c in generals]
+        self._any = bool(forts or generals)
+
+    def __bool__(self) -> bool:
+        return self._any
+
+    def get(self, city: str, default: int) -> int:
+        """The distance from ``city`` to the nearest target, or ``default`` if none is reachable."""
+        best = -1 if self._forts is None else self._forts.get(city, -1)
+        for dist in self._generals:
+            d = dist.get(city)
+            if d is not None and (best < 0 or d < best):
+                best = d
+        return default if best < 0 else best
 
 
-def _pick(rng: Rng, reach: Reach, near: NearestTargets) -> str | None:
+def _pick(rng: Rng, reach: Reach, near: NearestTargets | _Targets) -> str | None:
     """A legal destination: seven times in eight the one nearest a target, otherwise any; None
     (and no draw) if there is none. Only the cities looked at are checked by the rules."""
     if near:
@@ -265,7 +286,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     ctx = _ctx(state)
     board = ctx.board
     gens = state["generals"]
-    near = board.nearest(_targets(state, board, power))
+    near = _Targets(state, board, power)
     moves: list[dict[str, Any]] = []
     mine = [g for g in model.on_map(state) if gens[g]["power"] == power
             and not gens[g].get("blocked")]

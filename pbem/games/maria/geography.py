@@ -244,15 +244,42 @@ class Board:
     # -- distances and paths --------------------------------------------------------------
 
     def distances_from(self, city: str) -> Mapping[str, int]:
-        """Road distance from ``city`` to every city it can reach, ignoring pieces (cached)."""
+        """Road distance from ``city`` to every city it can reach, ignoring pieces (cached; in
+        the order a breadth-first search finds them, as :meth:`distances_to_any` gives them)."""
         found = self._bfs.get(city)
         if found is None:
-            adjacent = self._adjacent
-            if city not in adjacent:
+            if city not in self._adjacent:
                 raise KeyError(f"no city '{city}' on map {self.id}")
-            found = MappingProxyType(self.distances_to_any([city]))
+            index, adjacent, names = self._numbering()
+            dist = [-1] * len(adjacent)
+            start = index[city]
+            dist[start] = 0
+            order, frontier = [start], [start]
+            step = 0
+            while frontier:
+                step += 1
+                nxt = []
+                for here in frontier:
+                    for there in adjacent[here]:
+                        if dist[there] < 0:
+                            dist[there] = step
+                            nxt.append(there)
+                order.extend(nxt)
+                frontier = nxt
+            found = MappingProxyType({names[i]: dist[i] for i in order})
             self._bfs[city] = found
         return found
+
+    def _numbering(self) -> tuple[Mapping[str, int], list[tuple[int, ...]], tuple[str, ...]]:
+        """The cities numbered in the order of ``_adjacent``: city -> number, each number's
+        neighbours (numbers, in the same order) and the names (built once)."""
+        if not self._numbered:
+            names = tuple(self._adjacent)
+            index = {c: i for i, c in enumerate(names)}
+            self._numbered[:] = [index, [tuple(index[n] for n in near)
+                                         for near in self._adjacent.values()], names]
+        index, adjacent, names = self._numbered
+        return index, adjacent, names
 
     def distances_to_any(self, targets: Iterable[str]) -> dict[str, int]:
         """Road steps from every city that can reach one of ``targets`` to the nearest of them
@@ -280,10 +307,7 @@ class Board:
         found = self._nearest.get(key)
         if found is not None:
             return found
-        if not self._numbered:
-            index = {c: i for i, c in enumerate(self._adjacent)}
-            self._numbered[:] = [index, [tuple(index[n] for n in near) for near in self._adjacent.values()]]
-        index, adjacent = self._numbered
+        index, adjacent, _ = self._numbering()
         dist = [-1] * len(adjacent)
         frontier = [index[t] for t in sorted(key)]
         for i in frontier:
