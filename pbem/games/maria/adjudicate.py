@@ -66,7 +66,7 @@ def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
     Decided from public facts only (the pieces on the map, the generals and trains off it), never
     from hidden troop numbers or a hand's value: the report that names who owes orders is public."""
     step = state["step"]
-    seated = {p for ps in model.seat_powers(state).values() for p in ps}
+    seated = {p for _, ps in model.seats(state) for p in ps}
     with_player = [p for p in state["powers"] if p in seated]
     if step == "setup":
         return tuple(with_player)
@@ -242,11 +242,27 @@ def new_general(name: str, power: str, rank: int, minimum: int | None, city: str
 SHARED = frozenset({"options", "bid_log"})
 """Parts of the state that no round changes in place (the rule options; the bid log, which a
 round replaces by a longer list): the new state shares them with the old one instead of copying."""
+SHARED_POLITICS = frozenset({"cards"})
+"""Parts of ``politics`` no round changes (the political cards' texts and effects)."""
+
+
+def copy_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``state`` a round may change: plain data copied, except the parts no round
+    changes in place (``SHARED``, ``SHARED_POLITICS``), which it shares."""
+    st: dict[str, Any] = {}
+    for k, v in state.items():
+        if k in SHARED:
+            st[k] = v
+        elif k == "politics" and type(v) is dict:
+            st[k] = {pk: pv if pk in SHARED_POLITICS else plain_copy(pv) for pk, pv in v.items()}
+        else:
+            st[k] = plain_copy(v)
+    return st
 
 
 def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Resolution:
     """Resolve the current round and run on to the next round that needs orders (M12.12)."""
-    st = {k: v if k in SHARED else plain_copy(v) for k, v in state.items()}
+    st = copy_state(state)
     ctx = Ctx(st, model.board_of(st), rng)
     step = st["step"]
     if step == "over":

@@ -154,6 +154,7 @@ class Board:
     _homes: dict[str, str | None] = field(default_factory=dict, repr=False)
     _numbered: list[Any] = field(default_factory=list, repr=False)
     _nearest: dict[frozenset[str], NearestTargets] = field(default_factory=dict, repr=False)
+    _electoral: list[tuple[str, ...]] = field(default_factory=list, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -228,8 +229,11 @@ class Board:
         return tuple(sorted(c.id for c in self.cities.values() if c.fortress != "none"))
 
     def electoral(self) -> tuple[str, ...]:
-        """The electoral fortresses, sorted by id."""
-        return tuple(sorted(c.id for c in self.cities.values() if c.electoral))
+        """The electoral fortresses, sorted by id (remembered: every stage asks)."""
+        if not self._electoral:
+            self._electoral.append(tuple(sorted(c.id for c in self.cities.values()
+                                                if c.electoral)))
+        return self._electoral[0]
 
     def reentry_sites(self, power: str) -> tuple[str, ...]:
         """M4.1: the power's home major fortresses plus the cities tagged ``reentry:<power>``."""

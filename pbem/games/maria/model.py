@@ -269,9 +269,20 @@ def are_friends(state: State, a: str, b: str) -> bool:
 
 def seat_powers(state: State) -> dict[str, list[str]]:
     """Seat -> the powers it plays now (M1.2)."""
+    return {s: list(ps) for s, ps in seats(state)}
+
+
+def seats(state: State) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """:func:`seat_powers` as tuples, remembered for each set of facts it depends on (the
+    powers in the game, Saxony's ally, the number of players)."""
     powers = state["powers"]
     sx = None if is_neutral(state, "SX") else state["alliances"].get("SX")
-    if opt(state, "game.players") == "two":
+    players = opt(state, "game.players")
+    key = (tuple(powers), sx, players)
+    found = _SEATS.get(key)
+    if found is not None:
+        return found
+    if players == "two":
         seats = {"habsburg": ["AU", "PA"], "coalition": ["FR", "BA", "PR"]}
         if sx == "AU":
             seats["habsburg"].append("SX")
@@ -283,13 +294,18 @@ def seat_powers(state: State) -> dict[str, list[str]]:
             seats["maria_theresa"].append("SX")
         elif sx == "PR":
             seats["frederick"].append("SX")
-    return {s: sorted((p for p in ps if p in powers), key=POWER_INDEX.__getitem__)
-            for s, ps in seats.items()}
+    found = _SEATS[key] = tuple(
+        (s, tuple(sorted((p for p in ps if p in powers), key=POWER_INDEX.__getitem__)))
+        for s, ps in seats.items())
+    return found
+
+
+_SEATS: dict[tuple[Any, ...], tuple[tuple[str, tuple[str, ...]], ...]] = {}
 
 
 def seat_of(state: State, power: str) -> str | None:
     """The seat that plays ``power`` now, or None (M1.2)."""
-    for seat, ps in seat_powers(state).items():
+    for seat, ps in seats(state):
         if power in ps:
             return seat
     return None
