@@ -26,6 +26,7 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import yaml
@@ -78,10 +79,16 @@ class OrderDocument:
         data: dict[str, Any] = self.document.data
         return data
 
+    @cached_property
+    def signed(self) -> bytes:
+        """The bytes the signature covers (:func:`signing_bytes`), computed once: intake both
+        verifies them and hashes them."""
+        return signing_bytes(self.data)
+
     @property
     def body_hash(self) -> str:
         """SHA-256 of the signed content: what receipts echo and records cite."""
-        return sha256_hex(signing_bytes(self.data))
+        return sha256_hex(self.signed)
 
     @property
     def raw_hash(self) -> str:
@@ -188,7 +195,7 @@ def verify_signature(doc: OrderDocument, key: PublicKey) -> None:
             field="signature.key",
         )
     try:
-        key.verifier().verify(doc.signature, signing_bytes(doc.data))
+        key.verifier().verify(doc.signature, doc.signed)
     except InvalidSignature:
         raise SignatureError(
             "the signature does not match the content: the file was changed after it was signed "

@@ -60,6 +60,7 @@ class Verdict:
     request: str | None = None
     error: PbemError | None = field(default=None, repr=False, compare=False)  # why it was refused
     internal: bool = False  # refused because checking it raised (a bug, not the player's fault)
+    stored: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # the verdict file written, for the receipt
 
     def line(self) -> str:
         if self.accepted:
@@ -90,32 +91,54 @@ class IntakeReport:
 def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
     """Read every source and accept or refuse what it holds. Hold the campaign lock around this."""
     report = IntakeReport()
-    game = camp.game()
-    create = camp.create_record()
-    roster = camp.roster()
-    record, state = camp.current()
-    phase = game.current_phase(state)
-    number = camp.phase_number()
-    max_bytes = int(create.get("limits", {}).get("max_bytes", 64 * 1024))
-    resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
-    # the highest accepted seq of each seat under its current key, read once and kept up to date
-    # as files are accepted (this process holds the lock, so nothing else changes the folder)
-    best = chosen_documents(camp, number, phase.id) if phase is not None else {}
-    for seat, old in (set_aside(camp, number, phase.id) if phase is not None else {}).items():
-        if seat not in best or old.seq > best[seat].seq:
-            best[seat] = old
+    run = _Run(camp)
     budget = replies.Budget()
     # group commit: the files of many mails reach the disk together, and only then are those
     # mails marked read (moved to cur/); a crash before that leaves them to be read again
     with atomic.group(camp.orders_dir, camp.outbox, camp.refused_dir):
         read: list[Source] = []
-        for source in read_sources(sources, max_bytes):
-            _take(camp, game, state, phase, number, roster, resolved_ids, now, max_bytes, best, budget, source, report)
+        for source in read_sources(sources, run.max_bytes):
+            _take(camp, run, now, budget, source, report)
             read.append(source)
             if len(read) >= GROUP_MAILS:
                 _commit(read)
         _commit(read)
     return report
+
+
+class _Run:
+    """What every file of one intake run is judged against, read from the archive once rather
+    than for each file (a long campaign's records are many). A signed request that appends a
+    record (a pause, a resume) has the deadline and the pin read again (:meth:`refresh`)."""
+
+    def __init__(self, camp: Campaign) -> None:
+        self.game = camp.game()
+        create = camp.create_record()
+        self.roster: Roster = camp.roster()
+        _, self.state = camp.current()
+        self.phase: Phase | None = self.game.current_phase(self.state)
+        self.number = camp.phase_number()
+        self.max_bytes = int(create.get("limits", {}).get("max_bytes", 64 * 1024))
+        self.nonce_required = bool(create.get("nonce_required"))
+        self.grace = timedelta(seconds=int(create.get("grace", 0)))
+        self.resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
+        self.opened = camp.state_records()[-1]["index"]  # the record the waiting phase was opened by
+        self.folder = phase_orders_dir(camp, self.number, self.phase.id) if self.phase is not None else camp.orders_dir
+        # the highest accepted seq of each seat under its current key, read once and kept up to date
+        # as files are accepted (this process holds the lock, so nothing else changes the folder)
+        self.best = chosen_documents(camp, self.number, self.phase.id) if self.phase is not None else {}
+        for seat, old in (set_aside(camp, self.number, self.phase.id) if self.phase is not None else {}).items():
+            if seat not in self.best or old.seq > self.best[seat].seq:
+                self.best[seat] = old
+        self.refresh(camp)
+
+    def refresh(self, camp: Campaign) -> None:
+        """Read again what a record appended during the run may change."""
+        self.records = len(camp.records())
+        self.pin = camp.pin()
+        self.deadline = camp.deadline(self.phase.deadline_kind) + self.grace if self.phase is not None else None
+        self.pause = gm.pause_in_force(camp)
+        self.commits = outstanding_commits(camp.records())
 
 
 GROUP_MAILS = 500
@@ -129,35 +152,36 @@ def _commit(read: list[Source]) -> None:
     read.clear()
 
 
-def _take(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None, number: int, roster: Roster,
-          resolved_ids: set[str], now: datetime, max_bytes: int, best: dict[str, Accepted], budget: replies.Budget,
-          source: Source, report: IntakeReport) -> None:
+def _take(camp: Campaign, run: _Run, now: datetime, budget: replies.Budget, source: Source, report: IntakeReport) -> None:
     """Judge every candidate of one source and queue the answers."""
     unproven, refused = replies.Unproven(), replies.Refused()
+    phase_id = run.phase.id if run.phase else ""
     for cand in source.candidates:
         try:
-            verdict = _judge(camp, game, state, phase, number, roster, resolved_ids, cand, now, max_bytes, best)
+            verdict = _judge(camp, run, cand, now)
         except Exception as crash:  # noqa: BLE001 - the safety net: one file never stops the others
             verdict = _internal(camp, cand, crash)
         report.verdicts.append(verdict)
+        if len(camp.records()) != run.records:  # a request appended a record (a pause, a resume)
+            run.refresh(camp)
         if verdict.accepted:
-            _reply(camp, cand, verdict, roster, phase.id if phase else "")
+            _reply(camp, run, cand, verdict, phase_id)
         elif verdict.verified:
             refused.add(cand, verdict.message, verdict.error)
         elif verdict.reply:
             exc = verdict.error
             unproven.add(cand, replies.problem_kind(cand, exc), exc.line if exc else None)
-    replies.refuse_verified(camp, roster, refused, budget, phase.id if phase else "")
-    replies.refuse_unproven(camp, roster, unproven, budget)
+    replies.refuse_verified(camp, run.roster, refused, budget, phase_id)
+    replies.refuse_unproven(camp, run.roster, unproven, budget)
 
 
-def _judge(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None, number: int, roster: Roster,
-           resolved_ids: set[str], cand: Candidate, now: datetime, max_bytes: int, best: dict[str, Accepted]) -> Verdict:
+def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict:
+    roster = run.roster
     if cand.problem:
         return _refuse(camp, cand, f"{cand.source}: {cand.problem}")
     assert cand.raw is not None
     try:
-        doc = parse_order_document(cand.raw, cand.source, max_bytes=max_bytes)
+        doc = parse_order_document(cand.raw, cand.source, max_bytes=run.max_bytes)
     except PbemError as exc:
         return _refuse(camp, cand, str(exc.located(cand.source)), error=exc)
     try:
@@ -167,15 +191,15 @@ def _judge(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None
     verified = _sent_by_signer(doc, cand, roster)
     try:
         shape.check_envelope(doc.data, cand.source, doc.line_of)
-        phase = _check(camp, phase, resolved_ids, doc, cand, now)  # the phase waiting (refused if none)
+        phase = _check(camp, run, doc, cand, now)  # the phase waiting (refused if none)
         if doc.orders is not None:  # shape first: no game code sees orders that do not fit
-            shape.check_orders(game.name, phase.kind, doc.orders, cand.source, doc.line_of)
+            shape.check_orders(run.game.name, phase.kind, doc.orders, cand.source, doc.line_of)
     except PbemError as exc:
         return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=verified)
-    folder = phase_orders_dir(camp, number, phase.id)
+    folder = run.folder
     if doc.request is not None:
         return _accept_request(camp, folder, doc, cand, now, phase)
-    existing = best.get(doc.player)
+    existing = run.best.get(doc.player)
     name = _doc_name(doc.player, doc.seq, _key_tag(camp, doc.player, doc.key_id))
     if existing is not None and doc.seq <= existing.seq:
         if atomic.read_bytes(folder / name) == cand.raw:
@@ -185,7 +209,7 @@ def _judge(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None
             "this looks like a replay. To replace your orders, send them with seq %(next)s or more"),
             line=doc.line_of("seq"), field="seq", seq=doc.seq, best=existing.seq, phase=doc.phase, next=existing.seq + 1)
         return _refuse(camp, cand, str(replay.located(cand.source)), error=replay, verified=verified)
-    problems = _validate(game, state, phase, doc) + _reveal_problem(camp, doc)
+    problems = _validate(run.game, run.state, phase, doc) + _reveal_problem(run.commits, doc)
     verdict: dict[str, Any] = {
         "seat": doc.player,
         "seq": doc.seq,
@@ -196,12 +220,13 @@ def _judge(camp: Campaign, game: Any, state: dict[str, Any], phase: Phase | None
         "raw_sha256": doc.raw_hash,
         "body_sha256": doc.body_hash,
         "problems": problems,
-        "archive_head": camp.pin(),  # the receipt prints it: the record the file was accepted on
+        "archive_head": run.pin,  # the receipt prints it: the record the file was accepted on
     }
-    atomic.write_bytes(folder / verdict["file"], cand.raw)
-    atomic.write_bytes(folder / (verdict["file"] + ".verdict.json"), canonical(verdict) + b"\n")
-    best[doc.player] = Accepted(doc.player, doc.seq, folder / verdict["file"], verdict)
-    return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders)
+    path = folder / name
+    atomic.write_bytes(path, cand.raw)
+    atomic.write_bytes(folder / (name + ".verdict.json"), canonical(verdict) + b"\n")
+    run.best[doc.player] = Accepted(doc.player, doc.seq, path, verdict)
+    return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders, stored=verdict)
 
 
 REQUEST_KINDS = ("pause", "resume", "resend")
@@ -307,10 +332,11 @@ def _identify(camp: Campaign, roster: Roster, doc: OrderDocument) -> None:
     verify_signature(doc, seat.key)
 
 
-def _check(camp: Campaign, phase: Phase | None, resolved_ids: set[str], doc: OrderDocument, cand: Candidate, now: datetime) -> Phase:
+def _check(camp: Campaign, run: _Run, doc: OrderDocument, cand: Candidate, now: datetime) -> Phase:
     """A verified file may be taken now: a known request, the campaign's nonce, the open phase,
     before the deadline. Returns the phase the file is for (the one waiting)."""
-    if doc.orders is not None and doc.data.get("nonce") is None and camp.create_record().get("nonce_required"):
+    phase = run.phase
+    if doc.orders is not None and doc.data.get("nonce") is None and run.nonce_required:
         raise said(OrderError, N_("the field 'nonce' is missing: every order file of this campaign carries its nonce. "
                                   "Add the line 'nonce: %(nonce)s' below 'campaign:' (your order form and the start report give it), "
                                   "then sign the file again"),
@@ -323,20 +349,21 @@ def _check(camp: Campaign, phase: Phase | None, resolved_ids: set[str], doc: Ord
     if phase is None:
         raise said(OrderError, N_("the game is over; no more orders are taken"), field="phase")
     if doc.phase != phase.id:
-        if doc.phase in resolved_ids:
+        if doc.phase in run.resolved_ids:
             raise said(OrderError, N_("phase '%(phase)s' is already resolved; the current phase is '%(current)s'"),
                        line=doc.line_of("phase"), field="phase", phase=echo(doc.phase), current=phase.id)
         raise said(OrderError, N_("phase '%(phase)s' is not open; the current phase is '%(current)s'"),
                    line=doc.line_of("phase"), field="phase", phase=echo(doc.phase), current=phase.id)
     opened = doc.data.get("opened")
-    if opened is not None and opened != camp.state_records()[-1]["index"]:
+    if opened is not None and opened != run.opened:
         # the file was signed from the order form of an earlier opening of this phase
         raise said(OrderError, N_("this file was written for phase '%(phase)s' as reopened by record %(opened)s, but the phase now "
                                   "waits as opened by record %(now)s; sign the order form of the latest report or notice"),
-                   line=doc.line_of("opened"), field="opened", phase=phase.id, opened=opened, now=camp.state_records()[-1]["index"])
-    deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
+                   line=doc.line_of("opened"), field="opened", phase=phase.id, opened=opened, now=run.opened)
+    assert run.deadline is not None  # a phase waits
+    deadline = run.deadline
     arrived = cand.received or now
-    pause = gm.pause_in_force(camp)
+    pause = run.pause
     if pause is not None:  # the time paused so far does not count (a resume record adds it for good)
         deadline += max(timedelta(0), arrived - parse_time(pause.since))
     if arrived > deadline:
@@ -368,10 +395,11 @@ def _validate(game: Any, state: dict[str, Any], phase: Phase, doc: OrderDocument
     return problems
 
 
-def _reveal_problem(camp: Campaign, doc: OrderDocument) -> list[str]:
-    """The file does not reveal the entropy its seat committed to in an earlier phase: it will not
-    count (the seat's defaults are played), though its new commitment will."""
-    expected = outstanding_commits(camp.records()).get(doc.player)
+def _reveal_problem(commits: dict[str, str], doc: OrderDocument) -> list[str]:
+    """The file does not reveal the entropy its seat committed to in an earlier phase (``commits``:
+    each seat's outstanding commitment): it will not count (the seat's defaults are played),
+    though its new commitment will."""
+    expected = commits.get(doc.player)
     reveal = doc.entropy_reveal
     if expected is None or (reveal is not None and len(reveal) % 2 == 0 and sha256_hex(bytes.fromhex(reveal)) == expected):
         return []
@@ -440,22 +468,23 @@ def internal_refusals(camp: Campaign) -> list[str]:
     return out
 
 
-def _reply(camp: Campaign, cand: Candidate, verdict: Verdict, roster: Roster, phase_id: str) -> None:
+def _reply(camp: Campaign, run: _Run, cand: Candidate, verdict: Verdict, phase_id: str) -> None:
     """The answer to an accepted file (its receipt or request receipt), in the seat's language."""
     assert verdict.seat is not None and verdict.seq is not None  # an accepted file names both
-    seat = roster[verdict.seat]
+    seat = run.roster[verdict.seat]
     if verdict.request:
         replies.request_receipt(camp, seat, cand, kind=verdict.request, seq=verdict.seq, phase_id=phase_id)
         return
-    # A duplicate queues its receipt again: the same bytes under the same name, so a plain
-    # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
-    name = _doc_name(verdict.seat, verdict.seq, _key_tag(camp, verdict.seat, seat.key.sign_id))
-    path = phase_orders_dir(camp, camp.phase_number(), phase_id) / name
-    if verdict.duplicate and atomic.read_bytes(path) != cand.raw:
-        return
-    stored = json.loads(atomic.read_bytes(path.with_name(path.name + ".verdict.json")) or b"")
+    stored = verdict.stored  # the verdict just written (no need to read it back)
+    if stored is None:
+        # A duplicate queues its receipt again: the same bytes under the same name, so a plain
+        # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
+        path = run.folder / _doc_name(verdict.seat, verdict.seq, _key_tag(camp, verdict.seat, seat.key.sign_id))
+        if verdict.duplicate and atomic.read_bytes(path) != cand.raw:
+            return
+        stored = json.loads(atomic.read_bytes(path.with_name(path.name + ".verdict.json")) or b"")
     # the orders as intake's own loader read them (no second parse of the stored file)
     understood = yaml.dump(verdict.orders, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False)
     replies.receipt(camp, seat, cand, phase_id=phase_id, seq=verdict.seq, body_hash=stored["body_sha256"],
-                    raw_hash=stored["raw_sha256"], pin=str(stored.get("archive_head", camp.pin())),
+                    raw_hash=stored["raw_sha256"], pin=str(stored.get("archive_head", run.pin)),
                     problems=verdict.problems, understood=understood)

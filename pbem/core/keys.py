@@ -11,6 +11,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -26,6 +27,11 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 def _raw_public(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
     return key.public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+@lru_cache(maxsize=4096)
+def _verifier(raw: bytes) -> Ed25519PublicKey:
+    return Ed25519PublicKey.from_public_bytes(raw)
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,8 @@ class PublicKey:
         return " ".join(parts)
 
     def verifier(self) -> Ed25519PublicKey:
-        return Ed25519PublicKey.from_public_bytes(self.ed25519)
+        """The key that checks signatures (made once per key: intake checks many files)."""
+        return _verifier(self.ed25519)
 
 
 @dataclass(frozen=True)
