@@ -33,7 +33,8 @@ class _Group:
 
     def __init__(self, folders: tuple[Path, ...]) -> None:
         self.prefixes = tuple(os.path.join(f, "") for f in folders)
-        self.pending: dict[Path, tuple[Path, bytes]] = {}
+        self.pending: dict[Path, tuple[str, bytes]] = {}
+        self.folders: set[str] = set()  # the targets' folders made (or found) so far
 
     def covers(self, path: Path) -> bool:
         return str(path).startswith(self.prefixes)
@@ -55,7 +56,7 @@ def group(*folders: Path) -> Iterator[None]:
         commit()
     finally:
         for tmp, _ in _group.pop().pending.values():
-            tmp.unlink(missing_ok=True)
+            _unlink(tmp)
 
 
 def commit() -> None:
@@ -71,7 +72,7 @@ def commit() -> None:
     pending.clear()
 
 
-def _flush(temps: list[Path]) -> None:
+def _flush(temps: list[str]) -> None:
     """Put the temp files' bytes on disk: one ``syncfs`` of their file system where Linux
     offers it (cheaper than an fsync each by far), else an fsync of each."""
     if _syncfs is not None:
@@ -152,14 +153,23 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _temp_path(path: Path) -> Path:
+def _temp_path(path: Path) -> str:
+    # string work throughout: pathlib's joins cost more than a small write on a memory disk
     text = str(path)
     for root in reversed(_scratch):
         prefix = os.path.join(root, "")
-        if text.startswith(prefix):  # under root (string work: pathlib's cost more than the write)
+        if text.startswith(prefix):  # under root
             rel = text[len(prefix):].replace(os.sep, "!")
-            return root / SCRATCH / f".tmp-{rel}-{os.getpid()}"
-    return path.parent / f".tmp-{path.name}-{os.getpid()}"
+            return f"{prefix}{SCRATCH}{os.sep}.tmp-{rel}-{os.getpid()}"
+    folder, name = os.path.split(text)
+    return os.path.join(folder, f".tmp-{name}-{os.getpid()}")
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def fsync_dir(path: Path) -> None:
@@ -173,9 +183,15 @@ def fsync_dir(path: Path) -> None:
 
 def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Atomically replace ``path`` with ``data`` (in an open group covering it: at its commit)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temp_path(path)
     deferred = bool(_group) and _group[0].covers(path)
+    if not deferred:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:  # a group writes many files to few folders: make each one once
+        folder = os.path.dirname(path)
+        if folder not in _group[0].folders:
+            os.makedirs(folder, exist_ok=True)
+            _group[0].folders.add(folder)
+    tmp = _temp_path(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -187,7 +203,7 @@ def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        _unlink(tmp)
         raise
     fsync_dir(path.parent)
 
@@ -216,11 +232,11 @@ def link_or_copy(src: Path, dst: Path) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temp_path(dst)
     try:
-        tmp.unlink(missing_ok=True)
+        _unlink(tmp)
         os.link(src, tmp)
         os.replace(tmp, dst)
     except OSError:  # no hard links here (another file system, FAT...): copy
-        tmp.unlink(missing_ok=True)
+        _unlink(tmp)
         write_if_changed(dst, src.read_bytes())
         return
     fsync_dir(dst.parent)

@@ -8,6 +8,7 @@ a rerun after a crash does, writes the same bytes to the same file.
 from __future__ import annotations
 
 import email.policy
+import os
 import quopri
 import re
 from email.header import Header
@@ -61,10 +62,11 @@ def new_message(*, sender: str, to: str, subject: str, mid: str, text: str, head
 
 def queue(outbox: Path, name: str, msg: EmailMessage | bytes) -> Path:
     """Write ``msg`` to ``outbox/<name>.eml`` atomically (unchanged bytes are not rewritten)."""
-    path = outbox / (_SAFE.sub("_", name) + ".eml")
-    sent = outbox.parent / "sent" / path.name
-    if sent.exists():
-        return sent
+    file_name = _SAFE.sub("_", name) + ".eml"
+    path = outbox / file_name
+    sent = os.path.join(os.path.dirname(outbox), "sent", file_name)  # (intake queues many: no pathlib)
+    if os.path.exists(sent):
+        return Path(sent)
     data = msg if isinstance(msg, bytes) else msg.as_bytes(policy=email.policy.SMTP)
     atomic.write_if_changed(path, data)
     return path
