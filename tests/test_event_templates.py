@@ -92,3 +92,16 @@ def test_a_void_event_with_only_a_power_renders(tmp_path: Path) -> None:
             tpl = env.from_string('{% import "base/names.' + ext + '" as n with context %}{% include "base/events/void.' + ext + '" %}')
             out = tpl.render(e=voids[0], glossary=glossary("mini", lang), game="mini", view={}, lang=lang)
             assert ("你的命令無效" if lang == "zh-TW" else "Your order was VOID") in out and "N" in out
+
+
+def test_lists_in_reports_are_joined_in_the_readers_language() -> None:
+    """A zh-TW reader sees 「L1、L2」 between list items, an English one "L1, L2": the report
+    templates join lists with the ``listed`` filter, never a comma written into the template."""
+    written_in = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "templates").rglob("*"))
+                  if p.suffix in (".html", ".txt") and 'join(", ")' in p.read_text(encoding="utf-8")]
+    assert written_in == []
+    event = {"type": "dispatch", "commander": "7", "legions": ["L1", "L2"], "strength": 4}
+    for lang, want in (("zh-TW", "L1、L2"), ("en", "L1, L2")):
+        tpl = i18n.environment(lang).from_string('{% import "ror/names.txt" as n with context %}{% include "ror/events/dispatch.txt" %}')
+        text = tpl.render(e=event, glossary=glossary("ror", lang), game="ror", view={})
+        assert want in text, text

@@ -194,6 +194,8 @@ def test_every_ror_event_template_renders_its_fields(lang: str, ext: str) -> Non
     english = environment("en").from_string(tpl_source)
     for ev, want in _SAMPLES:
         out = tpl.render(e=ev, view={"senators": {"4": {"name": "Julius"}}})
+        if lang == "zh-TW":  # lists in Chinese punctuation: 「2、5」
+            want = want.replace(", ", "、")
         assert want in out, (ev, out)
         assert "None" not in out and "Undefined" not in out and out.strip(), (ev, out)
         if lang != "en":  # every sentence is translated

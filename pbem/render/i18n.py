@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 import jinja2.visitor
 from jinja2 import nodes
 
@@ -151,6 +152,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["say_game"] = lambda text: say_game(lang, text)
     env.filters["say_words"] = lambda text: say_words(lang, text)
     env.filters["say_line"] = lambda text: say_line(lang, text)
+    env.filters["listed"] = jinja2.pass_eval_context(lambda ctx, items: listed(lang, items, ctx.autoescape))
     from pbem.render import rules  # rule ids linked to the rules reference
 
     env.filters["plurals"] = plurals
@@ -214,6 +216,15 @@ def _game_patterns(lang: str, any_message: bool = False) -> tuple[tuple[re.Patte
 
 
 _PLURAL = re.compile(r"\b(\d+) ((?:[A-Za-z]+ )?[A-Za-z]+)\(s\)")
+
+
+def listed(lang: str, items: Iterable[Any], autoescape: bool = False) -> str:
+    """``items`` as a list in ``lang``'s own writing: 「L1、L2」 in Chinese, "L1, L2" in English
+    (the ``listed`` filter). Under autoescape the items are escaped and the result is markup."""
+    sep = "、" if lang == "zh-TW" else ", "
+    if autoescape:
+        return markupsafe.Markup(sep).join(markupsafe.escape(x) for x in items)
+    return sep.join(str(x) for x in items)
 
 
 def plurals(text: Any) -> Any:
