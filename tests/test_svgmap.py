@@ -597,3 +597,24 @@ def test_map_render_of_a_campaign_is_its_games_map(tmp_path: Path, mini_campaign
     mini = CliRunner().invoke(main, ["map", "render", str(mini_campaign), "-o", str(out)])
     assert mini.exit_code == 1
     assert "has no map to draw" in mini.stderr
+
+
+def test_the_action_crop_of_an_introductory_map_shows_its_moves() -> None:
+    """The introductory game draws the Bohemia map alone (M1.4), in coordinates of its own: the
+    mail's crop around a phase's moves must be taken from that drawing, and show the arrows."""
+    import io
+
+    from PIL import Image
+
+    from pbem.render import reportmap
+
+    view = {"map": load_forces(load_board()).start_view(intro=True), "variant": "intro"}
+    events = [{"type": "move", "path": ["neumarkt", "hemau", "ingolstadt"], "pieces": ["fr_2"], "power": "FR"}]
+    svg = reportmap.map_svg("maria", view, events, "en")
+    assert svg is not None
+    images = reportmap.map_images("maria", svg, events, "en", "0003-test", view)
+    crop = next(i for i in images if i.kind == "action")
+    picture = Image.open(io.BytesIO(crop.png)).convert("RGB")
+    colours = picture.getcolors(maxcolors=1 << 20) or []
+    arrow = sum(n for n, (r, g, b) in colours if r > 180 and g < 90 and b < 70)  # the paths' #d0301c
+    assert arrow > 200, f"the crop shows {arrow} pixels of the move's arrow"

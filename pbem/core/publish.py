@@ -165,6 +165,7 @@ class _Publisher:
         self.mails: dict[str, tuple[str, bytes]] = {}
         self.images: dict[str, list[MapImage]] = {}
         self.public_events: list[dict[str, Any]] = []
+        self.public_view: Mapping[str, Any] = {}
         self.suggestions: dict[str, Any] = {}  # power -> the autopilot's orders, worked out once
 
     # -- the pieces ---------------------------------------------------------------------------
@@ -291,7 +292,7 @@ class _Publisher:
 
     def run(self) -> Bundle:
         game = self.game
-        public_view = game.view(self.state, report.PUBLIC)
+        public_view = self.public_view = game.view(self.state, report.PUBLIC)
         if "entropy_round" in public_view:  # the rounds before the deal (pbem.core.deal): no board to show
             self.game_name = LOBBY_TEMPLATES
         header = report.phase_header(self.camp.id, self.game_name, self.rec, self.key, played=str(self.create["game"]))
@@ -351,7 +352,7 @@ class _Publisher:
         if svg is None:
             return []
         if lang not in self.images:
-            self.images[lang] = reportmap.map_images(self.game_name, svg, self.public_events, lang, self.key)
+            self.images[lang] = reportmap.map_images(self.game_name, svg, self.public_events, lang, self.key, self.public_view)
         return self.images[lang]
 
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public_ctx: dict[str, Any], public: Rendered,

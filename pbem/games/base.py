@@ -155,9 +155,10 @@ class Presentation:
         ``render.report.map_highlights``) marked, as SVG text; ``None`` for a game without a map."""
         return None
 
-    def action_box(self, highlights: Mapping[str, Any]) -> Box | None:
-        """The part of the map (x, y, width, height in the drawing's units) around the phase's
-        moves and battles, cropped for a mail's first image; ``None``: the whole map only."""
+    def action_box(self, view: Mapping[str, Any], highlights: Mapping[str, Any]) -> Box | None:
+        """The part of the map of ``view`` (x, y, width, height in the units of the drawing
+        ``map_svg`` makes of it) around the phase's moves and battles, cropped for a mail's first
+        image; ``None``: the whole map only."""
         return None
 
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -28,15 +28,17 @@ WHOLE_WIDTH = 720  # pixels: the whole board, to see where everything stands
 ACTION_WIDTH = 640  # pixels: the crop (at least 320 view units wide): town names at 10 CSS px on a phone
 
 
-def map_images(game: str, svg: str, public_events: list[dict[str, Any]], lang: str, key: str) -> list[MapImage]:
+def map_images(game: str, svg: str, public_events: list[dict[str, Any]], lang: str, key: str,
+               view: Mapping[str, Any]) -> list[MapImage]:
     """The map as PNG for a mail: a crop around the phase's moves and battles (when it had any
-    and they do not span the board), then the whole board."""
+    and they do not span the board), then the whole board. ``svg`` is the drawing of ``view``
+    (:func:`map_svg`)."""
     from pbem.render import raster
 
     if not raster.has_view_box(svg):  # not a drawing resvg can size (a test's stand-in)
         return []
     out = []
-    box = presentation(game).action_box(report.map_highlights(public_events))
+    box = presentation(game).action_box(view, report.map_highlights(public_events))
     if box is not None:
         png = raster.crop(svg, box, ACTION_WIDTH)
         out.append(MapImage("action", f"map-action.{key}.{lang}@pbem", f"map-{key}-action.png", png, *raster.size(png)))

@@ -33,10 +33,10 @@ class MariaPresentation(Presentation):
 
         return map_svg(view, highlights, lang)
 
-    def action_box(self, highlights: Mapping[str, Any]) -> Box | None:
+    def action_box(self, view: Mapping[str, Any], highlights: Mapping[str, Any]) -> Box | None:
         from pbem.render.maria.mapview import action_box
 
-        return action_box(highlights)
+        return action_box(view, highlights)
 
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         from pbem.render.maria.story import story

@@ -15,11 +15,18 @@ from pbem.render import i18n
 from pbem.render.maria.names import glossary
 
 
-def action_box(highlights: Mapping[str, Any]) -> Box | None:
-    """The part of the board around the phase's moves and battles (None: they span it)."""
+def action_box(view: Mapping[str, Any], highlights: Mapping[str, Any]) -> Box | None:
+    """The part of the drawing of ``view`` around the phase's moves and battles (None: they
+    span it)."""
     from pbem.render.maria.svgmap import action_box as box_of
 
-    return box_of(load_board(), dict(highlights))
+    return box_of(load_board(), dict(highlights), maps=_maps(view))
+
+
+def _maps(view: Mapping[str, Any]) -> list[str] | None:
+    """The maps the drawing of ``view`` shows: the introductory game is played on the Bohemia
+    map only (M1.4); ``None``: all of them."""
+    return ["bohemia"] if view.get("variant") == "intro" else None
 
 
 def map_svg(view: Mapping[str, Any], highlights: Mapping[str, Any], lang: str) -> str | None:
@@ -33,9 +40,7 @@ def map_svg(view: Mapping[str, Any], highlights: Mapping[str, Any], lang: str) -
         names = glossary(lang)["generals"]
         map_view = dict(map_view, generals=[dict(g, name_zh=names.get(g.get("id"), g.get("name")))
                                             for g in map_view.get("generals", [])])
-    # the introductory game is played on the Bohemia map only (M1.4)
-    maps = ["bohemia"] if view.get("variant") == "intro" else None
-    return _render_map(canonical({"view": map_view, "highlights": highlights, "maps": maps}).decode("utf-8"), lang)
+    return _render_map(canonical({"view": map_view, "highlights": highlights, "maps": _maps(view)}).decode("utf-8"), lang)
 
 
 @cache

@@ -95,6 +95,13 @@ def _part_of(board: Board, maps: tuple[str, ...]) -> Board:
     return per_board[maps]
 
 
+def _drawn(board: Board, maps: Sequence[str] | None) -> Board:
+    """The board a drawing limited to ``maps`` shows (``None``: all of ``board``)."""
+    if maps is not None and set(maps) & set(board.maps) and set(board.maps) - set(maps):
+        return _part_of(board, tuple(sorted(set(maps) & set(board.maps))))
+    return board
+
+
 def _static(board: Board, lang: str) -> _Static:
     per_lang = _STATIC.setdefault(board, {})
     if lang not in per_lang:
@@ -146,8 +153,7 @@ def render_map(
     draw the pieces and move the names they cover.
     """
     lang = "zh-TW" if lang.lower().startswith("zh") else "en"
-    if maps is not None and set(maps) & set(board.maps) and set(board.maps) - set(maps):
-        board = _part_of(board, tuple(sorted(set(maps) & set(board.maps))))
+    board = _drawn(board, maps)
     st = _static(board, lang)
     pos = st.lay.pos
     highlights = highlights or {}
@@ -207,13 +213,14 @@ def _battle_rings(pos: Mapping[str, tuple[float, float]], highlights: Mapping[st
             for c in highlights.get("battles") or [] if c in pos]
 
 
-def action_box(board: Board, highlights: Mapping[str, Any], *, margin: float = 50.0, min_width: float = 320.0,
-               aspect: float = 1.5) -> tuple[float, float, float, float] | None:
+def action_box(board: Board, highlights: Mapping[str, Any], *, maps: Sequence[str] | None = None, margin: float = 50.0,
+               min_width: float = 320.0, aspect: float = 1.5) -> tuple[float, float, float, float] | None:
     """The part of the drawing (x, y, width, height in view units) around a phase's highlighted
     paths and battles, at least ``min_width`` wide and ``aspect`` times as wide as high, kept
     inside the drawing; ``None`` when nothing is highlighted or the action spans most of the
-    board (the whole map shows it then)."""
-    lay = _static(board, "en").lay
+    board (the whole map shows it then). ``maps`` as for :func:`render_map`: the box is in the
+    units of the drawing of those maps."""
+    lay = _static(_drawn(board, maps), "en").lay
     cities = [c for path in highlights.get("paths") or [] for c in path] + list(highlights.get("battles") or [])
     pts = [lay.pos[c] for c in cities if c in lay.pos]
     if not pts:
