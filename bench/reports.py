@@ -82,9 +82,11 @@ def timed(module: Any, name: str, clock: Callable[[], float]) -> Iterator[Stopwa
 
 
 def forget_drawings() -> None:
-    """Empty the caches keyed by a phase's content (its SVG maps and their PNG images)."""
+    """Empty the caches keyed by a phase's content (its SVG maps and their PNG images); the
+    board's ground, drawn once per size, stays."""
     mapview._render_map.cache_clear()
     raster._png.cache_clear()
+    raster._layered.cache_clear()
 
 
 def share(part: float, whole: float) -> str:

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_report_browser import RECORD, SEED, _run
+from test_report_browser import SEED, _run
 from test_report_games import play_bot_game
 
 from pbem.core.publish import publish_phase
 
 SIZES: dict[str, int] = {}
 GMAIL_CLIP = 100_000  # Gmail clips an HTML body over 102 KB; keep a margin
+RECORD = 13  # the game of test_report_browser: Austria's moves of 1741-3, in one part of the board (the first image crops them)
 
 PROBE = """
 <script>
@@ -45,7 +46,8 @@ window.addEventListener("load", function () {
 
 @pytest.fixture(scope="module")
 def mails(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The report mails of a phase with a battle, as queued (``raw``: the bytes sent)."""
+    """The report mails of a phase with moves in one part of the board, as queued (``raw``: the
+    bytes sent)."""
     root = tmp_path_factory.mktemp("mail") / "camp"
     camp = play_bot_game(root, "maria", "intro", SEED, publish=False, max_phases=RECORD)
     publish_phase(camp, RECORD)
@@ -98,7 +100,7 @@ def test_the_map_image_is_visible_where_inline_svg_is_dropped(mails: dict[str, E
         seen = lay_out(as_gmail_shows_it(msg, tmp_path / seat), width, tmp_path)
         images = seen["images"]
         assert [i["alt"] for i in images][-1] in ("The whole map", "全圖"), images
-        assert len(images) == 2, f"{seat}: a phase with a battle shows its crop and the whole board: {images}"
+        assert len(images) == 2, f"{seat}: a phase with moves shows their crop and the whole board: {images}"
         for img in images:
             assert img["complete"] and img["natural_w"] >= 600 and img["natural_h"] >= 250, f"{seat}: not loaded: {img}"
             assert img["visibility"] == "visible" and img["display"] != "none", img

@@ -618,3 +618,29 @@ def test_the_action_crop_of_an_introductory_map_shows_its_moves() -> None:
     colours = picture.getcolors(maxcolors=1 << 20) or []
     arrow = sum(n for n, (r, g, b) in colours if r > 180 and g < 90 and b < 70)  # the paths' #d0301c
     assert arrow > 200, f"the crop shows {arrow} pixels of the move's arrow"
+
+
+def test_the_whole_map_drawn_over_its_kept_ground_is_the_picture_drawn_at_once() -> None:
+    """A mail's map image draws the board's ground (sectors, tints, roads, cities) once and lays
+    each phase's pieces over it: the picture is the one a single drawing gives, to the odd pixel
+    of an anti-aliased edge, and the same bytes every time."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    from pbem.render import raster, reportmap
+    from pbem.render.maria.mapview import map_ground
+
+    view = {"map": load_forces(load_board()).start_view(intro=True), "variant": "intro"}
+    events = [{"type": "move", "path": ["neumarkt", "hemau", "ingolstadt"], "pieces": ["fr_2"], "power": "FR"}]
+    svg = reportmap.map_svg("maria", view, events, "en") or ""
+    ground = map_ground(svg)
+    assert 0 < ground < len(svg) and svg[ground:].startswith('<g id="labels"')
+    layered = raster.whole_map(svg, 720, ground)
+    raster._layered.cache_clear()
+    raster._ground.cache_clear()
+    assert raster.whole_map(svg, 720, ground) == layered
+    at_once = raster.whole_map(svg, 720)
+    pictures = [Image.open(io.BytesIO(png)).convert("RGB") for png in (layered, at_once)]
+    hist = ImageChops.difference(*pictures).convert("L").histogram()
+    assert sum(hist[24:]) < 0.001 * sum(hist), f"{sum(hist[24:])} pixels differ"

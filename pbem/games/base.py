@@ -161,6 +161,12 @@ class Presentation:
         image; ``None``: the whole map only."""
         return None
 
+    def map_ground(self, svg: str) -> int:
+        """The length of the first layers of the drawing ``svg`` (``map_svg``'s), up to a
+        top-level element, that are the same in every phase (the board without its pieces): a
+        mail's whole-map image draws them once and lays each phase's pieces over them. 0: none."""
+        return 0
+
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """``events`` in the order the reports tell them (a copy; the game may regroup them)."""
         return [dict(e) for e in events]

@@ -9,6 +9,12 @@ binary wheel, no system library; cairosvg would need libcairo and four more Pyth
 then Pillow reduces it to a 40-colour palette, which keeps the map's flat colours and text and
 makes the PNG about a third of its full-colour size.
 
+The board under the pieces (sectors, tints, roads, cities: the game's presentation says where
+those layers end, ``map_ground``) is most of resvg's work and the same in every phase: it is
+drawn once per process and size (for a crop, once for both languages), and each image draws
+only the layers above it on a transparent sheet that Pillow lays over it. The picture is the
+one a single drawing gives, but for the rounding of a few anti-aliased edges.
+
 Deterministic: system fonts are not searched; only the font files named here are loaded (DejaVu
 Sans for Latin text, Noto Sans CJK for Chinese: Debian's fonts-dejavu-core and fonts-noto-cjk),
 so the same SVG gives the same bytes on every machine with those packages.
@@ -22,6 +28,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+from PIL import Image
+
 LATIN_FONTS = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
@@ -31,6 +39,7 @@ CJK_FONTS = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
 )
 COLOURS = 40
+PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
 _TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">[^<]*</text>')
 _TITLE = re.compile(r"<title>[^<]*</title>")
 _LANG = re.compile(r' lang="[^"]*"')
@@ -57,21 +66,47 @@ def without_titles(svg: str) -> str:
     return _TITLE.sub("", svg)
 
 
-def whole_map(svg: str, width: int) -> bytes:
+def whole_map(svg: str, width: int, ground: int = 0) -> bytes:
     """The whole drawing, ``width`` pixels wide, without its words: at that size no name can be
     read (the crop and the SVG carry them), and without them the picture is the same in every
-    language, so it is drawn once for all of them."""
-    bare = without_titles(_without_text(svg, lambda _cls, _x, _y: False))
-    return _png(_LANG.sub("", bare, count=1), width, None)
+    language, so it is drawn once for all of them.
+
+    ``ground`` (when not 0) is the length of the drawing's first layers, those that are the same
+    in every phase (:meth:`pbem.games.base.Presentation.map_ground`): they are drawn once per
+    process and size, and each phase draws only the layers above them, on a transparent sheet
+    laid over that picture."""
+    if ground:
+        under, over = _layers(svg, ground)
+        return _layered(_bare(under), _bare(over), width, None)
+    return _png(_bare(svg), width, None)
 
 
-def crop(svg: str, box: Box, width: int) -> bytes:
-    """The part ``box`` (x, y, w, h in view units) of the drawing, ``width`` pixels wide."""
+def _layers(svg: str, ground: int) -> tuple[str, str]:
+    """The drawing's first ``ground`` characters as a drawing, and the rest as another (with the
+    same ``<svg>`` tag and definitions)."""
+    under, over = svg[:ground], svg[ground:]
+    defs = under.find("</defs>")
+    start = under[:defs + len("</defs>")] if defs >= 0 else under[:under.index(">") + 1]
+    return under + "</svg>", start + over
+
+
+def _bare(svg: str) -> str:
+    """``svg`` without its words and tooltips, in no language."""
+    return _LANG.sub("", without_titles(_without_text(svg, lambda _cls, _x, _y: False)), count=1)
+
+
+def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
+    """The part ``box`` (x, y, w, h in view units) of the drawing, ``width`` pixels wide;
+    ``ground`` as for :func:`whole_map` (the layers under the pieces, drawn once for every
+    language when they have no words of one there)."""
     x, y, w, h = box
     pad = 150.0  # names that start outside the box reach into it
 
     def keep(_cls: str, tx: float, ty: float) -> bool:
         return x - pad <= tx <= x + w + pad and y - pad <= ty <= y + h + pad
+    if ground:
+        under, over = (without_titles(_without_text(part, keep)) for part in _layers(svg, ground))
+        return _layered(_LANG.sub("", under, count=1), over, width, box)
     return _png(_without_text(svg, keep), width, box)
 
 
@@ -82,8 +117,28 @@ def _without_text(svg: str, keep: Callable[[str, float, float], bool]) -> str:
 
 @lru_cache(maxsize=64)
 def _png(svg: str, width: int, box: Box | None) -> bytes:
+    return _palette_png(_draw(svg, width, box, PAPER).convert("RGB"))
+
+
+@lru_cache(maxsize=64)
+def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
+    base = _ground(ground, width, box)
+    sheet = _draw(top, width, box, None)
+    if sheet.size != base.size:
+        raise ValueError("the drawing's layers are not of one size")
+    return _palette_png(Image.alpha_composite(base, sheet).convert("RGB"))
+
+
+@lru_cache(maxsize=4)
+def _ground(svg: str, width: int, box: Box | None) -> Image.Image:
+    """The layers no phase changes, drawn once (never changed: a picture is laid over a copy)."""
+    return _draw(svg, width, box, PAPER)
+
+
+def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Image.Image:
+    """``svg`` drawn by resvg ``width`` pixels wide (the part ``box`` of it), as RGBA: on
+    ``background``, or on a transparent sheet."""
     import resvg_py
-    from PIL import Image
 
     if box is not None:
         svg = _VIEW_BOX.sub('viewBox="%s %s %s %s"' % box, svg, count=1)
@@ -95,8 +150,11 @@ def _png(svg: str, width: int, box: Box | None) -> bytes:
     wanted = LATIN_FONTS + (CJK_FONTS if _CJK.search(svg) else ())
     fonts = [f for f in wanted if Path(f).is_file()]
     data = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=bool(fonts),
-                                 font_files=fonts or None, background="#fbf8ef")
-    image = Image.open(io.BytesIO(bytes(data))).convert("RGB")
+                                 font_files=fonts or None, background=background)
+    return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
+
+
+def _palette_png(image: Image.Image) -> bytes:
     # the octree keeps the small areas of strong colour (counters, legend swatches) that median
     # cut merges into their neighbours, and (unlike max coverage) every region's own tint; zlib's
     # default level: level 9 is ten times slower for 7 % fewer bytes

@@ -38,11 +38,13 @@ def map_images(game: str, svg: str, public_events: list[dict[str, Any]], lang: s
     if not raster.has_view_box(svg):  # not a drawing resvg can size (a test's stand-in)
         return []
     out = []
-    box = presentation(game).action_box(view, report.map_highlights(public_events))
+    shown = presentation(game)
+    ground = shown.map_ground(svg)  # the layers under the pieces: drawn once for every phase and language
+    box = shown.action_box(view, report.map_highlights(public_events))
     if box is not None:
-        png = raster.crop(svg, box, ACTION_WIDTH)
+        png = raster.crop(svg, box, ACTION_WIDTH, ground)
         out.append(MapImage("action", f"map-action.{key}.{lang}@pbem", f"map-{key}-action.png", png, *raster.size(png)))
-    png = raster.whole_map(svg, WHOLE_WIDTH)
+    png = raster.whole_map(svg, WHOLE_WIDTH, ground)
     out.append(MapImage("whole", f"map-whole.{key}.{lang}@pbem", f"map-{key}.png", png, *raster.size(png)))
     return out
 

@@ -38,6 +38,11 @@ class MariaPresentation(Presentation):
 
         return action_box(view, highlights)
 
+    def map_ground(self, svg: str) -> int:
+        from pbem.render.maria.mapview import map_ground
+
+        return map_ground(svg)
+
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         from pbem.render.maria.story import story
 

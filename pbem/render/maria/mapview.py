@@ -29,6 +29,16 @@ def _maps(view: Mapping[str, Any]) -> list[str] | None:
     return ["bohemia"] if view.get("variant") == "intro" else None
 
 
+def map_ground(svg: str) -> int:
+    """Where the layers of a drawing that no piece changes end: sectors, tints, roads and
+    cities come first; the shaded radius (drawn under the cities), names, pieces, marks and
+    legend follow."""
+    from pbem.render.maria.svgmap import GROUND_END
+
+    ends = [i for i in (svg.find(mark) for mark in GROUND_END) if i > 0]
+    return min(ends) if ends else 0
+
+
 def map_svg(view: Mapping[str, Any], highlights: Mapping[str, Any], lang: str) -> str | None:
     """The map of ``view`` with the phase's moves and battles (``highlights``) marked."""
     map_view = view.get("map") if isinstance(view.get("map"), Mapping) else None

@@ -43,7 +43,7 @@ from pbem.render.maria.svgmap.style import (FONT, NAME_SIZE, PANEL, PAPER, POWER
                                       shading)
 from pbem.render.maria.svgmap.svg import Box, el, open_tag, rnd
 
-__all__ = ["FONT", "NAME_SIZE", "PANEL", "POWER_COLOURS", "TERRITORY_TINTS", "Layout",
+__all__ = ["FONT", "GROUND_END", "NAME_SIZE", "PANEL", "POWER_COLOURS", "TERRITORY_TINTS", "Layout",
            "action_box", "render_map", "shading", "short_name"]
 
 
@@ -74,6 +74,10 @@ class _Static:
     grid: Boxes
     legends: dict[tuple[str, ...], str]
 
+
+# The first layers that a view changes: what precedes the first of them (the kept head and, unless
+# a radius is shaded over the roads, the cities) is the same in every drawing of a board.
+GROUND_END = ('<g id="highlight-radius"', '<g id="labels"')
 
 # Kept per board object (boards are immutable); a board no longer used drops its entry.
 _STATIC: weakref.WeakKeyDictionary[Board, dict[str, _Static]] = weakref.WeakKeyDictionary()
