@@ -44,16 +44,17 @@ class Rng:
         self.seed = bytes(seed)
         self.label = label
         self._block = 0
-        self._buf = b""
+        self._words: list[int] = []  # the current block's unused 8-byte words, last first
         self.draws = 0
         self.log: list[list[int]] | None = None  # [n, result] of every draw, when a caller asks
 
     def _take8(self) -> int:
-        if len(self._buf) < 8:
-            self._buf += H(self.seed + self._block.to_bytes(8, "big"))
+        words = self._words
+        if not words:
+            block = H(self.seed + self._block.to_bytes(8, "big"))
             self._block += 1
-        x, self._buf = self._buf[:8], self._buf[8:]
-        return int.from_bytes(x, "big")
+            words.extend(int.from_bytes(block[i:i + 8], "big") for i in (24, 16, 8, 0))
+        return words.pop()
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1``."""

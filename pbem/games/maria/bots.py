@@ -10,7 +10,6 @@ from pbem.games.maria import model
 from pbem.games.maria.adjudicate import phase_powers
 from pbem.games.maria.cards import cheapest_payment
 from pbem.games.maria.context import Ctx
-from pbem.games.maria.geography import NearestTargets
 from pbem.games.maria.orders import kind_of
 from pbem.games.maria.rules.hussars import hussar_count
 from pbem.games.maria.rules.movement import (
@@ -54,20 +53,20 @@ class Reach:
         rec = state["generals"].get(movers[0]) or state["trains"][movers[0]]
         self.start = rec["city"]
         self.occ = model.occupancy(state) if occ is None else occ
-        self.by_city = by_city
+        self.by_city = model.generals_by_city(state) if by_city is None else by_city
         self.paths = dict(sorted(self._search().items()))
         self._checked: dict[str, bool] = {}
 
     def _search(self) -> dict[str, list[str]]:
         state, board, power, occ = self.ctx.state, self.ctx.board, self.power, self.occ
-        general, start = self.general, self.start
+        general, start, by_city = self.general, self.start, self.by_city
 
         def passable(city: str) -> bool:
             here = occ.get(city)
             if not here:
                 return True
             # generals pass only enemy trains (M3.2); nothing else may be passed
-            return general and not model.generals_in(state, city) and all(
+            return general and city not in by_city and all(
                 model.are_enemies(state, power, p) for p in here)
 
         searches = [(8, True)] if self.force else (
@@ -76,11 +75,12 @@ class Reach:
         for limit, main_only in searches:
             paths: dict[str, list[str]] = {start: []}
             frontier = [start]
+            roads = board.main_neighbours if main_only else board.neighbours
             for _ in range(limit):
                 nxt = []
                 for here in frontier:
-                    for n in board.neighbours(here):
-                        if n in paths or (main_only and not board.is_main(here, n)):
+                    for n in roads(here):
+                        if n in paths:
                             continue
                         paths[n] = paths[here] + [n]
                         if passable(n):
@@ -97,8 +97,6 @@ class Reach:
         if ok is None:
             path = self.paths[city]
             if self.general:
-                if self.by_city is None:
-                    self.by_city = model.generals_by_city(self.ctx.state)
                 prob = general_path_problem(self.ctx, self.power, self.movers, self.start, path,
                                             self.force, self.occ, self.by_city)
             else:
@@ -227,11 +225,39 @@ def _random_plan(rng: Rng) -> dict[str, Any]:
     return plan
 
 
-class _Targets:
+class _Nearest:
+    """Road steps from a city to the nearest of some cities (the answers of ``board.nearest``
+    over them), from each city's cached distances: for a few cities, cheaper than a search."""
+
+    def __init__(self, board: Any, cities: list[str]) -> None:
+        self._dists = [board.distances_from(c) for c in sorted(cities)]
+        self._known: dict[str, int] = {}  # answers so far: the pieces' destinations overlap
+
+    def __bool__(self) -> bool:
+        return bool(self._dists)
+
+    def best(self, city: str) -> int:
+        """The distance from ``city`` to the nearest of the cities, -1 if none is reachable."""
+        best = -1
+        for dist in self._dists:
+            d = dist.get(city)
+            if d is not None and (best < 0 or d < best):
+                best = d
+        return best
+
+    def get(self, city: str, default: int) -> int:
+        """The distance from ``city`` to the nearest of the cities, or ``default``."""
+        best = self._known.get(city)
+        if best is None:
+            best = self._known[city] = self.best(city)
+        return default if best < 0 else best
+
+
+class _Targets(_Nearest):
     """Road steps from a city to the nearest city a bot likes to head for: enemy generals and
-    fortresses it could take (the answers of ``board.nearest`` over all of them). The
-    fortresses' search is remembered by the board while their holders stay; each enemy
-    general's city adds its own (cached) distances."""
+    fortresses it could take (the answers of ``board.nearest`` over all of them). Each
+    fortress is asked whether it is a target only when it is the nearest one left to a city
+    (``board.fortresses_near``)."""
 
     def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
         foes: dict[str, bool] = {}  # whether each power is an enemy, asked once
@@ -242,33 +268,36 @@ class _Targets:
                 found = foes[other] = model.are_enemies(state, power, other)
             return found
 
-        generals = sorted({g["city"] for g in state["generals"].values()
-                           if g["city"] is not None and foe(g["power"])})
-        maps, cities = state["maps"], board.cities
-        forts = []
-        for f in model.fortresses_of(board):
-            if cities[f].map in maps:
-                holder = model.controller(state, board, f)
-                if holder is None or foe(holder):
-                    forts.append(f)
-        self._forts = board.nearest(forts) if forts else None
-        self._generals = [board.distances_from(c) for c in generals]
-        self._any = bool(forts or generals)
+        super().__init__(board, list({g["city"] for g in state["generals"].values()
+                                      if g["city"] is not None and foe(g["power"])}))
+        self._state, self._board, self._foe = state, board, foe
+        self._fort: dict[str, bool] = {}
+
+    def _target(self, fort: str) -> bool:
+        ok = self._fort.get(fort)
+        if ok is None:
+            state, board = self._state, self._board
+            ok = board.cities[fort].map in state["maps"]
+            if ok:
+                holder = model.controller(state, board, fort)
+                ok = holder is None or self._foe(holder)
+            self._fort[fort] = ok
+        return ok
 
     def __bool__(self) -> bool:
-        return self._any
+        return bool(self._dists) or any(self._target(f) for f in model.fortresses_of(self._board))
 
-    def get(self, city: str, default: int) -> int:
-        """The distance from ``city`` to the nearest target, or ``default`` if none is reachable."""
-        best = -1 if self._forts is None else self._forts.get(city, -1)
-        for dist in self._generals:
-            d = dist.get(city)
-            if d is not None and (best < 0 or d < best):
-                best = d
-        return default if best < 0 else best
+    def best(self, city: str) -> int:
+        best = super().best(city)
+        for d, fort in self._board.fortresses_near(city):
+            if 0 <= best <= d:
+                break
+            if self._target(fort):
+                return d
+        return best
 
 
-def _pick(rng: Rng, reach: Reach, near: NearestTargets | _Targets) -> str | None:
+def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:
     """A legal destination: seven times in eight the one nearest a target, otherwise any; None
     (and no draw) if there is none. Only the cities looked at are checked by the rules."""
     if near:
@@ -297,7 +326,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     # The advanced game's small marker pools end a game of reckless bots in its first turn
     # (M10.2); its bots leave more pieces at rest so that games see politics and winters.
     idle = 2 if model.is_intro(state) else 4
-    own_near: NearestTargets | None = None
+    own_near: _Nearest | None = None
     occ, by_city = model.occupancy(state), model.generals_by_city(state)
     for pid in ids:
         if pid in done:
@@ -321,11 +350,11 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
             moves.append(move)
             done.update(group)
         else:
-            reach = Reach(ctx, power, [pid], "train", occ=occ)
+            reach = Reach(ctx, power, [pid], "train", occ=occ, by_city=by_city)
             if reach.first_legal(list(reach.paths)) is not None:
                 if own_near is None:  # the start position's generals, computed once
-                    own_near = board.nearest({g["city"] for g in gens.values()
-                                              if g["power"] == power and g["city"]})
+                    own_near = _Nearest(board, list({g["city"] for g in gens.values()
+                                                     if g["power"] == power and g["city"]}))
                 dest = _pick(rng, reach, own_near)
                 assert dest is not None
                 moves.append({"piece": pid, "path": reach.paths[dest]})

@@ -155,6 +155,8 @@ class Board:
     _numbered: list[Any] = field(default_factory=list, repr=False)
     _nearest: dict[frozenset[str], NearestTargets] = field(default_factory=dict, repr=False)
     _electoral: list[tuple[str, ...]] = field(default_factory=list, repr=False)
+    _fortresses: list[tuple[str, ...]] = field(default_factory=list, repr=False)
+    _forts_near: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -225,8 +227,11 @@ class Board:
         return frozenset(c.id for c in self.cities.values() if c.territory == territory)
 
     def fortresses(self) -> tuple[str, ...]:
-        """Every fortress (minor or major), sorted by id."""
-        return tuple(sorted(c.id for c in self.cities.values() if c.fortress != "none"))
+        """Every fortress (minor or major), sorted by id (remembered)."""
+        if not self._fortresses:
+            self._fortresses.append(tuple(sorted(c.id for c in self.cities.values()
+                                                 if c.fortress != "none")))
+        return self._fortresses[0]
 
     def electoral(self) -> tuple[str, ...]:
         """The electoral fortresses, sorted by id (remembered: every stage asks)."""
@@ -329,6 +334,20 @@ class Board:
         if len(self._nearest) >= 64:
             self._nearest.clear()
         found = self._nearest[key] = NearestTargets(index, dist)
+        return found
+
+    def fortresses_near(self, city: str) -> tuple[tuple[int, str], ...]:
+        """(distance, fortress) for every fortress ``city`` can reach, nearest first, then by
+        id (remembered per city; the searches are the fortresses' own, roads being two-way)."""
+        found = self._forts_near.get(city)
+        if found is None:
+            self.city(city)
+            near = []
+            for f in self.fortresses():
+                d = self.distances_from(f).get(city)
+                if d is not None:
+                    near.append((d, f))
+            found = self._forts_near[city] = tuple(sorted(near))
         return found
 
     def distance(self, a: str, b: str) -> int | None:

@@ -330,13 +330,15 @@ def stage_powers(state: State, stage: str) -> list[str]:
 
 def general_ids(state: State) -> list[str]:
     """Every general id, in power order then rank (the rules' standard order)."""
-    gens = state["generals"]
-    return sorted(gens, key=lambda g: (POWER_INDEX[gens[g]["power"]], gens[g]["rank"], g))
+    return [k[2] for k in sorted([(POWER_INDEX[v["power"]], v["rank"], g)
+                                  for g, v in state["generals"].items()])]
 
 
 def on_map(state: State) -> list[str]:
     """Generals on the map, in power order then rank."""
-    return [g for g in general_ids(state) if state["generals"][g]["city"] is not None]
+    return [k[2] for k in sorted([(POWER_INDEX[v["power"]], v["rank"], g)
+                                  for g, v in state["generals"].items()
+                                  if v["city"] is not None])]
 
 
 def generals_in(state: State, city: str) -> list[str]:
@@ -351,8 +353,13 @@ def generals_in(state: State, city: str) -> list[str]:
 def generals_by_city(state: State) -> dict[str, list[str]]:
     """City -> its generals in power order then rank (one pass, for hot loops)."""
     out: dict[str, list[str]] = {}
+    gens = state["generals"]
     for g in on_map(state):
-        out.setdefault(state["generals"][g]["city"], []).append(g)
+        city = gens[g]["city"]
+        if city in out:
+            out[city].append(g)
+        else:
+            out[city] = [g]
     return out
 
 
