@@ -230,7 +230,8 @@ class _Nearest:
     over them), from each city's cached distances: for a few cities, cheaper than a search."""
 
     def __init__(self, board: Any, cities: list[str]) -> None:
-        self._dists = [board.distances_from(c) for c in sorted(cities)]
+        self._number = board.number
+        self._dists = [board.numbered_distances(c) for c in sorted(cities)]
         self._known: dict[str, int] = {}  # answers so far: the pieces' destinations overlap
 
     def __bool__(self) -> bool:
@@ -239,9 +240,10 @@ class _Nearest:
     def best(self, city: str) -> int:
         """The distance from ``city`` to the nearest of the cities, -1 if none is reachable."""
         best = -1
+        i = self._number(city)
         for dist in self._dists:
-            d = dist.get(city)
-            if d is not None and (best < 0 or d < best):
+            d = dist[i]
+            if d >= 0 and (best < 0 or d < best):
                 best = d
         return best
 

@@ -157,6 +157,7 @@ class Board:
     _electoral: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     _fortresses: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     _forts_near: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict, repr=False)
+    _bfs_numbers: dict[str, list[int]] = field(default_factory=dict, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -257,27 +258,47 @@ class Board:
         the order a breadth-first search finds them, as :meth:`distances_to_any` gives them)."""
         found = self._bfs.get(city)
         if found is None:
-            if city not in self._adjacent:
-                raise KeyError(f"no city '{city}' on map {self.id}")
-            index, adjacent, names = self._numbering()
-            dist = [-1] * len(adjacent)
-            start = index[city]
-            dist[start] = 0
-            order, frontier = [start], [start]
-            step = 0
-            while frontier:
-                step += 1
-                nxt = []
-                for here in frontier:
-                    for there in adjacent[here]:
-                        if dist[there] < 0:
-                            dist[there] = step
-                            nxt.append(there)
-                order.extend(nxt)
-                frontier = nxt
+            dist, order = self._search(city)
+            names = self._numbering()[2]
             found = MappingProxyType({names[i]: dist[i] for i in order})
             self._bfs[city] = found
         return found
+
+    def numbered_distances(self, city: str) -> list[int]:
+        """:meth:`distances_from` as a list by city number (:meth:`number`), -1 for a city out of
+        reach (cached; for the bots' hot loops)."""
+        found = self._bfs_numbers.get(city)
+        if found is None:
+            found = self._search(city)[0]
+        return found
+
+    def number(self, city: str) -> int:
+        """The city's number in :meth:`numbered_distances`."""
+        return self._numbering()[0][city]
+
+    def _search(self, city: str) -> tuple[list[int], list[int]]:
+        """A breadth-first search from ``city`` over the cities numbered: the distance of each
+        number (-1 out of reach) and the numbers in the order found."""
+        if city not in self._adjacent:
+            raise KeyError(f"no city '{city}' on map {self.id}")
+        index, adjacent, _ = self._numbering()
+        dist = [-1] * len(adjacent)
+        start = index[city]
+        dist[start] = 0
+        order, frontier = [start], [start]
+        step = 0
+        while frontier:
+            step += 1
+            nxt = []
+            for here in frontier:
+                for there in adjacent[here]:
+                    if dist[there] < 0:
+                        dist[there] = step
+                        nxt.append(there)
+            order.extend(nxt)
+            frontier = nxt
+        self._bfs_numbers[city] = dist
+        return dist, order
 
     def _numbering(self) -> tuple[Mapping[str, int], list[tuple[int, ...]], tuple[str, ...]]:
         """The cities numbered in the order of ``_adjacent``: city -> number, each number's
@@ -341,13 +362,14 @@ class Board:
         id (remembered per city; the searches are the fortresses' own, roads being two-way)."""
         found = self._forts_near.get(city)
         if found is None:
-            self.city(city)
+            i = self._numbering()[0][city]
             near = []
             for f in self.fortresses():
-                d = self.distances_from(f).get(city)
-                if d is not None:
+                d = self.numbered_distances(f)[i]
+                if d >= 0:
                     near.append((d, f))
-            found = self._forts_near[city] = tuple(sorted(near))
+            near.sort()
+            found = self._forts_near[city] = tuple(near)
         return found
 
     def distance(self, a: str, b: str) -> int | None:
