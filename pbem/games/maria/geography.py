@@ -158,6 +158,7 @@ class Board:
     _fortresses: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     _forts_near: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict, repr=False)
     _bfs_numbers: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _fort_distances: list[tuple[str, list[int]]] = field(default_factory=list, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -363,11 +364,10 @@ class Board:
         found = self._forts_near.get(city)
         if found is None:
             i = self._numbering()[0][city]
-            near = []
-            for f in self.fortresses():
-                d = self.numbered_distances(f)[i]
-                if d >= 0:
-                    near.append((d, f))
+            if not self._fort_distances:
+                self._fort_distances.extend((f, self.numbered_distances(f))
+                                            for f in self.fortresses())
+            near = [(dist[i], f) for f, dist in self._fort_distances if dist[i] >= 0]
             near.sort()
             found = self._forts_near[city] = tuple(near)
         return found
