@@ -196,13 +196,12 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
         out["recruits"] = {g: top - gens[g]["troops"] for g in model.on_map(state)
                            if gens[g]["power"] == power and gens[g]["troops"] < top
                            and (not needs or in_supply(state, ctx.board, g))}
-        out["returns"] = {
-            g: [s for s in model.reentry_sites(ctx.state, ctx.board, power)
-                if reentry_problem(ctx, power, s) is None
-                and len(model.generals_in(state, s)) < 2]
-            for g in model.general_ids(state)
-            if gens[g]["power"] == power and gens[g]["city"] is None
-        }
+        off_map = [g for g in model.general_ids(state)
+                   if gens[g]["power"] == power and gens[g]["city"] is None]
+        sites = [s for s in model.reentry_sites(ctx.state, ctx.board, power)
+                 if reentry_problem(ctx, power, s) is None
+                 and len(model.generals_in(state, s)) < 2] if off_map else []
+        out["returns"] = {g: list(sites) for g in off_map}
         out["cost"] = int(state["options"]["winter.recruit_cost"])
         out["hand"] = list(state["cards"]["hands"].get(power, []))
     return out

@@ -159,6 +159,7 @@ class Board:
     _forts_near: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict, repr=False)
     _bfs_numbers: dict[str, list[int]] = field(default_factory=dict, repr=False)
     _fort_distances: list[tuple[str, list[int]]] = field(default_factory=list, repr=False)
+    _territory_cities: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -225,8 +226,12 @@ class Board:
         return frozenset(c.id for c in self.cities.values() if tag in c.tags)
 
     def cities_in(self, territory: str) -> frozenset[str]:
-        """Every city of a territory."""
-        return frozenset(c.id for c in self.cities.values() if c.territory == territory)
+        """Every city of a territory (remembered)."""
+        found = self._territory_cities.get(territory)
+        if found is None:
+            found = self._territory_cities[territory] = frozenset(
+                c.id for c in self.cities.values() if c.territory == territory)
+        return found
 
     def fortresses(self) -> tuple[str, ...]:
         """Every fortress (minor or major), sorted by id (remembered)."""
