@@ -229,7 +229,7 @@ class _Nearest:
     over them), from each city's cached distances: for a few cities, cheaper than a search."""
 
     def __init__(self, board: Any, cities: list[str]) -> None:
-        self._number = board.number
+        self._board = board
         self._dists = [board.numbered_distances(c) for c in sorted(cities)]
         self._known: dict[str, int] = {}  # answers so far: the pieces' destinations overlap
 
@@ -239,7 +239,7 @@ class _Nearest:
     def best(self, city: str) -> int:
         """The distance from ``city`` to the nearest of the cities, -1 if none is reachable."""
         best = -1
-        i = self._number(city)
+        i = self._board.number(city)
         for dist in self._dists:
             d = dist[i]
             if d >= 0 and (best < 0 or d < best):
@@ -271,7 +271,7 @@ class _Targets(_Nearest):
 
         super().__init__(board, list({g["city"] for g in state["generals"].values()
                                       if g["city"] is not None and foe(g["power"])}))
-        self._state, self._board, self._foe = state, board, foe
+        self._state, self._foe = state, foe
         self._fort: dict[str, bool] = {}
 
     def _target(self, fort: str) -> bool:
@@ -290,10 +290,12 @@ class _Targets(_Nearest):
 
     def best(self, city: str) -> int:
         best = super().best(city)
+        known = self._fort
         for d, fort in self._board.fortresses_near(city):
             if 0 <= best <= d:
                 break
-            if self._target(fort):
+            ok = known.get(fort)
+            if ok or ok is None and self._target(fort):
                 return d
         return best
 
