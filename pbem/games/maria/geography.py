@@ -157,7 +157,8 @@ class Board:
     _electoral: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     _fortresses: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     _forts_near: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict, repr=False)
-    _bfs_numbers: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _bfs_numbers: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict,
+                                                                 repr=False)
     _fort_distances: list[tuple[str, list[int]]] = field(default_factory=list, repr=False)
     _territory_cities: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
@@ -273,10 +274,7 @@ class Board:
     def numbered_distances(self, city: str) -> list[int]:
         """:meth:`distances_from` as a list by city number (:meth:`number`), -1 for a city out of
         reach (cached; for the bots' hot loops)."""
-        found = self._bfs_numbers.get(city)
-        if found is None:
-            found = self._search(city)[0]
-        return found
+        return self._search(city)[0]
 
     def number(self, city: str) -> int:
         """The city's number in :meth:`numbered_distances`."""
@@ -284,7 +282,10 @@ class Board:
 
     def _search(self, city: str) -> tuple[list[int], list[int]]:
         """A breadth-first search from ``city`` over the cities numbered: the distance of each
-        number (-1 out of reach) and the numbers in the order found."""
+        number (-1 out of reach) and the numbers in the order found (cached)."""
+        found = self._bfs_numbers.get(city)
+        if found is not None:
+            return found
         if city not in self._adjacent:
             raise KeyError(f"no city '{city}' on map {self.id}")
         index, adjacent, _ = self._numbering()
@@ -303,8 +304,8 @@ class Board:
                         nxt.append(there)
             order.extend(nxt)
             frontier = nxt
-        self._bfs_numbers[city] = dist
-        return dist, order
+        found = self._bfs_numbers[city] = (dist, order)
+        return found
 
     def _numbering(self) -> tuple[Mapping[str, int], list[tuple[int, ...]], tuple[str, ...]]:
         """The cities numbered in the order of ``_adjacent``: city -> number, each number's
