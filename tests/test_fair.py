@@ -71,6 +71,11 @@ def test_below_needs_a_positive_bound() -> None:
     assert Rng(SEED).below(1) == 0
 
 
+def test_a_die_has_six_sides_unless_told() -> None:
+    rng = Rng(SEED)
+    assert {rng.die() for _ in range(60)} == {1, 2, 3, 4, 5, 6}
+
+
 def test_die_choice_and_shuffle() -> None:
     stream = words(SEED, 60)
     rng = Rng(SEED)
