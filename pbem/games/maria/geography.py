@@ -267,7 +267,8 @@ class Board:
         if found is None:
             dist, order = self._search(city)
             names = self._numbering()[2]
-            found = MappingProxyType({names[i]: dist[i] for i in order})
+            found = MappingProxyType(dict(zip(map(names.__getitem__, order),
+                                              map(dist.__getitem__, order))))
             self._bfs[city] = found
         return found
 

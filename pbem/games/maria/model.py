@@ -252,11 +252,16 @@ def are_enemies(state: State, a: str, b: str) -> bool:
     """Two powers on opposite sides, neither neutral (M1.3)."""
     if a == b:
         return False
-    sa = side_of(state, a)
-    if sa is None:
+    neutral = state.get("neutral", ())
+    if a in neutral or b in neutral:
         return False
-    sb = side_of(state, b)
-    return sb is not None and sa != sb
+    if a not in MAJORS:
+        a = str(state["alliances"].get(a) or a)
+    if b not in MAJORS:
+        b = str(state["alliances"].get(b) or b)
+    sa = _SIDES.get(a)
+    sb = _SIDES.get(b)
+    return sa is not None and sb is not None and sa != sb
 
 
 def are_friends(state: State, a: str, b: str) -> bool:
