@@ -13,20 +13,25 @@ from pbem.games.maria.context import Ctx
 def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[str]:
     """Cities a supply path of ``power`` may not enter (M6.2): those holding an enemy general or
     an enemy train, the home countries of neutral powers, and (option) enemy fortresses."""
+    foes: dict[str, bool] = {}  # whether each power is an enemy, asked once
+
+    def enemy(other: str) -> bool:
+        found = foes.get(other)
+        if found is None:
+            found = foes[other] = model.are_enemies(state, power, other)
+        return found
+
     blocked: set[str] = set()
-    for g in state["generals"].values():
-        if g["city"] is not None and model.are_enemies(state, power, g["power"]):
-            blocked.add(g["city"])
-    for t in state["trains"].values():
-        if t["city"] is not None and model.are_enemies(state, power, t["power"]):
-            blocked.add(t["city"])
+    for piece in (*state["generals"].values(), *state["trains"].values()):
+        if piece["city"] is not None and enemy(piece["power"]):
+            blocked.add(piece["city"])
     neutral = [p for p in state.get("neutral", []) if p != power]
     for p in neutral:
         blocked |= model.home_cities(state, board, p)
     if state["options"]["supply.enemy_fortress_blocks"]:
         for f in model.fortresses_of(board):
             holder = model.controller(state, board, f)
-            if holder is not None and model.are_enemies(state, power, holder):
+            if holder is not None and enemy(holder):
                 blocked.add(f)
     return blocked
 
@@ -47,12 +52,13 @@ def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str]
     ``avoid``, at most ``limit``; None if there is none. The start city is not entered."""
     if start in targets:
         return 0
+    roads = model.adjacency(board)
     seen = {start}
     frontier = [start]
     for step in range(1, limit + 1):
         nxt = []
         for here in frontier:
-            for there in board.neighbours(here):
+            for there in roads[here]:
                 if there in seen or there in blocked or there in avoid:
                     continue
                 if there in targets:
