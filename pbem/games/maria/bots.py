@@ -432,7 +432,7 @@ def _politics_bot(state: dict[str, Any], power: str, legal: dict[str, Any],
         own = sorted(g for g, v in state["generals"].items() if v["power"] == power)
         rng.shuffle(own)
         board = model.board_of(state)
-        sites = sorted(c for c in board.cities if board.cities[c].fortress == "major")
+        sites = [f for f in model.fortresses_of(board) if board.cities[f].fortress == "major"]
         out["standing"] = {"withdraw_preference": own[:2], "block_preference": own[2:4],
                            "troop_gain_preference": own[1:3], "troop_loss_preference": own[3:],
                            "discard_preference": [c for c in legal["hand"] if rng.below(3) == 0],
