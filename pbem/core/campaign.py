@@ -6,6 +6,7 @@ CLI, that touches the file system.
     DIR/
       archive/000000.json ...  the hash-chained record (the commit point of every command)
       states/000000.json ...   full state after each record (holds secrets: the GM's copy)
+      states/idle.json         what the last run found waiting (derived: pbem.core.idle)
       secret/seed              the campaign's secret seed (0600; revealed in the end record)
       orders/<phase>/          accepted order files, verbatim, with their verdicts
       refused/                 what intake refused and why

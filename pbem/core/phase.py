@@ -237,6 +237,7 @@ class Due:
     due: bool
     reason: str
     missing: list[str]
+    until: datetime | None = None  # not due: when the clock alone makes it due (None: no time does)
 
 
 def due(camp: Campaign, now: datetime, force: bool = False) -> Due:
@@ -263,7 +264,7 @@ def due(camp: Campaign, now: datetime, force: bool = False) -> Due:
             return Due(phase, False, f"held: {len(silent)} of {len(owing)} players sent nothing ({', '.join(silent)}); "
                        "if this is not a mail outage, confirm with 'pbem resolve --confirm-missing'", missing)
         return Due(phase, True, f"the deadline {format_time(deadline)} has passed", missing)
-    return Due(phase, False, f"waiting for {', '.join(missing)} until {format_time(deadline)}", missing)
+    return Due(phase, False, f"waiting for {', '.join(missing)} until {format_time(deadline)}", missing, deadline)
 
 
 def _has_orders(game: Any, state: dict[str, Any], power: str, docs: dict[str, Accepted]) -> bool:

@@ -20,8 +20,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.core import atomic
+from pbem.core import atomic, idle
 from pbem.core.campaign import Campaign
+from pbem.core.idle import PUBLISHED_MARK  # the idle mark reads it too
 from pbem.core.intake import intake
 from pbem.core.mailconfig import ServerSettings, load_mail_config
 from pbem.core.phase import due, resolve, settle
@@ -103,9 +104,6 @@ def _outbox_count(camp: Campaign) -> int:
         return 0
 
 
-PUBLISHED_MARK = ".published"
-
-
 def publish_pending(camp: Campaign) -> list[int]:
     """Publish every record in force that is not published yet (reports, forms, mails).
 
@@ -146,21 +144,11 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mai
         if fetch_mail and (path / "mail.yaml").is_file():
             result.fetched = _fetch(path)
         with camp.locked(wait):
-            before = _outbox_count(camp)
-            settle(camp, now)
-            report = intake(camp, [camp.inbox], now)
-            result.accepted, result.refused = report.accepted, report.refused
-            result.attention += [f"refused by an internal error (see pbem status): {v.message}" for v in report.internal]
-            for _ in range(MAX_PHASES_PER_RUN):
-                d = due(camp, now)
-                if not d.due:
-                    result.waiting = d.reason
-                    break
-                outcome = resolve(camp, now)
-                result.resolved.append(outcome.record["phase"])
-                result.attention += set_aside(outcome.record)
-            publish_pending(camp)
-            result.queued = _outbox_count(camp) - before
+            waiting = idle.still_idle(camp, now)  # nothing in, nothing due: read no records
+            if waiting is not None:
+                result.waiting = waiting
+            else:
+                _run_locked(camp, now, result)
         if send_mail and (path / "mail.yaml").is_file():
             result.sent = _send(path)  # under the outbox's own lock, not the campaign's
     except PbemError as exc:
@@ -170,6 +158,31 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mai
     except Exception as exc:  # noqa: BLE001 - one broken campaign must not stop the others
         result.error = f"internal error {type(exc).__name__}: {exc} ({traceback.extract_tb(exc.__traceback__)[-1].filename.rsplit('/', 1)[-1]})"
     return result
+
+
+def _run_locked(camp: Campaign, now: datetime, result: CampaignRun) -> None:
+    """The full run of one campaign, under its lock: take in, resolve what is due, publish;
+    then, if the campaign is left waiting, the idle mark (:mod:`pbem.core.idle`)."""
+    before = _outbox_count(camp)
+    settle(camp, now)
+    report = intake(camp, [camp.inbox], now)
+    result.accepted, result.refused = report.accepted, report.refused
+    result.attention += [f"refused by an internal error (see pbem status): {v.message}" for v in report.internal]
+    waiting = None
+    for _ in range(MAX_PHASES_PER_RUN):
+        d = due(camp, now)
+        if not d.due:
+            result.waiting = d.reason
+            waiting = d
+            break
+        outcome = resolve(camp, now)
+        result.resolved.append(outcome.record["phase"])
+        result.attention += set_aside(outcome.record)
+    publish_pending(camp)
+    result.queued = _outbox_count(camp) - before
+    if waiting is not None:
+        folder = camp.orders_folder(camp.phase_number(), waiting.phase.id) if waiting.phase is not None else None
+        idle.remember(camp, waiting.reason, waiting.until, folder)
 
 
 def _by_mail(path: Path, server: str, act: Callable[[ServerSettings], str]) -> str:
