@@ -120,7 +120,7 @@ class _Run:
         self.number = camp.phase_number()
         self.max_bytes = int(create.get("limits", {}).get("max_bytes", 64 * 1024))
         self.nonce_required = bool(create.get("nonce_required"))
-        self.grace = timedelta(seconds=int(create.get("grace", 0)))
+        self.grace = timedelta(seconds=int(create["grace"]))  # every campaign records it
         self.resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
         self.opened = camp.state_records()[-1]["index"]  # the record the waiting phase was opened by
         self.folder = phase_orders_dir(camp, self.number, self.phase.id) if self.phase is not None else camp.orders_dir
@@ -229,13 +229,9 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
     return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders, stored=verdict)
 
 
-REQUEST_KINDS = ("pause", "resume", "resend")
-
-
 def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Candidate, now: datetime, phase: Phase) -> Verdict:
     """Store a signed request (pause, resume, resend) and act on it once enough seats agree."""
     assert cand.raw is not None and doc.request is not None  # a parsed request has its bytes
-    atomic.commit()  # the requests stored so far are on disk for the look-ups below
     rdir = folder / "requests"
     kind = doc.request["kind"]
     tag = _key_tag(camp, doc.player, doc.key_id)
@@ -249,7 +245,9 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
                    field="seq", seq=doc.seq, best=max(earlier))
         return _refuse(camp, cand, str(exc.located(cand.source)), error=exc, verified=_sent_by_signer(doc, cand, camp.roster()))
     atomic.write_bytes(rdir / name, cand.raw)
-    atomic.commit()  # before anything acts on it (a record cites the stored request)
+    # on disk before anything acts on it (a record cites the stored request), and so every
+    # request stored before this one is on disk for the look-ups above
+    atomic.commit()
     if kind == "resend":
         from pbem.core.resend import resend
 
@@ -257,7 +255,7 @@ def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Cand
     if kind in ("pause", "resume"):
         roster = camp.roster()
         latest: dict[str, tuple[str, Path]] = {}
-        for p in sorted(rdir.glob("*.yaml"), key=lambda p: (p.name.split(".")[0], int(p.name.split(".")[2]))):
+        for p in sorted(rdir.glob("*.yaml"), key=lambda p: int(p.name.split(".")[2])):  # each seat's latest last
             seat, rkind = p.name.split(".")[:2]
             if rkind in ("pause", "resume") and seat in roster and _tag_of(p.name) == _key_tag(camp, seat, roster[seat].key.sign_id):
                 latest[seat] = (rkind, p)
@@ -333,19 +331,15 @@ def _identify(camp: Campaign, roster: Roster, doc: OrderDocument) -> None:
 
 
 def _check(camp: Campaign, run: _Run, doc: OrderDocument, cand: Candidate, now: datetime) -> Phase:
-    """A verified file may be taken now: a known request, the campaign's nonce, the open phase,
-    before the deadline. Returns the phase the file is for (the one waiting)."""
+    """A verified file (whose envelope, a request's kind included, fits the envelope schema) may
+    be taken now: the campaign's nonce, the open phase, before the deadline. Returns the phase
+    the file is for (the one waiting)."""
     phase = run.phase
     if doc.orders is not None and doc.data.get("nonce") is None and run.nonce_required:
         raise said(OrderError, N_("the field 'nonce' is missing: every order file of this campaign carries its nonce. "
                                   "Add the line 'nonce: %(nonce)s' below 'campaign:' (your order form and the start report give it), "
                                   "then sign the file again"),
                    line=doc.line_of("campaign"), field="nonce", nonce=camp.nonce)
-    if doc.request is not None:
-        kind = doc.request.get("kind") if isinstance(doc.request, dict) else None
-        if kind not in REQUEST_KINDS:
-            raise said(OrderError, N_("unknown request; write 'request: {kind: pause}' (kinds: %(kinds)s)"),
-                       line=doc.line_of("request"), field="request.kind", kinds=", ".join(REQUEST_KINDS))
     if phase is None:
         raise said(OrderError, N_("the game is over; no more orders are taken"), field="phase")
     if doc.phase != phase.id:
@@ -401,7 +395,8 @@ def _reveal_problem(commits: dict[str, str], doc: OrderDocument) -> list[str]:
     though its new commitment will."""
     expected = commits.get(doc.player)
     reveal = doc.entropy_reveal
-    if expected is None or (reveal is not None and len(reveal) % 2 == 0 and sha256_hex(bytes.fromhex(reveal)) == expected):
+    # (the envelope's shape, checked before, makes a reveal an even number of hex digits)
+    if expected is None or (reveal is not None and sha256_hex(bytes.fromhex(reveal)) == expected):
         return []
     return [f"entropy_reveal: {'missing' if reveal is None else 'does not open'} your commitment {expected[:16]}… of an earlier phase; "
             "this file's orders will not count (your defaults are played) unless a file with a higher seq reveals it. "
@@ -412,8 +407,6 @@ def _signed_by_sender(doc: OrderDocument, cand: Candidate, roster: Roster) -> bo
     """False when the file is signed by a key other than the roster key of the seat whose address
     the mail comes from: the From line is then forged (or the key is someone else's), and even a
     fixed-text reply would let a stranger make pbem mail that player."""
-    if doc.key_id is None:
-        return True
     sender = (cand.sender or "").lower()
     seats = [s for s in roster.values() if s.email.lower() == sender]
     return not seats or any(s.key.sign_id == doc.key_id for s in seats)
@@ -445,7 +438,7 @@ def _internal(camp: Campaign, cand: Candidate, exc: Exception) -> Verdict:
     import traceback
 
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    detail = f"{type(exc).__name__}: {exc}"[:200] + (f" ({where.filename.rsplit('/', 1)[-1]} line {where.lineno})" if where else "")
+    detail = f"{type(exc).__name__}: {exc}"[:200] + (f" ({Path(where.filename).name} line {where.lineno})" if where else "")
     error = said(OrderFileError, replies.INTERNAL_ERROR)
     message = one_line(f"{cand.source}: {error.message} [internal error {detail}]")
     atomic.write_if_changed(
