@@ -85,3 +85,18 @@ def test_a_mail_with_too_many_parts_is_still_refused_early() -> None:
     raw = b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n' + parts + b"--b--\r\n"
     (cand,) = mailin._extract_bytes(raw, "many.eml", 65536, None)
     assert cand.problem is not None and "parts" in cand.problem
+
+
+def test_plain_parts_read_as_the_email_package_reads_them() -> None:
+    """A part whose headers are plain is read without the email package's parser; whole mails
+    and their mutants, headers only or not, read as that parser reads them."""
+    rng = random.Random(17)
+    mails = [p.read_bytes() for p in CORPUS]
+    used = 0
+    for raw in mails + [_mutant(rng, rng.choice(mails)) for _ in range(300)]:
+        for headersonly in (False, True):
+            direct = mailin._plain_part(raw, mailin._PartCounter(), headersonly)
+            if direct is not None:
+                used += 1
+                assert _shape(direct) == _shape(mailin._feed(raw, mailin._PartCounter(), headersonly))
+    assert used >= 100, "the direct reading was not used"

@@ -273,7 +273,7 @@ def _parse_capped(raw: bytes) -> email.message.Message:
     if fast is not None:
         return fast
     counter.count = 0
-    return _feed(raw, counter)
+    return _parse_part(raw, counter)
 
 
 def _feed(raw: bytes, counter: _PartCounter, headersonly: bool = False) -> email.message.Message:
@@ -286,6 +286,47 @@ def _feed(raw: bytes, counter: _PartCounter, headersonly: bool = False) -> email
     for start in range(0, len(raw), 64 * 1024):
         parser.feed(raw[start:start + 64 * 1024])
     return parser.close()
+
+
+def _parse_part(raw: bytes, counter: _PartCounter, headersonly: bool = False) -> email.message.Message:
+    """``raw`` parsed as :func:`_feed` parses it: directly when its headers are plain (each line
+    a field name and a colon, or a continuation, then an empty line) and it is not a multipart
+    or message part, else by the email package."""
+    return _plain_part(raw, counter, headersonly) or _feed(raw, counter, headersonly)
+
+
+_FIELD = re.compile(r"[\041-\071\073-\176]+:")  # a field name (printable ASCII but the colon) and its colon
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")  # a line and its break, as the parser splits lines
+
+
+def _plain_part(raw: bytes, counter: _PartCounter, headersonly: bool) -> email.message.Message | None:
+    """The parser's reading of a part whose header block is plain (see :func:`_parse_part`),
+    built here: the email package's parser costs many times more for a part of a few lines.
+    None for anything else (the parser reads it)."""
+    blank = _BLANK.search(raw)
+    if blank is None or blank.start() == 0 or raw[:1] in b"\r\n":
+        return None
+    first_break = 2 if raw.startswith(b"\r\n", blank.start()) else 1
+    head = raw[:blank.start() + first_break].decode("ascii", "surrogateescape")
+    lines = _LINE.findall(head)
+    if sum(map(len, lines)) != len(head) or not _FIELD.match(lines[0]):
+        return None
+    fields: list[list[str]] = []
+    for line in lines:
+        if line[0] in " \t":
+            fields[-1].append(line)
+        elif _FIELD.match(line):
+            fields.append([line])
+        else:
+            return None
+    msg = counter()
+    for field in fields:
+        msg.set_raw(*email.policy.compat32.header_source_parse(field))
+    if not headersonly and msg.get_content_maintype() in ("multipart", "message"):
+        counter.count -= 1  # the parser reads it (and counts it) again
+        return None
+    msg.set_payload(raw[blank.end():].decode("ascii", "surrogateescape"))
+    return msg
 
 
 class _Unusual(Exception):
@@ -315,7 +356,7 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
         raise _Unusual
     # the headers as the parser reads them (up to the first empty line; what it takes for the
     # body before that line comes back as the payload), then the rest of the bytes as the body
-    head = _feed(raw[:blank.end()], counter, headersonly=True)
+    head = _parse_part(raw[:blank.end()], counter, headersonly=True)
     if head.get_content_maintype() != "multipart":
         if depth == 0:
             return None
@@ -373,7 +414,7 @@ def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.mes
 
 
 def _leaf(raw: bytes, counter: _PartCounter) -> email.message.Message:
-    part = _feed(raw, counter)
+    part = _parse_part(raw, counter)
     if part.get_content_maintype() == "message":
         raise _Unusual
     return part
