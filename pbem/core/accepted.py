@@ -32,6 +32,16 @@ def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:
     return camp.orders_folder(number, phase_id)
 
 
+def key_tag(camp: Campaign, seat: str, key_id: str | None) -> str:
+    """What the names of a seat's files carry besides seq: nothing for the key the seat had at
+    creation, ``.`` and 12 hex digits of the key for a key given by replace-player. So a new
+    player's seq 1 never takes the name of the old player's seq 1, and seqs compare per key."""
+    original = str(camp.create_record()["roster"].get(seat, {}).get("key", "")).split(" ")[0]
+    if key_id is None or key_id == original:
+        return ""
+    return "." + key_id.rpartition(":")[2][:12]
+
+
 def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: bool = False, folder: Path | None = None) -> Any:
     """The highest-seq accepted document of each seat for a phase (with ``all_seqs``: every
     accepted document of each seat, highest seq first); from ``folder`` instead of the phase's

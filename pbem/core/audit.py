@@ -22,6 +22,7 @@ from pbem import __version__
 from pbem.common.canonical import canonical, digest, sha256_hex
 from pbem.common.catalog import N_
 from pbem.common.fair import H, PhaseRng, Rng, check_chain_key, entropy_mix, hash_chain, phase_seed
+from pbem.core.accepted import key_tag
 from pbem.core.campaign import (
     Campaign,
     derive_keys,
@@ -358,9 +359,8 @@ def _check_order_folders(camp: Campaign, cited: set[str]) -> int:
             continue
         data = vpath.read_bytes()
         verdict = _json_or_none(data)
-        if not isinstance(verdict, dict) or canonical(verdict) + b"\n" != data or verdict.get("file") != doc.name \
-                or doc.name != f"{verdict.get('seat')}.{verdict.get('seq', 0):06d}.yaml":
-            raise _fail(vpath, "the verdict is not what intake wrote (not canonical JSON, or not for this order file)")
+        if not isinstance(verdict, dict) or canonical(verdict) + b"\n" != data or verdict.get("file") != doc.name:
+            raise _fail(vpath, NOT_INTAKES)
         try:
             raw = doc.read_bytes()
         except FileNotFoundError:
@@ -368,14 +368,20 @@ def _check_order_folders(camp: Campaign, cited: set[str]) -> int:
         if sha256_hex(raw) != verdict.get("raw_sha256"):
             raise _fail(doc, f"the order file does not match the hash in its verdict {vpath.relative_to(camp.root)}; one of the two was changed")
         try:
-            body = parse_order_document(raw, str(doc), max_bytes=max(len(raw), 1)).body_hash
+            parsed = parse_order_document(raw, str(doc), max_bytes=max(len(raw), 1))
         except PbemError as exc:
             raise _fail(doc, f"the accepted order file does not parse: {exc.message}") from None
-        if body != verdict.get("body_sha256"):
+        seat = str(verdict.get("seat"))  # intake names a file by seat, seq and (a replaced seat's) key
+        if doc.name != f"{seat}.{verdict.get('seq', 0):06d}{key_tag(camp, seat, parsed.key_id)}.yaml":
+            raise _fail(vpath, NOT_INTAKES)
+        if parsed.body_hash != verdict.get("body_sha256"):
             raise _fail(vpath, "the verdict's hash of the signed content does not match its order file")
         _check_head(camp, vpath, verdict.get("archive_head"))
         checked += 1
     return checked
+
+
+NOT_INTAKES = "the verdict is not what intake wrote (not canonical JSON, or not for this order file)"
 
 
 def _check_head(camp: Campaign, vpath: Path, head: Any) -> None:

@@ -29,6 +29,7 @@ from pbem.common.canonical import canonical, sha256_hex
 from pbem.common.catalog import N_
 from pbem.core import atomic, gm, replies, shape
 from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits, phase_orders_dir, set_aside
+from pbem.core.accepted import key_tag as _key_tag
 from pbem.core.accepted import accepted_documents as accepted_documents  # where callers found it before
 from pbem.core.campaign import Campaign, Seat, format_time, parse_time
 from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
@@ -289,16 +290,6 @@ def _cited_request(camp: Campaign, path: Path) -> dict[str, str]:
 
 def _doc_name(seat: str, seq: int, tag: str = "") -> str:
     return f"{seat}.{seq:06d}{tag}.yaml"
-
-
-def _key_tag(camp: Campaign, seat: str, key_id: str | None) -> str:
-    """What the names of a seat's files carry besides seq: nothing for the key the seat had at
-    creation, ``.`` and 12 hex digits of the key for a key given by replace-player. So a new
-    player's seq 1 never takes the name of the old player's seq 1, and seqs compare per key."""
-    original = str(camp.create_record()["roster"].get(seat, {}).get("key", "")).split(" ")[0]
-    if key_id is None or key_id == original:
-        return ""
-    return "." + key_id.rpartition(":")[2][:12]
 
 
 def _tag_of(name: str) -> str:
