@@ -493,6 +493,23 @@ def test_records_from_before_chain_indexes_check_their_keys_by_phase_number(hist
         _named(bad, f"archive/{index:06d}.json", f"the public key of phase {phase_number} is not the next key of the hash chain", public=True)
 
 
+
+def test_before_chain_indexes_a_re_run_after_a_rollback_and_a_pause_reuses_its_key(history: Path, tmp_path: Path) -> None:
+    """The players paused the reopened phase before it ran again: the re-run still follows the
+    rollback (records in between that set no state do not change that)."""
+    camp = tmp_path / "pub"
+    shutil.copytree(history / "archive", camp / "archive")
+    shutil.copytree(history / "secret", camp / "secret")
+    _as_before_chain_index(camp)
+    archive = camp / "archive"
+    for i in range(11, 7, -1):  # records 8.. move up one to make room
+        _write_canonical(archive / f"{i + 1:06d}.json", {**_record(camp, i), "index": i + 1})
+    pause = _record(camp, 4)
+    _write_canonical(archive / "000008.json", {**pause, "index": 8})
+    rewrite_from(camp, 8, lambda r: None, repin=False)
+    assert [r["kind"] for r in Campaign(camp).records()[7:10]] == ["rollback", "pause", "phase"]
+    assert audit(Campaign(camp), public=True).phases == 6
+
 # -- the replay reproduces every record (README: "any copy of the archive then replays bit for bit") -----
 
 def _replay_names(camp: Path, where: str, message: str) -> None:

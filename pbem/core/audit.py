@@ -101,7 +101,6 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
     anchor = bytes.fromhex(create["public_anchor"])
     previous_key = anchor
     cited: set[str] = set()
-    live: list[dict[str, Any]] = []
     for rec in records:
         if rec["kind"] == "roster":
             roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
@@ -110,11 +109,8 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
                                    "key": rec["entry"]["key"][:28]})
         if "requests" in rec or rec["kind"] in ("pause", "resume"):
             _check_requests(camp, rec, roster, create["campaign"], public)
-        if rec["kind"] == "rollback":
-            if not public:
-                _check_owed(camp, rec)
-            live = [r for r in live if r["index"] <= rec["to"]]
-        live.append(rec)
+        if rec["kind"] == "rollback" and not public:
+            _check_owed(camp, rec)
         if rec["kind"] != "phase":
             continue
         previous_key = _check_key(camp, records, rec, anchor, previous_key)
@@ -245,7 +241,7 @@ def _check_key(camp: Campaign, records: list[dict[str, Any]], rec: dict[str, Any
     key = bytes.fromhex(rec["public_key"])
     if "chain_index" in rec:  # the key's place in the chain: every phase record, superseded or not, uses a fresh one
         chain_ok = rec["chain_index"] == sum(1 for r in records[: rec["index"]] if r["kind"] == "phase") + 1 and check_chain_key(key, previous_key)
-    elif rec["phase_number"] == 1 or _after_rollback(records, rec):
+    elif _after_rollback(records, rec):  # (a phase 1 follows the anchor, which check_chain_key also checks)
         chain_ok = _chain_reaches(key, anchor, rec["phase_number"])
     else:
         chain_ok = check_chain_key(key, previous_key)
@@ -305,8 +301,9 @@ def _chain_break(camp: Campaign, index: int, data: bytes) -> AuditError:
 
 
 def _after_rollback(records: list[dict[str, Any]], rec: dict[str, Any]) -> bool:
-    before = records[rec["index"] - 1] if rec["index"] else None
-    return before is not None and before["kind"] == "rollback"
+    """Whether phase record ``rec`` re-runs a phase a rollback reopened: the last record before
+    it that set a state is a rollback (a pause, a resume or a roster change in between sets none)."""
+    return next((r["kind"] == "rollback" for r in reversed(records[: rec["index"]]) if r["kind"] in ("phase", "rollback")), False)
 
 
 def _chain_reaches(key: bytes, anchor: bytes, steps: int) -> bool:
