@@ -53,8 +53,8 @@ TESTS: list[tuple[str, str | None, list[str]]] = [
     ("pbem/core/intake.py", None, ["tests/test_intake_checks.py", "tests/test_intake_requests.py", "tests/test_intake_mail.py", "tests/test_signing.py",
                                    "tests/test_core_flow.py", "tests/test_replies.py", "tests/test_gm.py",
                                    "tests/test_safety_net.py"]),
-    ("pbem/core/audit.py", None, ["tests/test_audit_tamper.py", "tests/test_core_flow.py", "tests/test_gm_adversary.py",
-                                  "tests/test_gm.py"]),
+    ("pbem/core/audit.py", None, ["tests/test_audit_checks.py", "tests/test_audit_tamper.py", "tests/test_core_flow.py",
+                                  "tests/test_gm_adversary.py", "tests/test_gm.py"]),
     ("pbem/common/fair.py", None, ["tests/test_fair.py", "tests/test_report_dice.py"]),
 ]
 

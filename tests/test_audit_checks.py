@@ -30,7 +30,7 @@ from orders_util import signed
 
 import pbem
 from pbem.common.canonical import canonical, digest
-from pbem.common.fair import hash_chain
+from pbem.common.fair import Rng, entropy_mix, hash_chain, phase_seed
 from pbem.core.audit import audit
 from pbem.core.campaign import Campaign, derive_keys, parse_time
 from pbem.core.envelope import parse_order_document
@@ -69,7 +69,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
     keys = make_keys(root / "keys", ("north", "south"))
     later = make_keys(root / "later", ("north",))["north"]  # the key north's seat gets later
     camp = root / "camp"
-    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", CID,
+    run_cli("new", str(camp), "--game", "mini", "--scenario", "short", "--id", CID, "--autopilot-after", "1",
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
     nonce = Campaign(camp).nonce
@@ -90,7 +90,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for kind in ("pause", "resume"):  # records 4 and 5
         _take(camp, [_request(docs, keys[s], s, kind, "round-2", {"pause": 1, "resume": 2}[kind]) for s in ("north", "south")],
               resolve_after=False)
-    _take(camp, bids("round-2"))  # record 6
+    _take(camp, bids("round-2")[:1])  # record 6: south misses it, but the rollback undoes that (no autopilot for south)
     run_cli("rollback", str(camp), "--to", "round-2", "--now", NOW)  # record 7
     _take(camp, bids("round-2", 1, opened=7))  # record 8: the re-run
     old_north = bids("round-3", seq=5)[:1]  # accepted, then north's seat changes hands: it no longer counts
@@ -149,14 +149,14 @@ def _write_canonical(path: Path, value: Any) -> None:
 # -- what an untouched history gives -------------------------------------------------------------
 
 def test_an_untouched_history_passes_and_says_what_was_checked(history: Path) -> None:
-    """Every kind of record audits; the report counts what it checked: 15 order files are the 12
+    """Every kind of record audits; the report counts what it checked: 14 order files are the 11
     the phase records use (the rolled-back one's included), the superseded round-1 file, north's
     round-3 file signed with the key the roster no longer holds (its seq 5 is above the seq 2
     used, but it does not count: the seat changed hands), and the new player's superseded seq 1,
     stored under a name that carries its key."""
     full = audit(Campaign(history))
     assert full.lines() == [
-        "12 records: hash chain intact", "15 order files: hashes and signatures verified",
+        "12 records: hash chain intact", "14 order files: hashes and signatures verified",
         "6 phases replayed: every state, event and commitment hash matches",
         "record 9 (archive/000009.json): roster change, north now signs with "
         + _record(history, 9)["entry"]["key"][:28] + "…"]
@@ -375,7 +375,7 @@ def test_a_file_received_after_the_phase_resolved_is_no_newer_file(history: Path
     verdict = {**json.loads((camp / f"{USED}.verdict.json").read_bytes()), "file": path.name, "seq": 3, "raw_sha256": _sha(path),
                "body_sha256": parse_order_document(late.read_bytes(), path.name).body_hash, "received_at": "2026-12-02T12:00:00Z"}
     _write_canonical(path.with_name(path.name + ".verdict.json"), verdict)
-    assert audit(Campaign(camp)).order_files == 16
+    assert audit(Campaign(camp)).order_files == 15
     _write_canonical(path.with_name(path.name + ".verdict.json"), {**verdict, "received_at": _record(camp, 3)["resolved_at"]})
     _named(camp, ROUND1, "record 3 resolved round-1 with seq 2 for north, but orders/0003-round-1/north.000003.yaml (seq 3) "
                          "was accepted before it: the newest file must count")
@@ -451,7 +451,7 @@ def test_the_archive_head_a_verdict_names_is_a_record_of_the_archive(history: Pa
         _verdict(camp, archive_head=head)
         _named(camp, VERDICT, f"the verdict says the file was accepted on {head}, which is not a record of this archive")
     _verdict(camp, archive_head=None)
-    assert audit(Campaign(camp)).order_files == 15
+    assert audit(Campaign(camp)).order_files == 14
 
 
 # -- the public chain key of every phase (README "Public chance") ---------------------------------------
@@ -509,6 +509,58 @@ def test_before_chain_indexes_a_re_run_after_a_rollback_and_a_pause_reuses_its_k
     rewrite_from(camp, 8, lambda r: None, repin=False)
     assert [r["kind"] for r in Campaign(camp).records()[7:10]] == ["rollback", "pause", "phase"]
     assert audit(Campaign(camp), public=True).phases == 6
+
+
+# -- the players' entropy of every phase (README "Player entropy", "Auditing in the middle of the game") --
+
+def _remixed(rec: dict[str, Any], entropy: dict[str, Any]) -> None:
+    """The record with other entropy, its mix and its public draws recomputed to agree."""
+    rec["entropy"] = entropy
+    mix = entropy_mix({seat: e["used"] for seat, e in entropy.items()})
+    rec["entropy_mix"] = mix.hex()
+    rng = Rng(phase_seed("public", bytes.fromhex(rec["public_key"]), rec["phase"], mix))
+    rec["public_dice"] = [[n, rng.below(n)] for n, _ in rec["public_dice"]]
+
+
+def test_a_seat_whose_file_counts_cannot_be_left_out_of_the_mix(history: Path, tmp_path: Path) -> None:
+    """A GM who drops one seat's reveal from the mix (and lists the draws the new mix gives)
+    would choose between two sets of dice; the record uses south's file and south had a
+    commitment pending, so its value must be in the mix. The public audit names the record."""
+    camp = _copy(history, tmp_path)
+    north = _record(camp, 3)["entropy"]["north"]
+    rewrite_from(camp, 3, lambda r: _remixed(r, {"north": north}))
+    message = (f"record 3 (archive/000003.json) leaves south out of the players' entropy, but south's commitment "
+               f"{_record(camp, 2)['orders']['south']['entropy_commit'][:16]}… was pending and the record counts its file")
+    _named(camp, ROUND1, message, public=True)
+    _named(camp, ROUND1, message)
+
+
+def test_a_seat_counted_missing_cannot_be_left_out_of_the_mix(history: Path, tmp_path: Path) -> None:
+    """South sent nothing for round 2 (record 6): its pending commitment is mixed in instead."""
+    camp = _copy(history, tmp_path)
+    rec = _record(camp, 6)
+    assert rec["missing_seats"] == ["south"] and rec["entropy"]["south"]["status"] == "no orders"
+    rewrite_from(camp, 6, lambda r: _remixed(r, {"north": rec["entropy"]["north"]}))
+    _named(camp, "archive/000006.json", f"record 6 (archive/000006.json) leaves south out of the players' entropy, but south's "
+                                        f"commitment {rec['entropy']['south']['used'][:16]}… was pending and the record counts it missing",
+           public=True)
+
+
+def test_entropy_that_does_not_open_its_commitment_is_named(history: Path, tmp_path: Path) -> None:
+    camp = _copy(history, tmp_path)
+    rec = _record(camp, 10)
+    south = {**rec["entropy"]["south"], "reveal": "00" * 32, "used": "00" * 32}
+    rewrite_from(camp, 10, lambda r: _remixed(r, {**r["entropy"], "south": south}))
+    _named(camp, "archive/000010.json", f"record 10 (archive/000010.json): south's entropy does not open the commitment "
+                                        f"{_record(camp, 8)['orders']['south']['entropy_commit'][:16]}… of an earlier record as "
+                                        "the record says (ok)", public=True)
+
+
+def test_entropy_of_a_seat_with_no_commitment_pending_is_named(history: Path, tmp_path: Path) -> None:
+    """Nothing is pending before the first files (deal/commit) commit to values."""
+    camp = _copy(history, tmp_path)
+    rewrite_from(camp, 1, lambda r: _remixed(r, {"north": {"reveal": "00" * 32, "used": "00" * 32, "status": "ok"}}))
+    _named(camp, "archive/000001.json", "record 1 (archive/000001.json) mixes entropy of north, who had no commitment pending", public=True)
 
 # -- the replay reproduces every record (README: "any copy of the archive then replays bit for bit") -----
 

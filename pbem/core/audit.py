@@ -269,7 +269,8 @@ def _check_public_dice(camp: Campaign, rec: dict[str, Any]) -> int:
 def _check_entropy(camp: Campaign, rec: dict[str, Any], commits: dict[str, str]) -> None:
     """The players' entropy of a phase: each reveal opens the seat's commitment of an earlier
     record (or the commitment itself is used, and the status says why), no seat with a pending
-    commitment is left out when its reveal counted, and the mix is made of exactly these values."""
+    commitment is left out when the record uses its file or counts it missing, and the mix is
+    made of exactly these values."""
     where = f"record {rec['index']} ({_rel(camp, rec)})"
     used: dict[str, str] = {}
     for seat, e in sorted(rec.get("entropy", {}).items()):
@@ -281,6 +282,13 @@ def _check_entropy(camp: Campaign, rec: dict[str, Any], commits: dict[str, str])
         if (status == "ok") != opens or value != (reveal if opens else expected):
             raise _fail(camp.record_path(rec["index"]), f"{where}: {seat}'s entropy does not open the commitment {expected[:16]}… of an earlier record as the record says ({status})")
         used[seat] = str(value)
+    # a seat whose file the record uses, or that it counts missing, is mixed in: leaving one out
+    # would give the GM a second set of dice to choose from
+    counted = {seat: "counts its file" for seat in rec.get("orders", {})} | {seat: "counts it missing" for seat in rec.get("missing_seats", [])}
+    for seat, why in sorted(counted.items()):
+        if seat in commits and seat not in used:
+            raise _fail(camp.record_path(rec["index"]), f"{where} leaves {seat} out of the players' entropy, but {seat}'s commitment "
+                                                        f"{commits[seat][:16]}… was pending and the record {why}")
     if entropy_mix(used).hex() != rec.get("entropy_mix"):
         raise _fail(camp.record_path(rec["index"]), f"{where}: the entropy mix is not the mix of the players' values the record lists")
 
