@@ -315,7 +315,7 @@ def test_a_used_order_file_without_the_nonce_the_campaign_requires_is_named(hist
 
 @pytest.mark.parametrize(("what", "kwargs", "named"), [
     ("another campaign", {"cid": "mini-2"}, "'mini-2'"),
-    ("another campaign with the same id", {"nonce": "0" * 32}, f"'{CID}' (nonce {'0' * 32})"),
+    ("another campaign with the same id", {"nonce": "0" * 48}, f"'{CID}' (nonce {'0' * 40})"),  # (its first 40 characters)
 ])
 def test_a_used_order_file_of_another_campaign_is_named(history: Path, tmp_path: Path, what: str, kwargs: dict[str, str],
                                                         named: str) -> None:
@@ -554,6 +554,14 @@ def test_entropy_that_does_not_open_its_commitment_is_named(history: Path, tmp_p
     _named(camp, "archive/000010.json", f"record 10 (archive/000010.json): south's entropy does not open the commitment "
                                         f"{_record(camp, 8)['orders']['south']['entropy_commit'][:16]}… of an earlier record as "
                                         "the record says (ok)", public=True)
+
+
+def test_a_reveal_that_opens_its_commitment_must_be_the_value_mixed_in(history: Path, tmp_path: Path) -> None:
+    camp = _copy(history, tmp_path)
+    south = {**_record(camp, 10)["entropy"]["south"], "used": "00" * 32}
+    rewrite_from(camp, 10, lambda r: _remixed(r, {**r["entropy"], "south": south}))
+    err = _fails(camp, public=True)
+    assert err.message.startswith("record 10 (archive/000010.json): south's entropy does not open the commitment ")
 
 
 def test_entropy_of_a_seat_with_no_commitment_pending_is_named(history: Path, tmp_path: Path) -> None:
