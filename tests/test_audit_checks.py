@@ -230,7 +230,7 @@ def test_a_request_not_carried_is_checked_from_its_file_by_the_full_audit_only(h
     cited = camp / _record(camp, 4)["requests"]["north"]["file"]
     cited.write_bytes(cited.read_bytes().replace(b"seq: 1", b"seq: 2"))
     _named(camp, str(cited.relative_to(camp)),
-           f"the pause request of north does not match the hash in record 4 (archive/000004.json); one of the two was changed")
+           "the pause request of north does not match the hash in record 4 (archive/000004.json); one of the two was changed")
     cited.unlink()
     _named(camp, str(cited.relative_to(camp)), "the pause request of north cited by record 4 is missing")
 
