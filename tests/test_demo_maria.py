@@ -98,6 +98,13 @@ def test_the_history_site_links_the_public_files_instead_of_copying_them(demo_ca
     assert len(copies) > 20
     for copy in copies:
         assert os.path.samefile(copy, demo_campaign / "reports" / copy.parent.name / copy.name), copy
+    # the unchanging ground every phase's map.svg shows from ../, one per language
+    grounds = sorted((demo_campaign / "site").glob("map-ground.*.svg"))
+    assert len(grounds) == 2
+    for ground in grounds:
+        assert os.path.samefile(ground, demo_campaign / "reports" / ground.name), ground
+    for copy in (c for c in copies if c.name == "map.svg"):
+        assert re.findall(r'href="\.\./(map-ground[^"]+)"', copy.read_text(encoding="utf-8"))[0] in {g.name for g in grounds}
 
 
 def test_report_mails_stay_light(demo_campaign: Path) -> None:
@@ -115,3 +122,28 @@ def test_report_mails_stay_light(demo_campaign: Path) -> None:
     for raw in mails:
         body = email.message_from_bytes(raw, policy=email.policy.default).get_body(preferencelist=("html",))
         assert body is not None and len(body.get_content().encode("utf-8")) < 100_000
+
+
+def _disk(folder: Path) -> int:
+    """What ``du`` counts: the blocks of every file and folder (a hard-linked file once)."""
+    import os
+
+    total, seen = 0, set()
+    for path in [folder, *folder.rglob("*")]:
+        st = os.lstat(path)
+        if (st.st_dev, st.st_ino) not in seen:
+            seen.add((st.st_dev, st.st_ino))
+            total += st.st_blocks * 512
+    return total
+
+
+def test_stored_reports_take_little_disk_per_phase(demo_campaign: Path) -> None:
+    """reports/ of the advanced demo: at most 700 KB per phase folder on disk (everything a phase
+    stores: the public and private reports in both languages, its maps, forms and order pages);
+    a map stores only what the phase changes, the unchanging board drawn once per campaign
+    (bench/gm.py prints the whole campaign's figure)."""
+    reports = demo_campaign / "reports"
+    phases = [p for p in reports.iterdir() if p.is_dir()]
+    assert len(phases) > 50
+    per_phase = _disk(reports) / len(phases)
+    assert per_phase <= 700_000, f"{per_phase / 1e3:.0f} KB per phase"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -214,3 +215,45 @@ def test_chinese_report_renders_its_words(reports: Path, tmp_path: Path) -> None
     html = reports / "public.zh-TW.html"
     dom = _run(["--dump-dom", "--window-size=800,900", html.as_uri()], tmp_path / "profile").stdout
     assert "發生了什麼" in dom and "要塞控制" in dom and 'lang="zh-TW"' in dom
+
+
+def _same_share(a: tuple[int, int, list[bytearray]], b: tuple[int, int, list[bytearray]]) -> float:
+    """The share of pixels of two same-sized screenshots that look the same."""
+    assert a[:2] == b[:2]
+    same = total = 0
+    for ra, rb in zip(a[2], b[2], strict=True):
+        for i in range(0, len(ra), 3):
+            total += 1
+            same += max(abs(ra[i + k] - rb[i + k]) for k in range(3)) <= 24
+    return same / total
+
+
+def test_the_stored_map_shows_the_ground_it_links(reports: Path, tmp_path: Path) -> None:
+    """A phase's stored map.svg draws the unchanging part of the board (sectors, roads, cities)
+    from the campaign's map-ground file as an image: Chromium shows it as the whole drawing the
+    mails carry, and without the ground file most of the board is gone."""
+    import json
+
+    from pbem.core.campaign import Campaign
+    from pbem.render import report, reportmap
+
+    camp = Campaign(reports.parent.parent)
+    game = camp.game()
+    events = json.loads((camp.states_dir / f"{RECORD:06d}.events.json").read_bytes())
+    whole = reportmap.map_svg("maria", game.view(camp.read_state(RECORD), report.PUBLIC),
+                              report.visible_events(events, report.PUBLIC), "en")
+    assert whole is not None
+    stored = (reports / "map.svg").read_text(encoding="utf-8")
+    (ground,) = re.findall(r'href="\.\./(map-ground\.[0-9a-f]{16}\.svg)"', stored)
+    assert len(stored) < len(whole) / 2 and (reports.parent / ground).is_file()
+    drawn = tmp_path / "whole.svg"
+    drawn.write_text(whole, encoding="utf-8")
+    shots = [read_png(screenshot(svg, 1000, 700, tmp_path / f"{i}.png", tmp_path)) for i, svg in enumerate((drawn, reports / "map.svg"))]
+    assert _same_share(*shots) > 0.99
+    hidden = reports.parent / "hidden.svg"
+    (reports.parent / ground).rename(hidden)
+    try:
+        without = read_png(screenshot(reports / "map.svg", 1000, 700, tmp_path / "without.png", tmp_path))
+    finally:
+        hidden.rename(reports.parent / ground)
+    assert _same_share(shots[0], without) < 0.97

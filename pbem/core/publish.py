@@ -12,6 +12,12 @@ After a record is appended, :func:`publish_phase` writes into ``DIR/reports/<pha
 and queues one mail per seat in ``DIR/outbox/``: ``multipart/mixed`` holding a
 ``multipart/alternative`` (text, HTML) with the seat's map and order form attached.
 
+A game whose map has a part no phase changes (Maria's sectors, roads and cities) stores that part
+once per campaign and language, ``DIR/reports/map-ground.<hash>.svg`` (named by its content), and
+each phase's ``map.svg`` shows it as an image and draws only the rest (names, pieces, moves,
+battles, legend): a phase's map takes about 90 KB instead of 320 KB. The mails carry the whole
+drawing.
+
 Encryption (decided here, M11.1): the private part of a seat's mail is sealed to the seat's
 X25519 key (:func:`pbem.core.privacy.seal`) when record 0's options hold
 ``encrypt_private: true`` (every seat) or ``encrypt_private: [seat, ...]`` (those seats);
@@ -33,7 +39,7 @@ import hashlib
 import hmac
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -65,6 +71,7 @@ class Bundle:
     key: str
     files: dict[str, tuple[str, bytes]]
     mails: dict[str, tuple[str, bytes]]
+    shared: dict[str, bytes] = field(default_factory=dict)  # public files of reports/ itself: a map's ground
 
     def for_audience(self, audience: str) -> dict[str, bytes]:
         """The files meant for ``audience`` (a seat also reads every public file)."""
@@ -118,6 +125,9 @@ def publish_phase(camp: Campaign, record_index: int, reopened: dict[str, Any] | 
     bundle = render_record(camp, record_index, reopened=reopened)
     out = camp.reports_dir / bundle.key
     written = []
+    for name, data in bundle.shared.items():  # first: a phase's map.svg shows its ground
+        write_if_changed(camp.reports_dir / name, data)
+        written.append(camp.reports_dir / name)
     for rel, (_who, data) in bundle.files.items():
         write_if_changed(out / rel, data)
         written.append(out / rel)
@@ -162,6 +172,7 @@ class _Publisher:
         self.roster = camp.roster()
         self.secret_key = derive_keys(camp.seed())["secret"]
         self.files: dict[str, tuple[str, bytes]] = {}
+        self.shared: dict[str, bytes] = {}
         self.mails: dict[str, tuple[str, bytes]] = {}
         self.images: dict[str, list[MapImage]] = {}
         self.public_events: list[dict[str, Any]] = []
@@ -314,7 +325,7 @@ class _Publisher:
             self._write(f"public{suffix}.html", report.PUBLIC, public[lang].html)
             self._write(f"public{suffix}.txt", report.PUBLIC, public[lang].text)
             if svg is not None:
-                self._write(f"map{suffix}.svg", report.PUBLIC, svg)
+                self._store_map(f"map{suffix}.svg", svg)
         for seat_name, seat in self.roster.items():
             lang = i18n.check_lang(seat.lang)
             view = game.view(self.state, seat_name)
@@ -346,7 +357,18 @@ class _Publisher:
             if page is not None:
                 self._write(f"private/{seat_name}.orders.html", seat_name, page)
             self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], form, schema, page)
-        return Bundle(self.key, self.files, self.mails)
+        return Bundle(self.key, self.files, self.mails, self.shared)
+
+    def _store_map(self, name: str, svg: str) -> None:
+        """The phase's map as ``reports/`` keeps it: its ground once per campaign, beside the
+        phase folders, when the game's map has one (:func:`reportmap.stored_map`)."""
+        stored = reportmap.stored_map(self.game_name, svg)
+        if stored is None:
+            self._write(name, report.PUBLIC, svg)
+            return
+        ground_name, ground, linked = stored
+        self.shared[ground_name] = ground.encode("utf-8")
+        self._write(name, report.PUBLIC, linked)
 
     def _map_images(self, lang: str, svg: str | None) -> list[MapImage]:
         if svg is None:

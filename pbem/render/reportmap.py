@@ -3,6 +3,7 @@ and its PNG images for a mail. Pure: a view and events in, text or bytes out."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -53,3 +54,24 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
     """The map of ``view`` with the phase's moves and battles highlighted, drawn by the game's
     presentation; ``None`` for a game without a map."""
     return presentation(game).map_svg(view, report.map_highlights(public_events), lang)
+
+
+def stored_map(game: str, svg: str) -> tuple[str, str, str] | None:
+    """``svg`` as the reports folder stores it, when the game's drawing starts with layers that
+    are the same in every phase (:meth:`pbem.games.base.Presentation.map_ground`): the file name
+    of that ground (named by its content, stored in the folder above the phase's), the ground as
+    an SVG of its own, and the drawing that shows it from there as an image, then draws the rest.
+    ``None``: the map is stored whole. A browser shows the linked drawing as the whole one (the
+    ground's own tooltips, Maria's city names under the pointer, are not shown through an image)."""
+    from pbem.render import raster
+
+    end = presentation(game).map_ground(svg)
+    if end <= 0 or not raster.has_view_box(svg):
+        return None
+    ground = svg[:end] + "</svg>"
+    name = f"map-ground.{hashlib.sha256(ground.encode('utf-8')).hexdigest()[:16]}.svg"
+    defs = svg.find("</defs>", 0, end)  # the rest may use what the definitions name
+    head = svg[:defs + len("</defs>")] if defs >= 0 else svg[:svg.index(">") + 1]
+    x, y, w, h = raster.view_box(svg)
+    image = f'<image height="{h:g}" href="../{name}" width="{w:g}" x="{x:g}" y="{y:g}" />'
+    return name, ground, head + image + svg[end:]
