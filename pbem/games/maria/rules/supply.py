@@ -53,17 +53,18 @@ def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str]
     if start in targets:
         return 0
     roads = model.adjacency(board)
-    seen = {start}
+    closed = blocked | avoid  # the cities found so far join them
+    closed.add(start)
     frontier = [start]
     for step in range(1, limit + 1):
         nxt = []
         for here in frontier:
             for there in roads[here]:
-                if there in seen or there in blocked or there in avoid:
+                if there in closed:
                     continue
                 if there in targets:
                     return step
-                seen.add(there)
+                closed.add(there)
                 nxt.append(there)
         if not nxt:
             return None
