@@ -56,6 +56,7 @@ class Reach:
         self.by_city = model.generals_by_city(state) if by_city is None else by_city
         self.paths = dict(sorted(self._search().items()))
         self._checked: dict[str, bool] = {}
+        self._entries: dict[tuple[str, bool], str | None] = {}  # each city's answer, once
 
     def _search(self) -> dict[str, list[str]]:
         state, board, power, occ = self.ctx.state, self.ctx.board, self.power, self.occ
@@ -98,7 +99,7 @@ class Reach:
             path = self.paths[city]
             if self.general:
                 prob = general_path_problem(self.ctx, self.power, self.movers, self.start, path,
-                                            self.force, self.occ, self.by_city)
+                                            self.force, self.occ, self.by_city, self._entries)
             else:
                 prob = train_path_problem(self.ctx, self.power, self.movers[0], self.start, path,
                                           self.occ)

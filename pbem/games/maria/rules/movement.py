@@ -68,12 +68,12 @@ def enemy_powers_in(state: dict[str, Any], power: str, powers: list[str]) -> boo
 def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
                          path: list[str], force_march: bool,
                          occ: dict[str, list[str]] | None = None,
-                         by_city: dict[str, list[str]] | None = None) -> str | None:
+                         by_city: dict[str, list[str]] | None = None,
+                         known: dict[tuple[str, bool], str | None] | None = None) -> str | None:
     """Why a general or stack may not move along ``path`` (the cities entered), or None.
     ``occ`` and ``by_city`` (``model.occupancy``, ``model.generals_by_city``) may be passed in
-    by a caller that checks many paths in one position."""
-    state, board = ctx.state, ctx.board
-    gens = state["generals"]
+    by a caller that checks many paths in one position; ``known``, kept by a caller that checks
+    many paths of the same movers in one position, remembers each city's answer."""
     problem, all_main = road_problem(ctx, start, path)
     if problem:
         return problem
@@ -85,51 +85,68 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
     elif len(path) > (4 if all_main else 3):
         return (N_("a general moves at most 3 cities, or 4 when every step is on a main road (M3.1)"))
     if occ is None:
-        occ = model.occupancy(state)
+        occ = model.occupancy(ctx.state)
     if by_city is None:
-        by_city = model.generals_by_city(state)
-    moving = set(movers)
-    mover_powers = sorted({gens[g]["power"] for g in movers} | {power})
-    forbids = ctx.opt("move.force_march_forbids")
+        by_city = model.generals_by_city(ctx.state)
     for i, city in enumerate(path):
-        powers_here = occ.get(city, [])
-        # pieces of our own moving stack are never in ``path`` (it does not revisit start);
-        # every general of a mixed stack must be allowed in the city (M1.4, M3.8)
-        for p in mover_powers:
-            prob = territory_problem(state, board, p, city)
-            if prob:
-                return prob
         last = i == len(path) - 1
-        generals_here = [g for g in by_city.get(city, []) if g not in moving]
-        trains_here = model.trains_in(state, city) if len(powers_here) > len(generals_here) \
-            else []
-        if any(model.are_enemies(state, power, gens[g]["power"]) for g in generals_here):
-            return N_("%(city)s holds an enemy general (M3.2)") % {"city": city_name(ctx, city)}
-        if any(not model.are_friends(state, power, gens[g]["power"]) for g in generals_here):
-            return N_("%(city)s holds a general of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
-        other_trains = [t for t in trains_here
-                        if not model.are_enemies(state, power, state["trains"][t]["power"])]
-        if any(not model.are_friends(state, power, state["trains"][t]["power"])
-               for t in other_trains):
-            return N_("%(city)s holds a piece of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
-        if not last and (generals_here or other_trains):
-            return N_("%(city)s holds another piece; a move may not jump over it (M3.2)") % {"city": city_name(ctx, city)}
-        if last and len(generals_here) + len(movers) > MAX_STACK:
-            return N_("%(city)s would hold more than 2 generals (M3.3)") % {"city": city_name(ctx, city)}
-        if force_march:
-            if forbids == "enemy_home_cities":
-                home = model.home_of(state, board, city)
-                if home is not None and model.are_enemies(state, power, home):
-                    return (N_("a force march may not enter %(city)s, a city of an enemy home country (M3.6)") % {"city": city_name(ctx, city)})
-            elif board.cities[city].fortress != "none":
-                holder = model.controller(state, board, city)
-                if holder is not None and model.are_enemies(state, power, holder):
-                    return (N_("a force march may not enter %(city)s, an enemy-controlled fortress (M3.6)") % {"city": city_name(ctx, city)})
-            if enemy_powers_in(state, power, powers_here):
-                return N_("a force march may not enter %(city)s, which holds an enemy piece (M3.6)") % {"city": city_name(ctx, city)}
-            for n in board.neighbours(city):
-                if enemy_powers_in(state, power, occ.get(n, [])):
-                    return (N_("a force march may not enter %(city)s, which is next to an enemy piece in %(n)s (M3.6)") % {"city": city_name(ctx, city), "n": city_name(ctx, n)})
+        if known is None:
+            prob = entry_problem(ctx, power, movers, city, last, force_march, occ, by_city)
+        elif (city, last) in known:
+            prob = known[city, last]
+        else:
+            prob = known[city, last] = entry_problem(ctx, power, movers, city, last,
+                                                     force_march, occ, by_city)
+        if prob:
+            return prob
+    return None
+
+
+def entry_problem(ctx: Ctx, power: str, movers: list[str], city: str, last: bool,
+                  force_march: bool, occ: dict[str, list[str]],
+                  by_city: dict[str, list[str]]) -> str | None:
+    """Why ``movers`` may not enter ``city`` on their path (``last``: to end there), or None
+    (M1.4, M3.2, M3.3, M3.6, M3.8)."""
+    state, board = ctx.state, ctx.board
+    gens = state["generals"]
+    moving = set(movers)
+    powers_here = occ.get(city, [])
+    # pieces of our own moving stack are never in the path (it does not revisit start);
+    # every general of a mixed stack must be allowed in the city (M1.4, M3.8)
+    for p in sorted({gens[g]["power"] for g in movers} | {power}):
+        prob = territory_problem(state, board, p, city)
+        if prob:
+            return prob
+    generals_here = [g for g in by_city.get(city, []) if g not in moving]
+    trains_here = model.trains_in(state, city) if len(powers_here) > len(generals_here) \
+        else []
+    if any(model.are_enemies(state, power, gens[g]["power"]) for g in generals_here):
+        return N_("%(city)s holds an enemy general (M3.2)") % {"city": city_name(ctx, city)}
+    if any(not model.are_friends(state, power, gens[g]["power"]) for g in generals_here):
+        return N_("%(city)s holds a general of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
+    other_trains = [t for t in trains_here
+                    if not model.are_enemies(state, power, state["trains"][t]["power"])]
+    if any(not model.are_friends(state, power, state["trains"][t]["power"])
+           for t in other_trains):
+        return N_("%(city)s holds a piece of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
+    if not last and (generals_here or other_trains):
+        return N_("%(city)s holds another piece; a move may not jump over it (M3.2)") % {"city": city_name(ctx, city)}
+    if last and len(generals_here) + len(movers) > MAX_STACK:
+        return N_("%(city)s would hold more than 2 generals (M3.3)") % {"city": city_name(ctx, city)}
+    if force_march:
+        if ctx.opt("move.force_march_forbids") == "enemy_home_cities":
+            home = model.home_of(state, board, city)
+            if home is not None and model.are_enemies(state, power, home):
+                return (N_("a force march may not enter %(city)s, a city of an enemy home country (M3.6)") % {"city": city_name(ctx, city)})
+        elif board.cities[city].fortress != "none":
+            holder = model.controller(state, board, city)
+            if holder is not None and model.are_enemies(state, power, holder):
+                return (N_("a force march may not enter %(city)s, an enemy-controlled fortress (M3.6)") % {"city": city_name(ctx, city)})
+        if enemy_powers_in(state, power, powers_here):
+            return N_("a force march may not enter %(city)s, which holds an enemy piece (M3.6)") % {"city": city_name(ctx, city)}
+        for n in board.neighbours(city):
+            if enemy_powers_in(state, power, occ.get(n, [])):
+                return (N_("a force march may not enter %(city)s, which is next to an enemy piece in %(n)s (M3.6)") % {"city": city_name(ctx, city), "n": city_name(ctx, n)})
     return None
 
 
