@@ -82,8 +82,9 @@ def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
                         for g in state["generals"].values())
         return ("AU",) if "AU" in with_player and au_on_map else ()
     if step in model.STAGES:
+        ordering = stage_order_powers(state)
         return tuple(p for p in model.stage_powers(state, step)
-                     if p in with_player and has_stage_orders(state, p))
+                     if p in with_player and p in ordering)
     return ()
 
 
@@ -91,11 +92,16 @@ def has_stage_orders(state: dict[str, Any], power: str) -> bool:
     """True if ``power`` has a piece on the map, or a train off it that may come back (M3.9).
     Whether its hand can pay the return is hidden, so it is not asked here: the orders are
     optional, and the stage checks the payment."""
-    if any(v["power"] == power and v["city"] is not None
-           for v in (*state["generals"].values(), *state["trains"].values())):
-        return True
-    off = any(v["power"] == power and v["city"] is None for v in state["trains"].values())
-    return off and state["train_max"].get(power, 0) > 0
+    return power in stage_order_powers(state)
+
+
+def stage_order_powers(state: dict[str, Any]) -> set[str]:
+    """Every power :func:`has_stage_orders` is true for (one pass over the pieces)."""
+    out = {v["power"] for v in state["generals"].values() if v["city"] is not None}
+    for v in state["trains"].values():
+        if v["city"] is not None or state["train_max"].get(v["power"], 0) > 0:
+            out.add(v["power"])
+    return out
 
 
 def may_buy_in_winter(state: dict[str, Any], power: str) -> bool:
