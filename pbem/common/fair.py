@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -30,6 +31,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _TWO64 = 1 << 64
+_WORDS = struct.Struct(">4Q").unpack  # a block's four 8-byte words, big-endian, in order
 
 
 def H(data: bytes) -> bytes:
@@ -53,7 +55,7 @@ class Rng:
         if not words:
             block = H(self.seed + self._block.to_bytes(8, "big"))
             self._block += 1
-            words.extend(int.from_bytes(block[i:i + 8], "big") for i in (24, 16, 8, 0))
+            words.extend(_WORDS(block)[::-1])  # popped from the end
         return words.pop()
 
     def below(self, n: int) -> int:
@@ -61,8 +63,9 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         limit = _TWO64 - (_TWO64 % n)
+        words = self._words
         while True:
-            x = self._take8()
+            x = words.pop() if words else self._take8()
             if x < limit:
                 self.draws += 1
                 if self.log is not None:
@@ -91,7 +94,7 @@ class Rng:
 
     def fork(self, label: str) -> Rng:
         """An independent stream derived from this seed and ``label``."""
-        return Rng(hmac.new(self.seed, label.encode("utf-8"), hashlib.sha256).digest(), label)
+        return Rng(hmac.digest(self.seed, label.encode("utf-8"), "sha256"), label)
 
 
 @dataclass(frozen=True)
