@@ -123,7 +123,8 @@ def hussar_cities(state: dict[str, Any], board: Any) -> list[str]:
         if g["power"] == "AU" and g["city"] is not None:
             near |= board.within(g["city"], rng)
     occ = model.occupancy(state)
-    return sorted(c for c in near if board.map_of(c) == "bohemia" and "bohemia" in state["maps"]
+    cities = board.cities
+    return sorted(c for c in near if cities[c].map == "bohemia" and "bohemia" in state["maps"]
                   and not any(model.are_enemies(state, "AU", p) for p in occ.get(c, [])))
 
 
@@ -231,6 +232,7 @@ class _Nearest:
 
     def __init__(self, board: Any, cities: list[str]) -> None:
         self._board = board
+        self._numbers = board.numbers()
         self._dists = [board.numbered_distances(c) for c in sorted(cities)]
         self._known: dict[str, int] = {}  # answers so far: the pieces' destinations overlap
 
@@ -240,7 +242,7 @@ class _Nearest:
     def best(self, city: str) -> int:
         """The distance from ``city`` to the nearest of the cities, -1 if none is reachable."""
         best = -1
-        i = self._board.number(city)
+        i = self._numbers[city]
         for dist in self._dists:
             d = dist[i]
             if d >= 0 and (best < 0 or d < best):
@@ -305,7 +307,8 @@ def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:
     """A legal destination: seven times in eight the one nearest a target, otherwise any; None
     (and no draw) if there is none. Only the cities looked at are checked by the rules."""
     if near:
-        first = reach.first_legal(sorted(reach.paths, key=lambda c: (near.get(c, 999), c)))
+        first = reach.first_legal([c for _, c in sorted([(near.get(c, 999), c)
+                                                          for c in reach.paths])])
         if first is None:
             return None
         if rng.below(8):

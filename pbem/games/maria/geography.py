@@ -273,13 +273,13 @@ class Board:
         return found
 
     def numbered_distances(self, city: str) -> list[int]:
-        """:meth:`distances_from` as a list by city number (:meth:`number`), -1 for a city out of
+        """:meth:`distances_from` as a list by city number (:meth:`numbers`), -1 for a city out of
         reach (cached; for the bots' hot loops)."""
         return self._search(city)[0]
 
-    def number(self, city: str) -> int:
-        """The city's number in :meth:`numbered_distances`."""
-        return self._numbering()[0][city]
+    def numbers(self) -> Mapping[str, int]:
+        """City -> its number in :meth:`numbered_distances`."""
+        return self._numbering()[0]
 
     def _search(self, city: str) -> tuple[list[int], list[int]]:
         """A breadth-first search from ``city`` over the cities numbered: the distance of each
