@@ -62,6 +62,10 @@ def _finalize(value: Any) -> Any:
     return "" if value is None else value
 
 
+def _installed() -> bool:
+    return True
+
+
 class GameLoader(jinja2.BaseLoader):
     """pbem's ``templates/``, and before it, for ``<game>/...``, the templates a game brings
     through the registry (:func:`pbem.games.template_folder`): a plug-in game's names, events
@@ -79,7 +83,10 @@ class GameLoader(jinja2.BaseLoader):
                 return jinja2.FileSystemLoader(str(folder)).get_source(environment, template)
             except jinja2.TemplateNotFound:
                 pass
-        return self.pbem.get_source(environment, template)
+        source, filename, _ = self.pbem.get_source(environment, template)
+        # pbem's own templates are files of the installed package: a process need not stat them
+        # again before each use (intake renders one receipt per file; a game's are checked)
+        return source, filename, _installed
 
 
 class _Translated(jinja2.visitor.NodeTransformer):
