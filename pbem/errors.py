@@ -32,6 +32,8 @@ def echo(value: object, limit: int = ECHO_LIMIT) -> str:
     """A value that came from a player's file or mail, fit to quote back in a message: escaped
     as :func:`one_line` does and cut at ``limit`` characters (marked with an ellipsis)."""
     text = str(value)
+    if text.isascii() and text.isprintable():  # nothing to escape: each character is one
+        return text if len(text) <= limit else text[:limit] + "…"
     out: list[str] = []
     used = 0
     for char in text:

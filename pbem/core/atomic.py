@@ -194,13 +194,16 @@ def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
     tmp = _temp_path(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        try:
+            view = memoryview(data)
+            while view:  # (plain os.write: a file object's buffer costs more than a small write)
+                view = view[os.write(fd, view):]
             if deferred:
                 _group[0].pending[path] = (tmp, data)
                 return
-            fh.flush()
-            os.fsync(fh.fileno())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         _unlink(tmp)
