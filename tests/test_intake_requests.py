@@ -71,6 +71,23 @@ def test_a_pause_takes_a_signed_majority_and_cites_each_request(world: World, tm
     assert [r["kind"] for r in records(camp)] == ["create", "pause"]
 
 
+def test_a_file_taken_after_a_pause_in_the_same_run_is_pinned_to_the_pause(world: World, tmp_path: Path) -> None:  # noqa: F811 - the fixtures imported above
+    """The receipt names the archive head a file was accepted on ('pbem audit --pin' checks it):
+    orders taken after a pause record that the same run appended are pinned to that record."""
+    camp = camp_copy(world.round1, tmp_path)
+    before = Campaign(camp).pin()
+    orders = sign(tmp_path, world.keys, "north", "n", orders={"N": {"bid": world.hands["N"][0]}})
+    run(camp, request(tmp_path, world, "north", "pause", 1), request(tmp_path, world, "south", "pause", 1),
+        mail(tmp_path, "m1", "north@example.org", orders))
+    assert records(camp)[-1]["kind"] == "pause"
+    head = Campaign(camp).pin()
+    assert head != before
+    verdict = json.loads((camp / "orders" / "0001-round-1" / "north.000001.yaml.verdict.json").read_bytes())
+    assert verdict["archive_head"] == head
+    (receipt,) = texts(camp, "receipt")
+    assert head in receipt
+
+
 def test_a_resume_counts_the_time_paused_and_a_seat_counts_its_latest_request(world: World, tmp_path: Path) -> None:  # noqa: F811 - the fixtures imported above
     """DESIGN pause: a majority of resume requests ends the pause and adds the time paused to
     the deadline; each seat counts with its latest request (by seq); a request whose seq is not
