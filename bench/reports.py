@@ -30,7 +30,7 @@ from typing import Any
 from pbem.core.campaign import Campaign
 from pbem.demo import run_demo
 from pbem.core import publish
-from pbem.render import raster, reportmap, reportpage
+from pbem.render import orderpage, raster, reportmap, reportpage
 from pbem.render.maria import mapview
 
 
@@ -87,6 +87,7 @@ def forget_drawings() -> None:
     mapview._render_map.cache_clear()
     raster._png.cache_clear()
     raster._layered.cache_clear()
+    orderpage._packed_map.cache_clear()
 
 
 def share(part: float, whole: float) -> str:

@@ -178,6 +178,7 @@ class _Publisher:
         self.public_events: list[dict[str, Any]] = []
         self.public_view: Mapping[str, Any] = {}
         self.suggestions: dict[str, Any] = {}  # power -> the autopilot's orders, worked out once
+        self.legal: dict[str, Any] = {}  # power -> its legal orders, worked out once
 
     # -- the pieces ---------------------------------------------------------------------------
 
@@ -277,13 +278,20 @@ class _Publisher:
                 self.suggestions[p] = self.game.autopilot_orders(self.state, p, rng)
         return {p: self.suggestions[p] for p in powers}
 
+    def _legal(self, powers: Sequence[str]) -> dict[str, Any]:
+        """The legal orders of ``powers`` (for the form and the order page alike)."""
+        for p in powers:
+            if p not in self.legal:
+                self.legal[p] = self.game.legal_orders(self.state, p)
+        return {p: self.legal[p] for p in powers}
+
     def _form(self, upcoming: report.NextPhase | None, seat: str, lang: str) -> tuple[str | None, Path | None]:
         if upcoming is None:
             return None, None
         powers = dict(upcoming.senders).get(seat)
         if not powers:
             return None, None
-        legal = {p: self.game.legal_orders(self.state, p) for p in powers}
+        legal = self._legal(powers)
         suggest = bool(self.create.get("autopilot_suggest"))
         prefill = self._suggested(powers) if suggest else {p: self.game.default_orders(self.state, p) for p in powers}
         ctx = report.form_context(
@@ -353,6 +361,7 @@ class _Publisher:
                 opened=self.reopened["index"] if self.reopened else None, seq=self.seq_floor.get(seat_name),
                 deadline=upcoming.deadline if upcoming else None, tz=seat.tz, pubkey=seat.key.line(), map_svg=svg,
                 suggested=self._suggested(owed) if owed and self.create.get("autopilot_suggest") else None,
+                legal=self._legal(owed) if owed else None,
             )
             if page is not None:
                 self._write(f"private/{seat_name}.orders.html", seat_name, page)

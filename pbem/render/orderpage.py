@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -323,13 +323,14 @@ def _view_box(svg: str | None) -> list[float] | None:
 def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, phase: Phase, *,
               campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
               pubkey: str | None = None, nonce: str | None = None,
-              suggested: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+              suggested: Mapping[str, Any] | None = None, legal: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """Everything the page embeds, or ``None`` when ``seat`` sends no orders in ``phase``.
 
     Only the seat's view and the legal choices of the seat's own powers in ``phase`` go in. The
     deadline is shown in the seat's time zone ``tz`` with UTC beside it, as the mails show it.
     ``suggested`` (power -> orders, the autopilot's for the seat, when the campaign lets it
-    suggest) fills the form at first, marked as a suggestion."""
+    suggest) fills the form at first, marked as a suggestion. ``legal`` (power -> the game's
+    ``legal_orders``, for the seat's powers at least) spares working them out again."""
     powers = [p for p in phase.powers if game.seat_of(dict(state), p) == seat]
     if not powers:
         return None
@@ -347,7 +348,7 @@ def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, p
         "lang": lang,
         "deadline": i18n.local_time(deadline, tz) if deadline else None,
         "pubkey": pubkey.split()[0] if pubkey else None,
-        "legal": {p: game.legal_orders(dict(state), p) for p in powers},
+        "legal": {p: legal[p] if legal is not None and p in legal else game.legal_orders(dict(state), p) for p in powers},
         "text": message_table(lang),
     }
     if suggested:
@@ -379,8 +380,7 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
             names.append(path.name)
         else:  # a plug-in game's own script
             own += f" + the game's own {path.name}"
-    code = "\n".join(scripts) + "\nPBEM.boot();\n"
-
+    digest, code = _packed_code("\n".join(scripts) + "\nPBEM.boot();\n")
     parts = {
         "@@LANG@@": escape(str(data["lang"])),
         # character references: the page stays ASCII, so a mail carries it as it is (7bit)
@@ -389,16 +389,29 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
         "@@UNPACK@@": _asset("unpack.js"),
         "@@DATA@@": pack(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
         # shown as an <img>, which shows no tooltips: the places' <title>s stay out (a sixth of it)
-        "@@MAP@@": compress_svg(raster.without_titles(map_svg)) if map_svg else "",
+        "@@MAP@@": _packed_map(map_svg) if map_svg else "",
         # the code travels packed too; the note names its source files and hash for anyone who
         # wants to check it against pbem's own
         "@@CODE_NOTE@@": f"code: {' + '.join(names)} of pbem's templates/{TEMPLATE_DIR}/{own}, then PBEM.boot(); "
-                         f"gzip, base 85 (unpack.js); SHA-256 of the code: {hashlib.sha256(code.encode('utf-8')).hexdigest()}",
-        "@@SCRIPT@@": pack(code.encode("utf-8")),
+                         f"gzip, base 85 (unpack.js); SHA-256 of the code: {digest}",
+        "@@SCRIPT@@": code,
     }
     for marker, value in parts.items():
         page = page.replace(marker, value)
     return page
+
+
+@lru_cache(maxsize=8)
+def _packed_map(svg: str) -> str:
+    # one map for every seat of a language: packed once
+    return compress_svg(raster.without_titles(svg))
+
+
+@lru_cache(maxsize=4)
+def _packed_code(code: str) -> tuple[str, str]:
+    """The SHA-256 of the page's code and the code packed: the same for every page of a game,
+    so packed once."""
+    return hashlib.sha256(code.encode("utf-8")).hexdigest(), pack(code.encode("utf-8"))
 
 
 def form_scripts(game_name: str) -> list[Path]:
@@ -428,7 +441,8 @@ def form_source(game_name: str) -> str:
 def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, *,
                campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
                pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None,
-               opened: int | None = None, suggested: Mapping[str, Any] | None = None, seq: int | None = None) -> str | None:
+               opened: int | None = None, suggested: Mapping[str, Any] | None = None, seq: int | None = None,
+               legal: Mapping[str, Any] | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it, the game is over, or the page has no form for the game.
 
@@ -441,7 +455,7 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
     if phase is None:
         return None
     data = page_data(game_name, game, state, seat, phase, campaign=campaign, lang=lang,
-                     deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce, suggested=suggested)
+                     deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce, suggested=suggested, legal=legal)
     if data is None:
         return None
     if opened is not None:  # the phase was reopened by this record: signing reveals a fresh value

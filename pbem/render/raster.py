@@ -27,8 +27,10 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 LATIN_FONTS = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -40,7 +42,7 @@ CJK_FONTS = (
 )
 COLOURS = 40
 PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
-_TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">[^<]*</text>')
+_TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</text>')
 _TITLE = re.compile(r"<title>[^<]*</title>")
 _LANG = re.compile(r' lang="[^"]*"')
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
@@ -92,7 +94,7 @@ def _layers(svg: str, ground: int) -> tuple[str, str]:
 
 def _bare(svg: str) -> str:
     """``svg`` without its words and tooltips, in no language."""
-    return _LANG.sub("", without_titles(_without_text(svg, lambda _cls, _x, _y: False)), count=1)
+    return _LANG.sub("", without_titles(_without_text(svg, lambda _cls, _x, _y, _words: False)), count=1)
 
 
 def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
@@ -100,19 +102,21 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
     ``ground`` as for :func:`whole_map` (the layers under the pieces, drawn once for every
     language when they have no words of one there)."""
     x, y, w, h = box
-    pad = 150.0  # names that start outside the box reach into it
 
-    def keep(_cls: str, tx: float, ty: float) -> bool:
-        return x - pad <= tx <= x + w + pad and y - pad <= ty <= y + h + pad
+    def keep(_cls: str, tx: float, ty: float, words: str) -> bool:
+        # words placed outside the box reach into it: a name about 100 units along its line
+        # (a title up to 11 a character), a suit's 40-unit symbol about 20 above and below
+        reach = max(120.0, 11.0 * len(words))
+        return x - reach <= tx <= x + w + reach and y - 45.0 <= ty <= y + h + 45.0
     if ground:
         under, over = (without_titles(_without_text(part, keep)) for part in _layers(svg, ground))
         return _layered(_LANG.sub("", under, count=1), over, width, box)
     return _png(_without_text(svg, keep), width, box)
 
 
-def _without_text(svg: str, keep: Callable[[str, float, float], bool]) -> str:
+def _without_text(svg: str, keep: Callable[[str, float, float, str], bool]) -> str:
     # text is what costs resvg time: what the image cannot show is not drawn
-    return _TEXT.sub(lambda m: m.group(0) if keep(m.group(1), float(m.group(2)), float(m.group(3))) else "", svg)
+    return _TEXT.sub(lambda m: m.group(0) if keep(m.group(1), float(m.group(2)), float(m.group(3)), m.group(4)) else "", svg)
 
 
 @lru_cache(maxsize=64)
@@ -122,6 +126,8 @@ def _png(svg: str, width: int, box: Box | None) -> bytes:
 
 @lru_cache(maxsize=64)
 def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
+    from PIL import Image
+
     base = _ground(ground, width, box)
     sheet = _draw(top, width, box, None)
     if sheet.size != base.size:
@@ -139,6 +145,7 @@ def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Imag
     """``svg`` drawn by resvg ``width`` pixels wide (the part ``box`` of it), as RGBA: on
     ``background``, or on a transparent sheet."""
     import resvg_py
+    from PIL import Image
 
     if box is not None:
         svg = _VIEW_BOX.sub('viewBox="%s %s %s %s"' % box, svg, count=1)
@@ -155,6 +162,8 @@ def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Imag
 
 
 def _palette_png(image: Image.Image) -> bytes:
+    from PIL import Image
+
     # the octree keeps the small areas of strong colour (counters, legend swatches) that median
     # cut merges into their neighbours, and (unlike max coverage) every region's own tint; zlib's
     # default level: level 9 is ten times slower for 7 % fewer bytes
