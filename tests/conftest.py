@@ -75,3 +75,25 @@ def mini_campaign(tmp_path: Path, keys: dict[str, Path]) -> Path:
         "--deadline", "stage=48h", "--now", NOW,
     )
     return camp
+
+
+def mailed_order_page(campaign: Path, report: str, seat: str) -> Path | None:
+    """The offline order page attached to ``seat``'s report mail of the report folder ``report``
+    (``0003-1741-1_hussars``; queued or sent, the newest when the phase was mailed again), written
+    beside the campaign folder (``pages/REPORT-SEAT.orders.html``); ``None``: the mail has none.
+    reports/ does not keep a second copy of it."""
+    import email
+    import email.policy
+
+    mails = sorted(p for folder in ("sent", "outbox") for p in (campaign / folder).glob(f"report-{report}*-{seat}.eml")
+                   if p.name in (f"report-{report}-{seat}.eml",) or p.name.startswith(f"report-{report}.r"))
+    if not mails:
+        return None
+    msg = email.message_from_bytes(max(mails, key=lambda p: p.name).read_bytes(), policy=email.policy.default)
+    for part in msg.walk():
+        if part.get_filename() == f"orders-{report}-{seat}.html":
+            page = campaign.parent / "pages" / f"{report}-{seat}.orders.html"
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_bytes(part.get_payload(decode=True))
+            return page
+    return None

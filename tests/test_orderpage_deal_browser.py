@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conftest import NOW, make_keys, run_cli
+from conftest import NOW, mailed_order_page, make_keys, run_cli
 from test_orderpage_browser import driver, load_key, sign  # noqa: F401 - the module's browser fixture
 
 from pbem.core.campaign import Campaign
@@ -17,8 +17,8 @@ from pbem.core.campaign import Campaign
 def _browser_round(drv: Any, camp: Path, key: Path, report: str, tmp_path: Path) -> Path:
     from selenium.webdriver.common.by import By
 
-    page = camp / "reports" / report / "private" / "north.orders.html"
-    assert page.is_file(), f"{report} has no order page for north"
+    page = mailed_order_page(camp, report, "north")
+    assert page is not None, f"{report} has no order page for north"
     drv.get(page.as_uri())
     assert "This round takes no orders" in drv.find_element(By.ID, "form").text
     load_key(drv, key)
@@ -34,7 +34,9 @@ def test_a_browser_player_commits_and_reveals_before_the_deal(driver: Any, tmp_p
             "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
             "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
     run_cli("report", str(camp), "--all")
-    driver.get((camp / "reports" / "0000-start" / "private" / "north.orders.html").as_uri())
+    start = mailed_order_page(camp, "0000-start", "north")
+    assert start is not None
+    driver.get(start.as_uri())
     driver.execute_script("window.localStorage.clear();")
     nonce = Campaign(camp).nonce
     for phase, report in (("deal/commit", "0000-start"), ("deal/reveal", "0001-deal_commit")):

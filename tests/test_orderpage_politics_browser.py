@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import test_orderpage_browser as browser
-from conftest import make_keys, player_args, run_cli
+from conftest import mailed_order_page, make_keys, player_args, run_cli
 from test_orderpage_browser import (
     LATER,
     MAX_BYTES,
@@ -92,10 +92,10 @@ def now(campaign: dict[str, Any]) -> tuple[Campaign, dict[str, Any], Any]:
 
 
 def published_page(campaign: dict[str, Any], seat: str) -> Path:
-    """The order page the publisher wrote with the seat's latest private report."""
+    """The order page the publisher mailed with the seat's latest report."""
     folder = sorted((campaign["dir"] / "reports").glob("0*"))[-1]
-    page = folder / "private" / f"{seat}.orders.html"
-    assert page.is_file(), f"no order page for {seat} in {folder.name}"
+    page = mailed_order_page(campaign["dir"], folder.name, seat)
+    assert page is not None, f"no order page for {seat} in {folder.name}"
     assert page.stat().st_size < MAX_BYTES, f"the page weighs {page.stat().st_size} bytes"
     return page
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import test_orderpage_browser as browser
-from conftest import run_cli
+from conftest import mailed_order_page, run_cli
 from test_orderpage_browser import (
     MAX_BYTES,
     check_agrees_and_signing_is_refused,
@@ -68,8 +68,9 @@ class Round:
         self.legal = self.game.legal_orders(self.state, self.power)
         self.now = format_time(self.camp.opened_at() + timedelta(minutes=10))
         folder_ = sorted(self.dir.glob("reports/0*"))[-1]
-        self.page = folder_ / "private" / f"{self.seat}.orders.html"  # the page the publisher wrote and mailed
-        assert self.page.is_file() and self.page.stat().st_size < MAX_BYTES, self.page
+        page = mailed_order_page(self.dir, folder_.name, self.seat)  # the page the publisher mailed
+        assert page is not None and page.stat().st_size < MAX_BYTES, folder_
+        self.page = page
 
     def expected(self, orders: dict[str, Any]) -> list[str]:
         """pbem check's lines for ``orders``: the first problem of their shape if there is one

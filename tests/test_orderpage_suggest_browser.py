@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import test_orderpage_browser as browser
-from conftest import make_keys, player_args, run_cli
+from conftest import mailed_order_page, make_keys, player_args, run_cli
 from test_orderpage_browser import load_key, open_page, page_orders, problems, select
 
 from pbem.core.campaign import Campaign
@@ -37,7 +37,9 @@ def _latest(camp: Path, seat: str) -> tuple[Path, dict[str, Any]]:
     the seat's YAML form there."""
     folder = sorted(camp.glob("reports/0*"))[-1]
     form = load_document((folder / "forms" / f"{seat}.yaml").read_text(encoding="utf-8"), "form").data
-    return folder / "private" / f"{seat}.orders.html", form["orders"]
+    page = mailed_order_page(camp, folder.name, seat)
+    assert page is not None, f"no order page for {seat} in {folder.name}"
+    return page, form["orders"]
 
 
 def _note(drv: Any) -> str:

@@ -1,5 +1,5 @@
-"""Publishing gives each seat that owes orders its offline order page, beside its private report
-and attached to its mail; a seat whose private part is encrypted gets it with its data sealed."""
+"""Publishing gives each seat that owes orders its offline order page, attached to its mail (reports/
+keeps no second copy); a seat whose private part is encrypted gets it with its data sealed."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import NOW, make_keys, player_args, run_cli
+from conftest import NOW, mailed_order_page, make_keys, player_args, run_cli
 
 from pbem.core.campaign import Campaign
 from pbem.render.orderpage import unpack
@@ -34,9 +34,12 @@ def _attachments(mail: Path) -> dict[str, str]:
 def test_the_seat_that_owes_orders_gets_its_page(tmp_path: Path) -> None:
     camp = _campaign(tmp_path)
     folder = next(camp.glob("reports/0001-*"))
-    assert (folder / "private" / "maria_theresa.orders.html").is_file()
-    assert not (folder / "private" / "louis.orders.html").exists(), "louis sends nothing in the hussar round"
-    page = (folder / "private" / "maria_theresa.orders.html").read_text()
+    assert (folder / "private" / "maria_theresa.html").is_file()
+    assert not list(folder.glob("private/*.orders.html")), "the mail carries the page: reports/ keeps no second copy"
+    assert mailed_order_page(camp, folder.name, "louis") is None, "louis sends nothing in the hussar round"
+    stored = mailed_order_page(camp, folder.name, "maria_theresa")
+    assert stored is not None
+    page = stored.read_text()
     assert "1741-1/hussars" in page and "<script" in page and "http://" not in page.replace("http://www.w3.org", "")
     mails = sorted(camp.glob(f"outbox/report-{folder.name}-maria_theresa.eml"))
     assert len(mails) == 1
@@ -80,8 +83,8 @@ def test_political_rounds_get_pages_with_only_the_seats_own_choices(tmp_path: Pa
         phase = c.game().current_phase(state)
         assert phase is not None and phase.kind == kind
         for seat in keys:
-            page = folder / "private" / f"{seat}.orders.html"
-            assert page.is_file() and page.stat().st_size < 300 * 1024, seat
+            page = mailed_order_page(camp, folder.name, seat)
+            assert page is not None and page.stat().st_size < 300 * 1024, seat
             data = _page_data(page)
             own = sorted(p for p in phase.powers if c.game().seat_of(state, p) == seat)
             assert data["kind"] == kind and sorted(data["legal"]) == own and sorted(data["own"]) == own
@@ -96,5 +99,7 @@ def test_political_rounds_get_pages_with_only_the_seats_own_choices(tmp_path: Pa
 def test_the_page_shows_the_deadline_in_the_seats_time_zone_with_utc_beside_it(tmp_path: Path) -> None:
     camp = _campaign(tmp_path, "--tz", "maria_theresa=Asia/Taipei")
     folder = next(camp.glob("reports/0001-*"))
-    deadline = _page_data(folder / "private" / "maria_theresa.orders.html")["deadline"]
+    page = mailed_order_page(camp, folder.name, "maria_theresa")
+    assert page is not None
+    deadline = _page_data(page)["deadline"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d Asia/Taipei \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", deadline), deadline

@@ -10,7 +10,10 @@ After a record is appended, :func:`publish_phase` writes into ``DIR/reports/<pha
     forms/<seat>.yaml                    the pre-filled order form of the seat's next phase
 
 and queues one mail per seat in ``DIR/outbox/``: ``multipart/mixed`` holding a
-``multipart/alternative`` (text, HTML) with the seat's map and order form attached.
+``multipart/alternative`` (text, HTML, the map as PNG images) with the seat's order form
+attached, and its offline order page when it owes orders (else a page of the map to zoom). The
+order page is kept in the mail only (``outbox/``, then ``sent/``), not a second time under
+``reports/``; a player's signed ``resend`` request mails it again.
 
 A game whose map has a part no phase changes (Maria's sectors, roads and cities) stores that part
 once per campaign and language, ``DIR/reports/map-ground.<hash>.svg`` (named by its content), and
@@ -354,7 +357,8 @@ class _Publisher:
                 self._write(f"forms/{seat_name}.yaml", seat_name, form)
                 if schema is not None:
                     self._write(f"forms/{schema.name}", report.PUBLIC, schema.read_text(encoding="utf-8"))
-            # the offline order page: write, check and sign the next orders in a browser (issue 9)
+            # the offline order page: write, check and sign the next orders in a browser (issue 9);
+            # the seat's mail carries it and reports/ keeps no second copy (about 130 KB a page)
             owed = dict(upcoming.senders).get(seat_name) if upcoming else None
             page = orderpage.order_page(
                 self.game_name, game, self.state, seat_name, campaign=self.camp.id, nonce=self.camp.nonce, lang=lang,
@@ -363,8 +367,6 @@ class _Publisher:
                 suggested=self._suggested(owed) if owed and self.create.get("autopilot_suggest") else None,
                 legal=self._legal(owed) if owed else None,
             )
-            if page is not None:
-                self._write(f"private/{seat_name}.orders.html", seat_name, page)
             self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], form, schema, page)
         return Bundle(self.key, self.files, self.mails, self.shared)
 
