@@ -34,12 +34,12 @@ def destinations(ctx: Ctx, power: str, movers: list[str], kind: str,
     roads up to 8 for a force march) through the cities a move may pass; every path found is
     then checked once more by the movement rules themselves."""
     reach = Reach(ctx, power, movers, kind, force)
-    return {city: reach.paths[city] for city in reach.paths if reach.legal(city)}
+    return {city: reach.path(city) for city in reach.cities if reach.legal(city)}
 
 
 class Reach:
-    """The paths :func:`destinations` considers for ``movers`` (``paths``: one per city found,
-    sorted by city), each checked by the movement rules only when asked (``legal``): a bot that
+    """The paths :func:`destinations` considers for ``movers`` (one per city of ``cities``,
+    sorted, built by ``path``), each checked by the movement rules only when asked (``legal``): a bot that
     heads for the nearest target checks the cities nearest first and stops at the first legal
     one. ``occ`` and ``by_city`` may be passed in by a caller that asks for many pieces in one
     position."""
@@ -54,11 +54,12 @@ class Reach:
         self.start = rec["city"]
         self.occ = model.occupancy(state) if occ is None else occ
         self.by_city = model.generals_by_city(state) if by_city is None else by_city
-        self.paths = dict(sorted(self._search().items()))
+        self._found = self._search()  # city -> the parents of the search that found it
+        self.cities = sorted(self._found)
         self._checked: dict[str, bool] = {}
         self._entries: dict[tuple[str, bool], str | None] = {}  # each city's answer, once
 
-    def _search(self) -> dict[str, list[str]]:
+    def _search(self) -> dict[str, dict[str, str]]:
         state, board, power, occ = self.ctx.state, self.ctx.board, self.power, self.occ
         general, start, by_city = self.general, self.start, self.by_city
 
@@ -72,31 +73,42 @@ class Reach:
 
         searches = [(8, True)] if self.force else (
             [(3, False), (4, True)] if general else [(2, False), (3, True)])
-        found: dict[str, list[str]] = {}
+        found: dict[str, dict[str, str]] = {}
         for limit, main_only in searches:
-            paths: dict[str, list[str]] = {start: []}
+            parent = {start: start}
             frontier = [start]
             roads = board.main_neighbours if main_only else board.neighbours
             for _ in range(limit):
                 nxt = []
                 for here in frontier:
                     for n in roads(here):
-                        if n in paths:
+                        if n in parent:
                             continue
-                        paths[n] = paths[here] + [n]
-                        if passable(n):
+                        parent[n] = here
+                        if n not in occ or passable(n):
                             nxt.append(n)
                 frontier = nxt
-            for city, path in paths.items():
-                if path and city not in found:
-                    found[city] = path
+            for city in parent:
+                if city != start and city not in found:
+                    found[city] = parent
         return found
+
+    def path(self, city: str) -> list[str]:
+        """The cities entered on the way to ``city``, in order."""
+        parent, start = self._found[city], self.start
+        out = [city]
+        here = parent[city]
+        while here != start:
+            out.append(here)
+            here = parent[here]
+        out.reverse()
+        return out
 
     def legal(self, city: str) -> bool:
         """True if the movement rules allow the path to ``city`` (checked once)."""
         ok = self._checked.get(city)
         if ok is None:
-            path = self.paths[city]
+            path = self.path(city)
             if self.general:
                 prob = general_path_problem(self.ctx, self.power, self.movers, self.start, path,
                                             self.force, self.occ, self.by_city, self._entries)
@@ -112,7 +124,7 @@ class Reach:
 
     def all_legal(self) -> list[str]:
         """Every legal destination, sorted."""
-        return [c for c in self.paths if self.legal(c)]
+        return [c for c in self.cities if self.legal(c)]
 
 
 def hussar_cities(state: dict[str, Any], board: Any) -> list[str]:
@@ -308,7 +320,7 @@ def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:
     (and no draw) if there is none. Only the cities looked at are checked by the rules."""
     if near:
         first = reach.first_legal([c for _, c in sorted([(near.get(c, 999), c)
-                                                          for c in reach.paths])])
+                                                          for c in reach.cities])])
         if first is None:
             return None
         if rng.below(8):
@@ -351,20 +363,20 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
             if dest is None:
                 continue
             move: dict[str, Any] = ({"stack": group} if len(group) > 1 else {"piece": pid})
-            move["path"] = reach.paths[dest]
+            move["path"] = reach.path(dest)
             if force:
                 move["force_march"] = True
             moves.append(move)
             done.update(group)
         else:
             reach = Reach(ctx, power, [pid], "train", occ=occ, by_city=by_city)
-            if reach.first_legal(list(reach.paths)) is not None:
+            if reach.first_legal(reach.cities) is not None:
                 if own_near is None:  # the start position's generals, computed once
                     own_near = _Nearest(board, list({g["city"] for g in gens.values()
                                                      if g["power"] == power and g["city"]}))
                 dest = _pick(rng, reach, own_near)
                 assert dest is not None
-                moves.append({"piece": pid, "path": reach.paths[dest]})
+                moves.append({"piece": pid, "path": reach.path(dest)})
             done.add(pid)
     out: dict[str, Any] = {"moves": moves, "plans": {"stage": _random_plan(rng)}}
     off = sorted(t for t, v in state["trains"].items()

@@ -268,7 +268,7 @@ class Board:
             dist, order = self._search(city)
             names = self._numbering()[2]
             found = MappingProxyType(dict(zip(map(names.__getitem__, order),
-                                              map(dist.__getitem__, order))))
+                                              map(dist.__getitem__, order), strict=True)))
             self._bfs[city] = found
         return found
 
