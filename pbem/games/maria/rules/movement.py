@@ -117,20 +117,22 @@ def entry_problem(ctx: Ctx, power: str, movers: list[str], city: str, last: bool
         prob = territory_problem(state, board, p, city)
         if prob:
             return prob
-    generals_here = [g for g in by_city.get(city, []) if g not in moving]
-    trains_here = model.trains_in(state, city) if len(powers_here) > len(generals_here) \
-        else []
-    if any(model.are_enemies(state, power, gens[g]["power"]) for g in generals_here):
-        return N_("%(city)s holds an enemy general (M3.2)") % {"city": city_name(ctx, city)}
-    if any(not model.are_friends(state, power, gens[g]["power"]) for g in generals_here):
-        return N_("%(city)s holds a general of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
-    other_trains = [t for t in trains_here
-                    if not model.are_enemies(state, power, state["trains"][t]["power"])]
-    if any(not model.are_friends(state, power, state["trains"][t]["power"])
-           for t in other_trains):
-        return N_("%(city)s holds a piece of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
-    if not last and (generals_here or other_trains):
-        return N_("%(city)s holds another piece; a move may not jump over it (M3.2)") % {"city": city_name(ctx, city)}
+    generals_here: list[str] = []
+    if powers_here:  # ``occ`` and ``by_city`` come from one position: no piece, no general
+        generals_here = [g for g in by_city.get(city, []) if g not in moving]
+        trains_here = model.trains_in(state, city) if len(powers_here) > len(generals_here) \
+            else []
+        if any(model.are_enemies(state, power, gens[g]["power"]) for g in generals_here):
+            return N_("%(city)s holds an enemy general (M3.2)") % {"city": city_name(ctx, city)}
+        if any(not model.are_friends(state, power, gens[g]["power"]) for g in generals_here):
+            return N_("%(city)s holds a general of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
+        other_trains = [t for t in trains_here
+                        if not model.are_enemies(state, power, state["trains"][t]["power"])]
+        if any(not model.are_friends(state, power, state["trains"][t]["power"])
+               for t in other_trains):
+            return N_("%(city)s holds a piece of a power that is not an ally (M3.2)") % {"city": city_name(ctx, city)}
+        if not last and (generals_here or other_trains):
+            return N_("%(city)s holds another piece; a move may not jump over it (M3.2)") % {"city": city_name(ctx, city)}
     if last and len(generals_here) + len(movers) > MAX_STACK:
         return N_("%(city)s would hold more than 2 generals (M3.3)") % {"city": city_name(ctx, city)}
     if force_march:
