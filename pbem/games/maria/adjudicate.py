@@ -245,20 +245,27 @@ def new_general(name: str, power: str, rank: int, minimum: int | None, city: str
 # --- resolving a round ----------------------------------------------------------------------
 
 
-SHARED = frozenset({"options", "bid_log"})
+SHARED = frozenset({"options", "bid_log", "powers", "maps", "winters", "troop_totals"})
 """Parts of the state that no round changes in place (the rule options; the bid log, which a
-round replaces by a longer list): the new state shares them with the old one instead of copying."""
+round replaces by a longer list; the scenario's powers, maps, winters and troop totals): the new
+state shares them with the old one instead of copying."""
 SHARED_POLITICS = frozenset({"cards"})
 """Parts of ``politics`` no round changes (the political cards' texts and effects)."""
+SHALLOW = frozenset({"control"})
+"""Parts whose entries a round replaces or removes but never changes in place (each
+fortress's control record, M4.2): a new mapping holding the same entries."""
 
 
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``state`` a round may change: plain data copied, except the parts no round
-    changes in place (``SHARED``, ``SHARED_POLITICS``), which it shares."""
+    changes in place (``SHARED``, ``SHARED_POLITICS``), which it shares, and those it changes
+    only entry by entry (``SHALLOW``)."""
     st: dict[str, Any] = {}
     for k, v in state.items():
         if k in SHARED:
             st[k] = v
+        elif type(v) is dict and k in SHALLOW:
+            st[k] = dict(v)
         elif k == "politics" and type(v) is dict:
             st[k] = {pk: pv if pk in SHARED_POLITICS else plain_copy(pv) for pk, pv in v.items()}
         else:

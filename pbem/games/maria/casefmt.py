@@ -367,8 +367,11 @@ def run_case(case: dict[str, Any]) -> list[str]:
     orders = case.get("orders") or {}
     run = case.get("run", "resolve")
     if run == "resolve":
+        given = json.dumps(state, sort_keys=True)
         res = adjudicate.resolve(state, orders, _rng())
         st, events = res.state, res.events
+        if json.dumps(state, sort_keys=True) != given:  # the core resolves a round again
+            return ["expected resolve to leave the state it was given unchanged"]
     else:
         if isinstance(run, str):
             run = [run]
