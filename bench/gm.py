@@ -10,7 +10,8 @@ Prints, one line each:
 * publishing, CPU ms per phase (``bench/reports.py --cpu``, an introductory game);
 * ``pbem --help`` against ``python -c "import click"`` (``bench/startup.py``);
 * an idle run (nothing due) of the long demo campaign against a fresh short one, CPU time of
-  ``run_campaign`` in this process, rounds interleaved;
+  ``run_campaign`` in this process, rounds interleaved, after a first run of each (which
+  publishes what is pending and writes the idle mark, :mod:`pbem.core.idle`);
 * intake against its floor on tmpfs, and the figure on disk (``bench/intake.py``);
 * advanced Maria games per second between bots, CPU time (``bench/games.py``).
 
