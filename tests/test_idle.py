@@ -161,3 +161,11 @@ def test_a_changed_file_is_not_trusted(extended: Path, target: str) -> None:
     else:  # the full run checks the state against its record, as before there was a mark
         result = run_campaign(mini_campaign, parse_time(NOW), fetch_mail=False, send_mail=False)
         assert result.error is not None and "does not match record 0" in result.error
+
+
+def test_without_the_secret_seed_there_is_no_mark_and_every_run_is_full(extended: Path) -> None:
+    (extended / "secret" / "seed").unlink()  # a copy of the folder without the GM's secret
+    for _ in range(2):
+        result, opened = _run(extended, NOW)
+        assert result.waiting.startswith("waiting for N, S") and len(opened) == 2
+    assert not mark_path(Campaign(extended)).exists()

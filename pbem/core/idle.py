@@ -89,9 +89,9 @@ def remember(camp: Campaign, waiting: str, until: datetime | None, orders: Path 
     mark: dict[str, Any] = {"inputs": inputs, "until": None if until is None else format_time(until), "waiting": waiting}
     try:
         mark["mac"] = _mac(camp, mark)
-    except OSError:  # no secret seed here (a copy of the folder): no mark either
+        atomic.write_if_changed(mark_path(camp), canonical(mark) + b"\n")
+    except OSError:  # no secret seed here (a copy of the folder), a full disk: no mark, the next run is a full one
         return
-    atomic.write_if_changed(mark_path(camp), canonical(mark) + b"\n")
 
 
 def _mac(camp: Campaign, body: dict[str, Any]) -> str:
