@@ -163,9 +163,9 @@ def test_a_changed_file_is_not_trusted(extended: Path, target: str) -> None:
         assert result.error is not None and "does not match record 0" in result.error
 
 
-def test_without_the_secret_seed_there_is_no_mark_and_every_run_is_full(extended: Path) -> None:
-    (extended / "secret" / "seed").unlink()  # a copy of the folder without the GM's secret
+def test_a_mark_that_cannot_be_written_leaves_every_run_full(extended: Path) -> None:
+    mark_path(Campaign(extended)).mkdir()  # where the mark goes, something that cannot be replaced by a file
     for _ in range(2):
         result, opened = _run(extended, NOW)
         assert result.waiting.startswith("waiting for N, S") and len(opened) == 2
-    assert not mark_path(Campaign(extended)).exists()
+    assert mark_path(Campaign(extended)).is_dir()

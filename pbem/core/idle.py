@@ -90,7 +90,7 @@ def remember(camp: Campaign, waiting: str, until: datetime | None, orders: Path 
     try:
         mark["mac"] = _mac(camp, mark)
         atomic.write_if_changed(mark_path(camp), canonical(mark) + b"\n")
-    except OSError:  # no secret seed here (a copy of the folder), a full disk: no mark, the next run is a full one
+    except OSError:  # the seed unreadable, a full disk...: no mark, and the next run is a full one
         return
 
 
