@@ -88,6 +88,7 @@ def forget_drawings() -> None:
     raster._png.cache_clear()
     raster._layered.cache_clear()
     orderpage._packed_map.cache_clear()
+    orderpage.compress_svg.cache_clear()
 
 
 def share(part: float, whole: float) -> str:

@@ -44,6 +44,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -474,6 +475,7 @@ def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html:
                                attachments=attachments, related=related)
 
 
+@lru_cache(maxsize=16)
 def _compact_json(text: str) -> bytes:
     """JSON without its indentation, one item a line (short lines: a mail carries it as it is)."""
     return json.dumps(json.loads(text), indent=0, ensure_ascii=False).encode("utf-8") + b"\n"

@@ -304,8 +304,10 @@ def _asset(name: str) -> str:
     return pagekit.asset(TEMPLATE_DIR, name)
 
 
+@lru_cache(maxsize=8)
 def compress_svg(svg: str) -> str:
-    """``svg`` packed (:func:`pack`): about a sixth of its size."""
+    """``svg`` packed (:func:`pack`): about a sixth of its size (a phase's map is packed once for
+    every seat's page)."""
     return pack(svg.encode("utf-8"))
 
 
@@ -403,7 +405,6 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
 
 @lru_cache(maxsize=8)
 def _packed_map(svg: str) -> str:
-    # one map for every seat of a language: packed once
     return compress_svg(raster.without_titles(svg))
 
 
