@@ -56,7 +56,7 @@ from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, p
 from pbem.common.fair import H, Rng
 from pbem.core.seal import derive_salt
 from pbem.games import schema_path
-from pbem.render import i18n, mappage, orderpage, report, reportmap, sealedpage
+from pbem.render import i18n, mappage, orderpage, report, reportmap, reportpage, sealedpage
 from pbem.render.i18n import render
 from pbem.render.reportmap import MapImage
 from pbem.render.reportpage import report_html as _html
@@ -351,7 +351,9 @@ class _Publisher:
             ctx["events"] = report.story(own_events, self.game_name)
             ctx["tz"] = seat.tz  # deadlines in the seat's time zone, beside UTC
             suffix = "" if lang == "en" else f".{lang}"
-            mine = Rendered(_html(lang, "private", _linked(ctx, f"../map{suffix}.svg")), _text(lang, "private", ctx), svg)
+            body = reportpage.slotted(lang, "private", ctx)  # the stored copy and the mail say the rest alike
+            mine = Rendered(reportpage.filled(lang, body[0], _linked(ctx, f"../map{suffix}.svg"), "html"),
+                            reportpage.filled(lang, body[1], ctx, "txt"), svg)
             self._write(f"private/{seat_name}.html", seat_name, mine.html)
             self._write(f"private/{seat_name}.txt", seat_name, mine.text)
             if form is not None:
@@ -368,7 +370,7 @@ class _Publisher:
                 suggested=self._suggested(owed) if owed and self.create.get("autopilot_suggest") else None,
                 legal=self._legal(owed) if owed else None,
             )
-            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], form, schema, page)
+            self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], form, schema, page, body)
         return Bundle(self.key, self.files, self.mails, self.shared)
 
     def _store_map(self, name: str, svg: str) -> None:
@@ -390,7 +392,8 @@ class _Publisher:
         return self.images[lang]
 
     def _queue(self, seat: str, lang: str, ctx: dict[str, Any], public_ctx: dict[str, Any], public: Rendered,
-               form: str | None, schema: Path | None, page: str | None = None) -> tuple[str, bytes]:
+               form: str | None, schema: Path | None, page: str | None = None,
+               body: tuple[str, str] | None = None) -> tuple[str, bytes]:
         """The seat's report mail. Its HTML shows the map as PNG images cited by ``cid:`` (webmail
         shows no inline SVG); the SVG travels once, for zooming: in the order page, else in a
         small map page, or (encrypted mails) inside the sealed report."""
@@ -421,7 +424,8 @@ class _Publisher:
                 attachments.append((page.encode("utf-8"), "text", "html", page_name))
         else:
             mail_ctx = dict(ctx, **in_mail)
-            text, html = _text(lang, "private", mail_ctx), _html(lang, "private", mail_ctx)
+            html_body, text_body = body or reportpage.slotted(lang, "private", ctx)
+            text, html = reportpage.filled(lang, text_body, mail_ctx, "txt"), reportpage.filled(lang, html_body, mail_ctx, "html")
             if form is not None:
                 attachments.append((form.encode("utf-8"), "text", "yaml", str(in_mail["order_form"])))
             if page is not None and page_name is not None:  # it shows the seat's hand: only in a mail whose private part is in clear

@@ -42,6 +42,28 @@ def report_text(lang: str, which: str, ctx: dict[str, Any]) -> str:
     return render(lang, f"base/{which}.txt", with_names(lang, ctx))
 
 
+# The sections of a report that its stored copy and its mail say differently (the map: a drawing
+# or the mail's images; how to send orders: only a mail carries the order page), left as slots so
+# that the rest, which both say alike, is rendered once (``slotted``) and each copy fills them.
+SLOTS = {"map": "\x00pbem-slot-map\x00", "how": "\x00pbem-slot-how\x00"}
+
+
+def slotted(lang: str, which: str, ctx: dict[str, Any]) -> tuple[str, str]:
+    """The report ``which`` as HTML and as text in ``lang``, its map and how-to-send sections
+    left as slots for :func:`filled` (``ctx`` tells everything else)."""
+    ctx = dict(ctx, slots=SLOTS)
+    return report_html(lang, which, ctx), report_text(lang, which, ctx)
+
+
+def filled(lang: str, page: str, ctx: dict[str, Any], ext: str) -> str:
+    """``page`` (one of :func:`slotted`'s, ``ext`` ``html`` or ``txt``) with its slots filled
+    from ``ctx``: the page ``report_html``/``report_text`` makes of ``ctx``."""
+    ctx = with_names(lang, ctx)
+    for name, mark in SLOTS.items():
+        page = page.replace(mark, render(lang, f"base/{name}.{ext}", ctx), 1)
+    return page
+
+
 def sealed_html(note: str, public_html: str) -> str:
     """A public report's HTML with the note that the private part travels sealed."""
     from html import escape
