@@ -247,26 +247,40 @@ class _Nearest:
         self._numbers = board.numbers()
         self._dists = [board.numbered_distances(c) for c in sorted(cities)]
         self._known: dict[str, int] = {}  # answers so far: the pieces' destinations overlap
+        self._fort: dict[str, bool] | None = None  # fortresses as targets: see _Targets
 
     def __bool__(self) -> bool:
         return bool(self._dists)
 
-    def best(self, city: str) -> int:
-        """The distance from ``city`` to the nearest of the cities, -1 if none is reachable."""
-        best = -1
-        i = self._numbers[city]
-        for dist in self._dists:
-            d = dist[i]
-            if d >= 0 and (best < 0 or d < best):
-                best = d
-        return best
+    def _target(self, fort: str) -> bool:
+        return False
 
-    def get(self, city: str, default: int) -> int:
-        """The distance from ``city`` to the nearest of the cities, or ``default``."""
-        best = self._known.get(city)
-        if best is None:
-            best = self._known[city] = self.best(city)
-        return default if best < 0 else best
+    def nearest_first(self, cities: list[str]) -> list[str]:
+        """``cities`` nearest first, then by id (a city that reaches none counts 999 steps)."""
+        known, numbers, dists, forts = self._known, self._numbers, self._dists, self._fort
+        near_forts = self._board.fortresses_near
+        keyed = []
+        for city in cities:
+            best = known.get(city)
+            if best is None:
+                best = -1
+                i = numbers[city]
+                for dist in dists:
+                    d = dist[i]
+                    if d >= 0 and (best < 0 or d < best):
+                        best = d
+                if forts is not None:
+                    for d, fort in near_forts(city):
+                        if 0 <= best <= d:
+                            break
+                        ok = forts.get(fort)
+                        if ok or ok is None and self._target(fort):
+                            best = d
+                            break
+                known[city] = best
+            keyed.append((999 if best < 0 else best, city))
+        keyed.sort()
+        return [c for _, c in keyed]
 
 
 class _Targets(_Nearest):
@@ -287,9 +301,10 @@ class _Targets(_Nearest):
         super().__init__(board, list({g["city"] for g in state["generals"].values()
                                       if g["city"] is not None and foe(g["power"])}))
         self._state, self._foe = state, foe
-        self._fort: dict[str, bool] = {}
+        self._fort = {}
 
     def _target(self, fort: str) -> bool:
+        assert self._fort is not None
         ok = self._fort.get(fort)
         if ok is None:
             state, board = self._state, self._board
@@ -303,24 +318,12 @@ class _Targets(_Nearest):
     def __bool__(self) -> bool:
         return bool(self._dists) or any(self._target(f) for f in model.fortresses_of(self._board))
 
-    def best(self, city: str) -> int:
-        best = super().best(city)
-        known = self._fort
-        for d, fort in self._board.fortresses_near(city):
-            if 0 <= best <= d:
-                break
-            ok = known.get(fort)
-            if ok or ok is None and self._target(fort):
-                return d
-        return best
-
 
 def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:
     """A legal destination: seven times in eight the one nearest a target, otherwise any; None
     (and no draw) if there is none. Only the cities looked at are checked by the rules."""
     if near:
-        first = reach.first_legal([c for _, c in sorted([(near.get(c, 999), c)
-                                                          for c in reach.cities])])
+        first = reach.first_legal(near.nearest_first(reach.cities))
         if first is None:
             return None
         if rng.below(8):
