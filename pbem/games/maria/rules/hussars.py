@@ -25,9 +25,8 @@ def hussar_problem(state: dict[str, Any], board: Any, city: Any, placed: list[st
     if city in placed:
         return N_("%(city)s already holds a hussar (M7.1)") % {"city": c.name}
     rng = int(state["options"]["hussars.range"])
-    dist = board.distances_from(city)
     if not any(
-        g["power"] == "AU" and g["city"] is not None and dist.get(g["city"], rng + 1) <= rng
+        g["power"] == "AU" and g["city"] is not None and city in board.within(g["city"], rng)
         for g in state["generals"].values()
     ):
         return N_("%(city)s is not within %(range)s of an Austrian general (M7.1)") % {"city": c.name, "range": rng}
