@@ -15,6 +15,7 @@ from pbem.common.fair import (
     check_chain_key,
     entropy_mix,
     hash_chain,
+    hmac_sha256,
     phase_rng,
     phase_seed,
 )
@@ -69,6 +70,13 @@ def test_below_needs_a_positive_bound() -> None:
         with pytest.raises(ValueError, match="positive bound"):
             Rng(SEED).below(n)
     assert Rng(SEED).below(1) == 0
+
+
+def test_hmac_sha256_is_rfc_2104_for_keys_of_every_length() -> None:
+    for n in (0, 1, 32, 63, 64, 65, 100):
+        key = bytes(range(7, 7 + n))
+        for message in (b"", b"bot-12", "Böhmen".encode() * 30):
+            assert hmac_sha256(key, message) == hmac.new(key, message, hashlib.sha256).digest()
 
 
 def test_a_die_has_six_sides_unless_told() -> None:
