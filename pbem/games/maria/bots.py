@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from pbem.common.fair import Rng
@@ -263,12 +264,10 @@ class _Nearest:
         for city in cities:
             best = known.get(city)
             if best is None:
-                best = -1
                 i = numbers[city]
-                for dist in dists:
-                    d = dist[i]
-                    if d >= 0 and (best < 0 or d < best):
-                        best = d
+                best = min(map(itemgetter(i), dists), default=-1)
+                if best < 0:  # some of the cities are out of reach (-1): the nearest of the rest
+                    best = min((d for dist in dists if (d := dist[i]) >= 0), default=-1)
                 if forts is not None:
                     for d, fort in near_forts(city):
                         if 0 <= best <= d:
