@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pbem.games.maria.cards import (
     Card,
+    can_pay,
     card_key,
     cheapest_payment,
     choose_set,
@@ -216,6 +217,13 @@ NORMAL = [c for c in full_deck() if not parse_card(c).is_reserve]
 @given(st.lists(st.sampled_from(NORMAL), min_size=0, max_size=9, unique=True), st.integers(1, 40))
 def test_m6_4_payment_matches_brute_force(hand: list[str], cost: int) -> None:
     assert cheapest_payment(hand, cost) == _brute_payment(hand, cost)
+
+
+@given(st.lists(st.sampled_from(full_deck()) | st.sampled_from(["R", "X9", "S2"]), max_size=12),
+       st.integers(-2, 60), st.booleans())
+def test_m6_4_can_pay_is_whether_a_payment_is_found(hand: list[str], cost: int, one: bool) -> None:
+    options = {"cards.reserve_outside_combat": "counts_as_1" if one else "no"}
+    assert can_pay(hand, cost, options) == (cheapest_payment(hand, cost, (), options) is not None)
 
 
 def _brute_fewest(hand: list[str], need: int, max_count: int | None, max_total: int | None):

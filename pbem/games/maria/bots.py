@@ -9,7 +9,7 @@ from typing import Any
 from pbem.common.fair import Rng
 from pbem.games.maria import model
 from pbem.games.maria.adjudicate import phase_powers
-from pbem.games.maria.cards import cheapest_payment
+from pbem.games.maria.cards import can_pay
 from pbem.games.maria.context import Ctx
 from pbem.games.maria.orders import kind_of
 from pbem.games.maria.rules.hussars import hussar_count
@@ -519,7 +519,7 @@ def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
                 used.append(site)
                 returns.append({"general": g, "site": site, "troops": 1})
                 spent += cost
-        if cheapest_payment(hand, spent, (), state["options"]) is not None:
+        if can_pay(hand, spent, state["options"]):
             orders["recruits"] = recruits
             orders["returns"] = returns
     return orders

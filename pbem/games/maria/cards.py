@@ -266,6 +266,15 @@ def cheapest_payment(
     return paid + extra
 
 
+def can_pay(hand: Sequence[str], cost: int, options: Mapping[str, Any] | None = None) -> bool:
+    """True if ``cheapest_payment(hand, cost, (), options)`` finds a payment: the payment values
+    of the hand's cards reach ``cost`` (a set that covers it then exists), without choosing it."""
+    if cost <= 0:
+        return True
+    values = (payment_value(c, options) for c in dict.fromkeys(hand) if is_card_id(c))
+    return sum(v for v in values if v > 0) >= cost
+
+
 def owner_discard(hand: Sequence[str], n: int) -> list[str]:
     """The ``n`` cards a power discards by the E4 ``owner`` default (M9.19): lowest values
     first, reserves last, ties to the lowest id. Fewer if the hand is smaller."""
