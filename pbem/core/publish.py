@@ -15,11 +15,12 @@ attached, and its offline order page when it owes orders (else a page of the map
 order page is kept in the mail only (``outbox/``, then ``sent/``), not a second time under
 ``reports/``; a player's signed ``resend`` request mails it again.
 
-A game whose map has a part no phase changes (Maria's sectors, roads and cities) stores that part
-once per campaign and language, ``DIR/reports/map-ground.<hash>.svg`` (named by its content), and
-each phase's ``map.svg`` shows it as an image and draws only the rest (names, pieces, moves,
-battles, legend): a phase's map takes about 90 KB instead of 320 KB. The mails carry the whole
-drawing.
+A game whose map has parts no phase changes stores them once per campaign and language, beside
+the phase folders, each named by its content: Maria's ground (sectors, roads, cities) as
+``DIR/reports/map-ground.<hash>.svg`` and its names where the empty board places them as
+``map-names.<hash>.svg``. Each phase's ``map.svg`` shows both as images, masks out the names
+its pieces moved or hid, and draws only those names, the pieces, moves, battles and legend: a
+phase's map takes about 40 KB instead of 320 KB. The mails carry the whole drawing.
 
 Encryption (decided here, M11.1): the private part of a seat's mail is sealed to the seat's
 X25519 key (:func:`pbem.core.privacy.seal`) when record 0's options hold
@@ -374,14 +375,16 @@ class _Publisher:
         return Bundle(self.key, self.files, self.mails, self.shared)
 
     def _store_map(self, name: str, svg: str) -> None:
-        """The phase's map as ``reports/`` keeps it: its ground once per campaign, beside the
-        phase folders, when the game's map has one (:func:`reportmap.stored_map`)."""
+        """The phase's map as ``reports/`` keeps it: what every phase shows the same (the
+        board's ground, the names where the empty board has them) once per campaign, beside the
+        phase folders, when the game's map has such parts (:func:`reportmap.stored_map`)."""
         stored = reportmap.stored_map(self.game_name, svg)
         if stored is None:
             self._write(name, report.PUBLIC, svg)
             return
-        ground_name, ground, linked = stored
-        self.shared[ground_name] = ground.encode("utf-8")
+        shared, linked = stored
+        for file_name, text in shared.items():
+            self.shared[file_name] = text.encode("utf-8")
         self._write(name, report.PUBLIC, linked)
 
     def _map_images(self, lang: str, svg: str | None) -> list[MapImage]:

@@ -2,9 +2,9 @@
 
 ``site/index.html`` (and ``index.zh-TW.html``) lists every phase with its public report and map;
 each phase's public files are hard-linked (copied where links are impossible) under
-``site/<phase_key>/``, so the site takes no disk for them, and so is the ground its maps show
-(``reports/map-ground.<hash>.svg``, linked as ``site/map-ground.<hash>.svg``). Once the game has ended (an ``end``
-record revealed the seed) the index also shows the seed, the final audit result, and
+``site/<phase_key>/``, so the site takes no disk for them, and so are the parts every phase's
+map shows from the folder above it (``reports/map-ground.<hash>.svg``, ``map-names.<hash>.svg``).
+Once the game has ended (an ``end`` record revealed the seed) the index also shows the seed, the final audit result, and
 ``site/secrets.html`` opens every commitment of every phase. Before the end nothing secret is
 written: the site is built from the public files and the records' public fields only.
 """
@@ -23,7 +23,7 @@ from pbem.render import i18n, report
 from pbem.core.publish import publish_phase, report_key
 from pbem.render.reportpage import glossary, names_dir
 
-GROUNDS = "map-ground.*.svg"  # a map's unchanging part, stored once (pbem.core.publish)
+SHARED_MAPS = "map-*.svg"  # the parts of a map every phase shows, stored once (pbem.core.publish)
 PUBLIC_FILES = ("public.html", "public.txt", "public.zh-TW.html", "public.zh-TW.txt", "map.svg", "map.zh-TW.svg")
 
 
@@ -49,9 +49,9 @@ def build_site(camp: Campaign) -> list[Path]:
             "map": (folder / "map.svg").is_file(),
             "summary": _summary(camp, rec),
         })
-    for ground in sorted(camp.reports_dir.glob(GROUNDS)):  # what every phase's map.svg shows from ../
-        link_or_copy(ground, site / ground.name)
-        written.append(site / ground.name)
+    for part in sorted(camp.reports_dir.glob(SHARED_MAPS)):  # what every phase's map.svg shows from ../
+        link_or_copy(part, site / part.name)
+        written.append(site / part.name)
     end = _end(camp)
     written += _phase_pages(camp, site, phases)
     for lang in i18n.LOCALES:

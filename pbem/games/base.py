@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pbem.common.fair import PhaseRng, Rng
 
@@ -130,6 +130,19 @@ class Game(Protocol):
 Box = tuple[float, float, float, float]
 
 
+class MapNames(NamedTuple):
+    """A drawing's names layer told against a set of names that is the same in every phase
+    (:meth:`Presentation.map_names`): ``ground``, those names as an SVG of their own; the layer's
+    place in the drawing, ``svg[start:end]``; ``hidden``, the boxes (x0, y0, x1, y1) of the
+    ground's names this drawing does not show where they stand; ``own``, the names it draws."""
+
+    ground: str
+    start: int
+    end: int
+    hidden: tuple[Box, ...]
+    own: str
+
+
 class Presentation:
     """How a game is shown: what the generic renderers ask of one game. A game names its
     presentation in its ``presentation`` attribute (the object, or ``"module:attr"`` that the
@@ -166,6 +179,12 @@ class Presentation:
         top-level element, that are the same in every phase (the board without its pieces): a
         mail's whole-map image draws them once and lays each phase's pieces over them. 0: none."""
         return 0
+
+    def map_names(self, svg: str) -> MapNames | None:
+        """The names of the drawing ``svg`` (``map_svg``'s) told against names that stand in
+        the same place in every phase, so that stored maps keep those once; ``None``: no such
+        names (the drawing is stored with its own)."""
+        return None
 
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """``events`` in the order the reports tell them (a copy; the game may regroup them)."""

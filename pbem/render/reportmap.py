@@ -56,22 +56,39 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
     return presentation(game).map_svg(view, report.map_highlights(public_events), lang)
 
 
-def stored_map(game: str, svg: str) -> tuple[str, str, str] | None:
+def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
     """``svg`` as the reports folder stores it, when the game's drawing starts with layers that
-    are the same in every phase (:meth:`pbem.games.base.Presentation.map_ground`): the file name
-    of that ground (named by its content, stored in the folder above the phase's), the ground as
-    an SVG of its own, and the drawing that shows it from there as an image, then draws the rest.
-    ``None``: the map is stored whole. A browser shows the linked drawing as the whole one (the
-    ground's own tooltips, Maria's city names under the pointer, are not shown through an image)."""
+    are the same in every phase (:meth:`pbem.games.base.Presentation.map_ground`): those layers
+    as an SVG of their own, and the names that stand in the same place in every phase
+    (:meth:`~pbem.games.base.Presentation.map_names`) as another, each named by its content and
+    stored in the folder above the phase's; and the drawing that shows them from there as
+    images (the names it moved or hid masked out) and draws the rest. ``None``: the map is
+    stored whole. A browser shows the linked drawing as the whole one (the ground's own
+    tooltips, Maria's city names under the pointer, are not shown through an image)."""
     from pbem.render import raster
 
-    end = presentation(game).map_ground(svg)
+    shown = presentation(game)
+    end = shown.map_ground(svg)
     if end <= 0 or not raster.has_view_box(svg):
         return None
-    ground = svg[:end] + "</svg>"
-    name = f"map-ground.{hashlib.sha256(ground.encode('utf-8')).hexdigest()[:16]}.svg"
+    files: dict[str, str] = {}
+
+    def image(kind: str, text: str, mask: str = "") -> str:
+        name = f"map-{kind}.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.svg"
+        files[name] = text
+        return (f'<image height="{h:g}" href="../{name}"{mask} width="{w:g}" x="{x:g}" y="{y:g}" />')
+
+    x, y, w, h = raster.view_box(svg)
     defs = svg.find("</defs>", 0, end)  # the rest may use what the definitions name
     head = svg[:defs + len("</defs>")] if defs >= 0 else svg[:svg.index(">") + 1]
-    x, y, w, h = raster.view_box(svg)
-    image = f'<image height="{h:g}" href="../{name}" width="{w:g}" x="{x:g}" y="{y:g}" />'
-    return name, ground, head + image + svg[end:]
+    linked = head + image("ground", svg[:end] + "</svg>")
+    names = shown.map_names(svg)
+    if names is None or names.start < end:
+        return files, linked + svg[end:]
+    hide = "".join(f'<rect height="{y1 - y0:.1f}" width="{x1 - x0:.1f}" x="{x0:.1f}" y="{y0:.1f}" />'
+                   for x0, y0, x1, y1 in names.hidden)
+    mask = (f'<mask height="{h:g}" id="names-moved" maskUnits="userSpaceOnUse" width="{w:g}" x="{x:g}" y="{y:g}">'
+            f'<rect fill="#fff" height="{h:g}" width="{w:g}" x="{x:g}" y="{y:g}" /><g fill="#000">{hide}</g></mask>')
+    linked += (svg[end:names.start] + mask + image("names", names.ground, ' mask="url(#names-moved)"')
+               + '<g id="labels">' + names.own + "</g>" + svg[names.end:])
+    return files, linked

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.games.base import Box, Presentation
+from pbem.games.base import Box, MapNames, Presentation
 from pbem.render.rules import shipped
 
 
@@ -42,6 +42,11 @@ class MariaPresentation(Presentation):
         from pbem.render.maria.mapview import map_ground
 
         return map_ground(svg)
+
+    def map_names(self, svg: str) -> MapNames | None:
+        from pbem.render.maria.svgmap.stored import map_names
+
+        return map_names(svg)
 
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         from pbem.render.maria.story import story

@@ -1,0 +1,62 @@
+"""A drawing's names told against the names of the empty board, for storing many phases of one
+campaign: the empty board's names are stored once (the same for every drawing of a board in a
+language), and each phase draws over them only the names its pieces moved, hiding the old ones.
+
+Most of a phase's 670-odd names stand where the empty board put them; a phase moves a few dozen
+and hides a few dozen more under its pieces. The stored drawing shows the empty board's names as
+an image with a mask over the ones it moved or hid, and draws those names itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.games.base import MapNames
+from pbem.render.maria.svgmap import _STATIC, _Static
+from pbem.render.maria.svgmap.svg import Box, overlaps
+
+_LAYER = '<g id="labels">'
+_NAME = re.compile(r'<text [^>]*\bid="label-([^"]+)"[^>]*>[^<]*</text>')
+
+
+def _static_of(svg: str) -> _Static | None:
+    """The kept parts of the board and language ``svg`` was drawn on (it starts with their
+    head), if this process drew it."""
+    for per_lang in list(_STATIC.values()):
+        for st in per_lang.values():
+            if svg.startswith(st.head):
+                return st
+    return None
+
+
+def _reach(box: Box) -> Box:
+    """A name's box grown by what its type may take beyond the estimate: wider glyphs than the
+    placement reckons, and the halo."""
+    x0, y0, x1, y1 = box
+    pad = 1.6 + 0.25 * (x1 - x0)
+    return (x0 - pad, y0 - 1.6, x1 + pad, y1 + 1.6)
+
+
+def map_names(svg: str) -> MapNames | None:
+    """``svg``'s names layer against the empty board's; ``None`` when it was not drawn here."""
+    start = svg.find(_LAYER)
+    st = _static_of(svg) if start >= 0 else None
+    if st is None:
+        return None
+    end = svg.index("</g>", start) + len("</g>")
+    drawn = {m.group(1): m.group(0) for m in _NAME.finditer(svg, start, end)}
+    if sum(map(len, drawn.values())) != end - start - len(_LAYER) - len("</g>"):
+        return None  # something in the layer that is not a name
+    base = st.labels
+    reach = {c: _reach(lbl.box) for c, lbl in base.items()}
+    hidden = {c for c, lbl in base.items() if drawn.get(c) != lbl.svg}
+    frontier = set(hidden)
+    while frontier:  # a name a hidden one reaches over is hidden and drawn again too
+        near = {c for c in base if c not in hidden and c in drawn
+                and any(overlaps(reach[c], reach[h]) for h in frontier)}
+        hidden |= near
+        frontier = near
+    defs_end = svg.index("</defs>") + len("</defs>")
+    ground = svg[:defs_end] + _LAYER + "".join(lbl.svg for lbl in base.values()) + "</g></svg>"
+    own = "".join(text for c, text in drawn.items() if c in hidden or c not in base)
+    return MapNames(ground, start, end, tuple(reach[c] for c in base if c in hidden), own)
