@@ -104,9 +104,9 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
     x, y, w, h = box
 
     def keep(_cls: str, tx: float, ty: float, words: str) -> bool:
-        # words placed outside the box reach into it: a name about 100 units along its line
-        # (a title up to 11 a character), a suit's 40-unit symbol about 20 above and below
-        reach = max(120.0, 11.0 * len(words))
+        # words placed outside the box reach into it along their line, no character wider than
+        # the largest font (17 units), and a suit's 40-unit symbol 20 each way from its centre
+        reach = max(25.0, 18.0 * len(words))
         return x - reach <= tx <= x + w + reach and y - 45.0 <= ty <= y + h + 45.0
     if ground:
         under, over = (without_titles(_without_text(part, keep)) for part in _layers(svg, ground))
