@@ -161,6 +161,7 @@ class Board:
                                                                  repr=False)
     _fort_distances: list[tuple[str, list[int]]] = field(default_factory=list, repr=False)
     _territory_cities: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _tagged: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     # -- the plain facts ------------------------------------------------------------------
 
@@ -223,8 +224,12 @@ class Board:
             return home
 
     def cities_tagged(self, tag: str) -> frozenset[str]:
-        """Every city carrying ``tag``."""
-        return frozenset(c.id for c in self.cities.values() if tag in c.tags)
+        """Every city carrying ``tag`` (remembered)."""
+        found = self._tagged.get(tag)
+        if found is None:
+            found = self._tagged[tag] = frozenset(c.id for c in self.cities.values()
+                                                  if tag in c.tags)
+        return found
 
     def cities_in(self, territory: str) -> frozenset[str]:
         """Every city of a territory (remembered)."""

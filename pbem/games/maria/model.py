@@ -358,9 +358,8 @@ def generals_in(state: State, city: str) -> list[str]:
 def generals_by_city(state: State) -> dict[str, list[str]]:
     """City -> its generals in power order then rank (one pass, for hot loops)."""
     out: dict[str, list[str]] = {}
-    gens = state["generals"]
-    for g in on_map(state):
-        city = gens[g]["city"]
+    for *_, g, city in sorted([(POWER_INDEX[v["power"]], v["rank"], g, v["city"])
+                               for g, v in state["generals"].items() if v["city"] is not None]):
         if city in out:
             out[city].append(g)
         else:
