@@ -208,9 +208,10 @@ def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
     elif kind == "winter":
         top = int(state["options"]["troops.max"])
         needs = state["options"]["winter.recruit_needs_supply"]
+        supplied: dict[str, tuple[set[str], set[str]]] = {}  # each power's supply facts, once
         out["recruits"] = {g: top - gens[g]["troops"] for g in model.on_map(state)
                            if gens[g]["power"] == power and gens[g]["troops"] < top
-                           and (not needs or in_supply(state, ctx.board, g))}
+                           and (not needs or in_supply(state, ctx.board, g, supplied))}
         off_map = [g for g in model.general_ids(state)
                    if gens[g]["power"] == power and gens[g]["city"] is None]
         sites = [s for s in model.reentry_sites(ctx.state, ctx.board, power)

@@ -95,13 +95,21 @@ def supply_cost(state: dict[str, Any], board: Any, gid: str) -> int | None:
     return None if d is None else d
 
 
-def in_supply(state: dict[str, Any], board: Any, gid: str) -> bool:
-    """M6.1-M6.2 alone (no hussar cost, no change): used by winter recruiting and E5."""
+def in_supply(state: dict[str, Any], board: Any, gid: str,
+              known: dict[str, tuple[set[str], set[str]]] | None = None) -> bool:
+    """M6.1-M6.2 alone (no hussar cost, no change): used by winter recruiting and E5.
+    ``known``, kept by a caller that asks for many generals in one position, remembers each
+    power's train cities and blocked cities."""
     g = state["generals"][gid]
     if model.home_of(state, board, g["city"]) == g["power"]:
         return True
-    targets = train_cities(state, g["power"])
-    blocked = path_blocked_cities(state, board, g["power"])
+    if known is not None and g["power"] in known:
+        targets, blocked = known[g["power"]]
+    else:
+        targets = train_cities(state, g["power"])
+        blocked = path_blocked_cities(state, board, g["power"])
+        if known is not None:
+            known[g["power"]] = targets, blocked
     limit = int(state["options"]["supply.range"])
     return supply_distance(board, g["city"], targets, blocked, set(), limit) is not None
 
