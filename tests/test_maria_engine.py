@@ -427,3 +427,24 @@ def test_a_game_master_deck_is_loaded_from_its_file(tmp_path: Any, monkeypatch: 
     deck = political.load_deck(load_board(), "printed")
     assert deck["deck"] == "printed" and sorted(deck["cards"]) == ["P1", "P2"]
     assert deck["groups"] == {"A": [1, 12]}
+
+
+def test_in_supply_with_a_table_answers_the_same_and_keeps_each_powers_facts() -> None:
+    """A caller asking for many generals in one position (the winter bot) passes a table that
+    remembers each power's train and blocked cities: the answers are those without it."""
+    from pbem.games.maria.rules.supply import in_supply, path_blocked_cities, train_cities
+    from pbem.games.maria.selfplay import play
+
+    states: list[dict[str, Any]] = []
+    play(3, scenario="advanced", check=lambda state, _orders, _events: states.append(state))
+    board = model.board_of(states[0])
+    kept = 0
+    for state in states[::5]:
+        known: dict[str, tuple[set[str], set[str]]] = {}
+        for g in model.on_map(state):
+            assert in_supply(state, board, g, known) == in_supply(state, board, g)
+        for power, (targets, blocked) in known.items():
+            assert targets == train_cities(state, power)
+            assert blocked == path_blocked_cities(state, board, power)
+        kept += len(known)
+    assert kept > 0
