@@ -251,9 +251,10 @@ round replaces by a longer list; the scenario's powers, maps, winters and troop 
 state shares them with the old one instead of copying."""
 SHARED_POLITICS = frozenset({"cards"})
 """Parts of ``politics`` no round changes (the political cards' texts and effects)."""
-SHALLOW = frozenset({"control"})
+SHALLOW = frozenset({"control", "standing"})
 """Parts whose entries a round replaces or removes but never changes in place (each
-fortress's control record, M4.2): a new mapping holding the same entries."""
+fortress's control record, M4.2; each power's standing orders, M12.3): a new mapping holding
+the same entries."""
 
 
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
@@ -326,7 +327,8 @@ def apply_standing(ctx: Ctx, power: str, update: Any) -> None:
     """M12.3: standing-order updates take effect when the round resolves, before its steps."""
     if not isinstance(update, dict):
         return
-    standing = ctx.state["standing"].setdefault(power, {})
+    # a new mapping, never the old one changed: the state before shares it (SHALLOW)
+    standing = ctx.state["standing"][power] = dict(ctx.state["standing"].get(power, {}))
     for key in STANDING_KEYS:
         if key in update:
             if update[key] is None:
