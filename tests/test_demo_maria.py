@@ -85,7 +85,10 @@ def test_stored_reports_link_the_phase_map_instead_of_copying_it(demo_campaign: 
     assert len(pages) > 20
     for page in pages:
         html = page.read_text(encoding="utf-8")
-        assert "<svg" not in html, page
+        assert "<svg" not in html and "<style>" not in html, page
+        (sheet,) = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)  # one style sheet, stored once
+        assert (page.parent / sheet).resolve() == (demo_campaign / "reports" / Path(sheet).name).resolve(), page
+        assert (page.parent / sheet).is_file(), page
         linked = re.findall(r'<object data="([^"]+)"', html)
         assert linked, page
         assert all((page.parent / name).is_file() and (page.parent / name).name.startswith("map") for name in linked), page
@@ -98,11 +101,14 @@ def test_the_history_site_links_the_public_files_instead_of_copying_them(demo_ca
     assert len(copies) > 20
     for copy in copies:
         assert os.path.samefile(copy, demo_campaign / "reports" / copy.parent.name / copy.name), copy
-    # the unchanging ground every phase's map.svg shows from ../, one per language
+    # the unchanging ground every phase's map.svg shows from ../, one per language, and the style sheet
     grounds = sorted((demo_campaign / "site").glob("map-ground.*.svg"))
     assert len(grounds) == 2
-    for ground in grounds:
-        assert os.path.samefile(ground, demo_campaign / "reports" / ground.name), ground
+    for shared in [*grounds, *(demo_campaign / "site").glob("map-names.*.svg"), *(demo_campaign / "site").glob("report.*.css")]:
+        assert os.path.samefile(shared, demo_campaign / "reports" / shared.name), shared
+    for page in (demo_campaign / "site").rglob("index*.html"):
+        (sheet,) = re.findall(r'<link rel="stylesheet" href="([^"]+)">', page.read_text(encoding="utf-8"))
+        assert (page.parent / sheet).is_file(), page
     for copy in (c for c in copies if c.name == "map.svg"):
         assert re.findall(r'href="\.\./(map-ground[^"]+)"', copy.read_text(encoding="utf-8"))[0] in {g.name for g in grounds}
 

@@ -335,7 +335,7 @@ class _Publisher:
             public_ctx[lang] = ctx
             suffix = "" if lang == "en" else f".{lang}"
             public[lang] = Rendered(_html(lang, "public", _linked(ctx, f"map{suffix}.svg")), _text(lang, "public", ctx), svg)
-            self._write(f"public{suffix}.html", report.PUBLIC, public[lang].html)
+            self._write(f"public{suffix}.html", report.PUBLIC, self._styled(public[lang].html, "../"))
             self._write(f"public{suffix}.txt", report.PUBLIC, public[lang].text)
             if svg is not None:
                 self._store_map(f"map{suffix}.svg", svg)
@@ -355,7 +355,7 @@ class _Publisher:
             body = reportpage.slotted(lang, "private", ctx)  # the stored copy and the mail say the rest alike
             mine = Rendered(reportpage.filled(lang, body[0], _linked(ctx, f"../map{suffix}.svg"), "html"),
                             reportpage.filled(lang, body[1], ctx, "txt"), svg)
-            self._write(f"private/{seat_name}.html", seat_name, mine.html)
+            self._write(f"private/{seat_name}.html", seat_name, self._styled(mine.html, "../../"))
             self._write(f"private/{seat_name}.txt", seat_name, mine.text)
             if form is not None:
                 self._write(f"forms/{seat_name}.yaml", seat_name, form)
@@ -373,6 +373,14 @@ class _Publisher:
             )
             self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], form, schema, page, body)
         return Bundle(self.key, self.files, self.mails, self.shared)
+
+    def _styled(self, html: str, up: str) -> str:
+        """A report as ``reports/`` keeps it: its style sheet, the same for every report, stored
+        once beside the phase folders (``up`` leads there) and linked."""
+        page, name, css = reportpage.linked_style(html, up)
+        if name:
+            self.shared[name] = css.encode("utf-8")
+        return page
 
     def _store_map(self, name: str, svg: str) -> None:
         """The phase's map as ``reports/`` keeps it: what every phase shows the same (the

@@ -2,10 +2,11 @@
 
 ``site/index.html`` (and ``index.zh-TW.html``) lists every phase with its public report and map;
 each phase's public files are hard-linked (copied where links are impossible) under
-``site/<phase_key>/``, so the site takes no disk for them, and so are the parts every phase's
-map shows from the folder above it (``reports/map-ground.<hash>.svg``, ``map-names.<hash>.svg``).
-Once the game has ended (an ``end`` record revealed the seed) the index also shows the seed, the final audit result, and
-``site/secrets.html`` opens every commitment of every phase. Before the end nothing secret is
+``site/<phase_key>/``, so the site takes no disk for them, and so is what they use from the
+folder above them (the parts every phase's map shows, ``map-ground.<hash>.svg`` and
+``map-names.<hash>.svg``, and the style sheet every page links, ``report.<hash>.css``). Once the
+game has ended (an ``end`` record revealed the seed) the index also shows the seed, the final
+audit result, and ``site/secrets.html`` opens every commitment of every phase. Before the end nothing secret is
 written: the site is built from the public files and the records' public fields only.
 """
 
@@ -21,9 +22,11 @@ from pbem.core.seal import derive_salt, opens
 from pbem.errors import PbemError
 from pbem.render import i18n, report
 from pbem.core.publish import publish_phase, report_key
-from pbem.render.reportpage import glossary, names_dir
+from pbem.render.reportpage import glossary, linked_style, names_dir
 
-SHARED_MAPS = "map-*.svg"  # the parts of a map every phase shows, stored once (pbem.core.publish)
+# what every phase's reports share, stored once beside the phase folders (pbem.core.publish):
+# the parts of a map every phase shows, and the reports' style sheet
+SHARED = ("map-*.svg", "report.*.css")
 PUBLIC_FILES = ("public.html", "public.txt", "public.zh-TW.html", "public.zh-TW.txt", "map.svg", "map.zh-TW.svg")
 
 
@@ -49,7 +52,7 @@ def build_site(camp: Campaign) -> list[Path]:
             "map": (folder / "map.svg").is_file(),
             "summary": _summary(camp, rec),
         })
-    for part in sorted(camp.reports_dir.glob(SHARED_MAPS)):  # what every phase's map.svg shows from ../
+    for part in sorted(p for pattern in SHARED for p in camp.reports_dir.glob(pattern)):  # what the public files use from ../
         link_or_copy(part, site / part.name)
         written.append(site / part.name)
     end = _end(camp)
@@ -59,11 +62,11 @@ def build_site(camp: Campaign) -> list[Path]:
         ctx["create"] = _create_summary(camp)
         ctx["glossary"], ctx["names_dir"] = glossary(ctx["game"], lang), names_dir(ctx["game"])
         suffix = "" if lang == "en" else f".{lang}"
-        html = i18n.render(lang, "base/site_index.html", ctx)
+        html = _styled(site, i18n.render(lang, "base/site_index.html", ctx), "")
         write_if_changed(site / f"index{suffix}.html", html.encode("utf-8"))
         written.append(site / f"index{suffix}.html")
         if end is not None:
-            html = i18n.render(lang, "base/site_secrets.html", dict(ctx, openings=end["openings"]))
+            html = _styled(site, i18n.render(lang, "base/site_secrets.html", dict(ctx, openings=end["openings"])), "")
             write_if_changed(site / f"secrets{suffix}.html", html.encode("utf-8"))
             written.append(site / f"secrets{suffix}.html")
     _prune(site, {p["key"] for p in phases})
@@ -93,7 +96,7 @@ def _phase_pages(camp: Campaign, site: Path, phases: list[dict[str, Any]]) -> li
                    "next": phases[i + 1] if i + 1 < len(phases) else None,
                    "glossary": glossary(game, lang), "names_dir": names_dir(game)}
             suffix = "" if lang == "en" else f".{lang}"
-            html = i18n.render(lang, "base/site_phase.html", ctx)
+            html = _styled(site, i18n.render(lang, "base/site_phase.html", ctx), "../")
             write_if_changed(site / p["key"] / f"index{suffix}.html", html.encode("utf-8"))
             written.append(site / p["key"] / f"index{suffix}.html")
     return written
@@ -147,6 +150,15 @@ def _end(camp: Campaign) -> dict[str, Any] | None:
         "openings": openings,
         "opened": sum(1 for o in openings if o["ok"]),
     }
+
+
+def _styled(site: Path, html: str, up: str) -> str:
+    """A site page linking the style sheet every page shares, ``site/report.<hash>.css`` (``up``
+    leads there), written once."""
+    page, name, css = linked_style(html, up)
+    if name:
+        write_if_changed(site / name, css.encode("utf-8"))
+    return page
 
 
 def _prune(site: Path, keys: set[str]) -> None:

@@ -70,3 +70,18 @@ def sealed_html(note: str, public_html: str) -> str:
 
     banner = f'<div class="sealed-note"><pre>{escape(note)}</pre></div>'
     return public_html.replace("<main>", "<main>" + banner, 1)
+
+
+def linked_style(html: str, folder: str = "") -> tuple[str, str, str]:
+    """A page stored beside others that share its style sheet: ``html`` with its inline style
+    sheet replaced by a link to ``folder`` + ``report.<hash>.css`` (named by its content), that
+    file's name and its text. A page without a style sheet comes back as it is, with no file."""
+    import hashlib
+
+    start = html.find("<style>")
+    end = html.find("</style>", start)
+    if start < 0 or end < 0:
+        return html, "", ""
+    css = html[start + len("<style>"):end].strip("\n") + "\n"
+    name = f"report.{hashlib.sha256(css.encode('utf-8')).hexdigest()[:16]}.css"
+    return html[:start] + f'<link rel="stylesheet" href="{folder}{name}">' + html[end + len("</style>"):], name, css
