@@ -176,7 +176,7 @@ def choose_retreat(ctx: Ctx, paths: list[list[str]], preference: list[str],
     def far(city: str) -> int:
         if not trains:
             return 0
-        ds = [ctx.board.distance(city, t) for t in trains]
+        ds = [ctx.board.distance(t, city) for t in trains]  # roads run both ways
         return min(d for d in ds if d is not None) if any(d is not None for d in ds) else 0
 
     best = sorted(ends, key=lambda c: (-far(c), c))[0]
