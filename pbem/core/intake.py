@@ -23,10 +23,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pbem.common.canonical import canonical, sha256_hex
 from pbem.common.catalog import N_
+from pbem.common.yamlout import dump_block
 from pbem.core import atomic, gm, replies, shape
 from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits, phase_orders_dir, set_aside
 from pbem.core.accepted import accepted_documents as accepted_documents  # where callers found it before
@@ -39,10 +38,6 @@ from pbem.errors import OrderError, OrderFileError, PbemError, echo, one_line
 from pbem.games.base import Phase
 
 Roster = dict[str, Seat]
-
-# libyaml's emitter writes the same text as PyYAML's pure-Python one, several times faster
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
 
 @dataclass
 class Verdict:
@@ -468,7 +463,7 @@ def _reply(camp: Campaign, run: _Run, cand: Candidate, verdict: Verdict, phase_i
             return
         stored = json.loads(atomic.read_bytes(path.with_name(path.name + ".verdict.json")) or b"")
     # the orders as intake's own loader read them (no second parse of the stored file)
-    understood = yaml.dump(verdict.orders, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False)
+    understood = dump_block(verdict.orders)
     replies.receipt(camp, seat, cand, phase_id=phase_id, seq=verdict.seq, body_hash=stored["body_sha256"],
                     raw_hash=stored["raw_sha256"], pin=str(stored.get("archive_head", run.pin)),
                     problems=verdict.problems, understood=understood)

@@ -1,0 +1,104 @@
+"""Plain data as block YAML, the text libyaml's emitter writes, without its per-call cost.
+
+Intake echoes every accepted file's orders in its receipt as
+``yaml.dump(orders, Dumper=CSafeDumper, sort_keys=True, allow_unicode=True,
+default_flow_style=False)``; making that dumper (its representer, serializer and emitter
+objects) costs more than writing the few lines of a usual order file. :func:`dump_block` writes
+those lines directly for the shapes order files take (non-empty mappings with string keys,
+non-empty sequences, short words, whole numbers, booleans, nulls) and hands anything else
+(floats, empty containers, quoted, long or unusual strings) to that call, so the text is the
+same either way (``tests/test_yamlout.py`` compares them).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+from yaml.nodes import ScalarNode
+from yaml.resolver import Resolver
+
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_STR = "tag:yaml.org,2002:str"
+_resolver = Resolver()
+# a word the emitter writes plain: no indicator first, no ':' or '#' (": " and " #" end a plain
+# scalar), no quote, no trailing space, no control or format character; beyond ASCII, letters and
+# digits (CJK included) only
+_PLAIN = re.compile(r"[\w(/][\w .,()/+=~^$;-]*(?<! )\Z")
+_WIDTH = 76  # below the emitter's 80 columns: no line of the fast text is ever folded
+
+
+class _Unusual(Exception):
+    """A value :func:`dump_block` leaves to libyaml."""
+
+
+def dump_block(data: Any) -> str:
+    """``data`` as the block YAML text of the call above."""
+    out: list[str] = []
+    try:
+        if not isinstance(data, dict):
+            raise _Unusual
+        _mapping(data, 0, out, "")
+    except _Unusual:
+        return str(yaml.dump(data, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False))
+    return "".join(out)
+
+
+def _word(value: str) -> str:
+    if not _PLAIN.match(value) or _resolver.resolve(ScalarNode, value, (True, False)) != _STR:
+        raise _Unusual
+    return value
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _word(value)
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if type(value) is int:
+        return str(value)
+    raise _Unusual
+
+
+def _line(out: list[str], text: str) -> None:
+    if len(text) > _WIDTH:
+        raise _Unusual
+    out.append(text + "\n")
+
+
+def _mapping(data: dict[Any, Any], indent: int, out: list[str], first: str) -> None:
+    """``data`` at column ``indent``; its first line starts with ``first`` (a sequence's ``- ``)."""
+    if not data or not all(type(k) is str for k in data):
+        raise _Unusual
+    pad = " " * indent
+    lead = first or pad
+    for key in sorted(data):
+        value = data[key]
+        word = _word(key)
+        if isinstance(value, dict):
+            _line(out, f"{lead}{word}:")
+            _mapping(value, indent + 2, out, "")
+        elif isinstance(value, list):
+            _line(out, f"{lead}{word}:")
+            _sequence(value, indent, out)  # a mapping's sequence is not indented
+        else:
+            _line(out, f"{lead}{word}: {_scalar(value)}")
+        lead = pad
+
+
+def _sequence(data: list[Any], indent: int, out: list[str]) -> None:
+    if not data:
+        raise _Unusual
+    pad = " " * indent
+    for item in data:
+        if isinstance(item, dict):
+            _mapping(item, indent + 2, out, pad + "- ")
+        elif isinstance(item, list):
+            raise _Unusual
+        else:
+            _line(out, f"{pad}- {_scalar(item)}")
