@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -107,7 +108,12 @@ def send(camp: Campaign, seat: Seat, template: str, context: dict[str, Any], *, 
 
     lang = i18n.check_lang(seat.lang)
     ctx = dict(context, campaign=camp.id, seat=seat.name, tz=seat.tz)
-    subject, _, body = i18n.render(lang, f"base/mail_{template}.txt", ctx).partition("\n")
+    return _queue(camp, seat, i18n.render(lang, f"base/mail_{template}.txt", ctx), name=name, kind=kind, headers=headers)
+
+
+def _queue(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, headers: dict[str, str] | None) -> Path:
+    """Queue a rendered mail ``text`` (its first line is the subject) to ``seat``."""
+    subject, _, body = text.partition("\n")
     msg = outbox.new_message(
         sender=str(camp.create_record().get("gm_email", "pbem@localhost")), to=seat.email,
         subject=" ".join(subject.split()), mid=outbox.message_id(kind, name, camp.id),
@@ -234,13 +240,52 @@ def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: 
     """The receipt of accepted orders: the hashes of what was accepted, the archive head it was
     accepted on (the pin ``pbem audit --pin`` checks), every order that will be VOID and why, and
     the orders as understood."""
-    from pbem.render.i18n import say_problem
+    from pbem.render.i18n import check_lang, say_problem
 
     key = body_hash[:24]
-    return send(camp, seat, "receipt", {
+    ctx = {
         "mail": mail_ref(cand, seat.tz), "phase": phase_id, "seq": seq, "hash": body_hash, "raw_hash": raw_hash, "pin": pin,
         "problems": [say_problem(seat.lang, p) for p in problems], "understood": understood,
-    }, name=key, kind="receipt", headers=thread(cand))
+        "campaign": camp.id, "seat": seat.name, "tz": seat.tz,
+    }
+    return _queue(camp, seat, receipt_text(check_lang(seat.lang), ctx), name=key, kind="receipt", headers=thread(cand))
+
+
+# A receipt's text is the same for every file but for the values in it: it is rendered once per
+# language and shape (how many VOID orders, what the player's mail is named by) with a mark in
+# place of each value, and each receipt fills the marks (intake writes one per accepted file).
+_MARK = "\x00pbem-receipt-%s\x00"
+_MARKS = re.compile("\x00pbem-receipt-(\\w+)\x00")
+_RECEIPT_FIELDS = ("campaign", "seat", "tz", "phase", "seq", "hash", "raw_hash", "pin", "understood")
+
+
+def _mail_shape(mail: dict[str, str] | None) -> str:
+    """Which sentence of ``mail_yours.txt`` names the player's mail."""
+    if mail and mail["subject"] and mail["date"]:
+        return "subject"
+    return "date" if mail and mail["date"] else ""
+
+
+@cache
+def _receipt_marked(lang: str, problems: int, mail: str) -> str:
+    from pbem.render import i18n
+
+    ctx: dict[str, Any] = {name: _MARK % name for name in _RECEIPT_FIELDS}
+    ctx["problems"] = [_MARK % f"p{i}" for i in range(problems)]
+    ctx["mail"] = {"subject": _MARK % "subject" if mail == "subject" else "", "date": _MARK % "date" if mail else ""}
+    return i18n.render(lang, "base/mail_receipt.txt", ctx)
+
+
+def receipt_text(lang: str, ctx: dict[str, Any]) -> str:
+    """``templates/base/mail_receipt.txt`` rendered in ``lang`` with ``ctx``: the same text as
+    :func:`pbem.render.i18n.render` gives (``tests/test_replies_receipt.py``)."""
+    mail = ctx["mail"]
+    shape = _mail_shape(mail)
+    values = {name: "" if ctx[name] is None else str(ctx[name]) for name in _RECEIPT_FIELDS}
+    values.update((f"p{i}", "" if p is None else str(p)) for i, p in enumerate(ctx["problems"]))
+    if shape:
+        values.update(subject=str(mail["subject"]), date=str(mail["date"]))
+    return _MARKS.sub(lambda m: values[m.group(1)], _receipt_marked(lang, len(ctx["problems"]), shape))
 
 
 def request_receipt(camp: Campaign, seat: Seat, cand: Candidate, *, kind: str, seq: int, phase_id: str) -> Path:
