@@ -44,6 +44,7 @@ COLOURS = 40
 PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
 _TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</text>')
 _TITLE = re.compile(r"<title>[^<]*</title>")
+_CIRCLE = re.compile(r'<circle cx="([-\d.]+)" cy="([-\d.]+)"[^>]*? r="([\d.]+)"[^>]*/>')
 _LANG = re.compile(r' lang="[^"]*"')
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 _VIEW_BOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
@@ -108,10 +109,19 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
         # the largest font (17 units), and a suit's 40-unit symbol 20 each way from its centre
         reach = max(25.0, 18.0 * len(words))
         return x - reach <= tx <= x + w + reach and y - 45.0 <= ty <= y + h + 45.0
+    def near(m: re.Match[str]) -> str:
+        reach = float(m.group(3)) + 20.0  # the radius, a stroke and its anti-aliased edge
+        cx, cy = float(m.group(1)), float(m.group(2))
+        return m.group(0) if x - reach <= cx <= x + w + reach and y - reach <= cy <= y + h + reach else ""
+
+    def shown(part: str) -> str:
+        # what the box cannot show is not drawn: words, and circles (the tints around every
+        # town are most of the ground's drawing)
+        return _CIRCLE.sub(near, _without_text(part, keep))
     if ground:
-        under, over = (without_titles(_without_text(part, keep)) for part in _layers(svg, ground))
+        under, over = (without_titles(shown(part)) for part in _layers(svg, ground))
         return _layered(_LANG.sub("", under, count=1), over, width, box)
-    return _png(_without_text(svg, keep), width, box)
+    return _png(shown(svg), width, box)
 
 
 def _without_text(svg: str, keep: Callable[[str, float, float, str], bool]) -> str:
