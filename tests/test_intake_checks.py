@@ -301,7 +301,9 @@ def test_a_higher_seq_replaces_and_an_equal_or_lower_one_is_a_replay(world: Worl
     camp = camp_copy(world.round1, tmp_path)
     n2 = sign(tmp_path, world.keys, "north", "n2", seq=2, orders={"N": {"bid": world.hands["N"][1]}})
     n1 = sign(tmp_path, world.keys, "north", "n1", seq=1, orders={"N": {"bid": world.hands["N"][0]}})
-    n2b = sign(tmp_path, world.keys, "north", "n2b", seq=2, orders={"N": {"bid": world.hands["N"][2]}})
+    # another file of seq 2 (its own commitment: a hand may hold the same card twice, and the
+    # same orders signed again would be the same file, "already accepted")
+    n2b = sign(tmp_path, world.keys, "north", "n2b", seq=2, orders={"N": {"bid": world.hands["N"][2]}}, entropy_commit="ab" * 32)
     n3 = sign(tmp_path, world.keys, "north", "n3", seq=3, orders={"N": {"bid": world.hands["N"][2]}})
     report = run(camp, mail(tmp_path, "a", "north@example.org", n2), mail(tmp_path, "b", "north@example.org", n1),
                  mail(tmp_path, "c", "north@example.org", n2b))
