@@ -56,3 +56,36 @@ def test_size_and_depth_limits_are_configurable() -> None:
     with pytest.raises(OrderFileError, match="deeper than 20"):
         load_yaml(deep, "deep.yaml")
     assert load_yaml(deep, "deep.yaml", max_depth=30) is not None
+
+
+PLAIN_SCALARS = [
+    "Wien", "P00001", "s00001", "bench-1", "march", "yes", "Yes", "no", "NO", "on", "Off", "y", "n", "true", "False",
+    "null", "Null", "~", "", "12", "012", "-3", "+7", "0x1F", "0o17", "0b101", "1_000", "1:20", "-1:20", "1.5", ".5",
+    "1e3", "1.0e+3", "-.inf", ".NaN", "=", "<<", "order 7", "turn-1", "nonce", "tag", "orders", "1741-1/prussia",
+    "2026-12-01", "2026-12-01 10:00:00", "0.", "+.5", "._", "n0", "t1", "flat", "yesterday", "nulls", "Tru",
+]
+
+
+def test_plain_scalars_load_as_libyaml_constructs_them() -> None:
+    """Each plain scalar becomes what PyYAML's safe constructor makes of it, but timestamps and
+    the tags it has no constructor for (strings here) and the numbers refused (not finite)."""
+    import datetime
+    import math
+
+    import yaml
+
+    for word in PLAIN_SCALARS:
+        text = f"k: {word}\nl: [{word}]\n".encode() if word else b"k:\nl: []\n"
+        try:
+            expected = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except yaml.constructor.ConstructorError:  # '=' and '<<' resolve to tags without one
+            expected = {"k": word, "l": [word]}
+        if isinstance(expected["k"], (datetime.date, datetime.datetime)):
+            expected = {"k": word, "l": [word]}
+        elif isinstance(expected["k"], float) and not math.isfinite(expected["k"]):
+            with pytest.raises(OrderFileError):
+                load_document(text, "x.yaml")
+            continue
+        doc = load_document(text, "x.yaml")
+        assert doc.data == expected and [type(v) for v in doc.data.values()] == [type(v) for v in expected.values()], word
+        assert doc.lines == {"": 1, "k": 1, "l": 2, **({"l[0]": 2} if word else {})}, word

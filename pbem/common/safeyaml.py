@@ -26,7 +26,7 @@ from yaml.resolver import Resolver
 from pbem.errors import OrderFileError, echo
 
 try:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import CSafeLoader as _Parser
+    from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Parser  # type: ignore[assignment]
 
@@ -44,6 +44,10 @@ _SCALAR_BUILDERS = {
     "tag:yaml.org,2002:int": _constructor.construct_yaml_int,
     "tag:yaml.org,2002:float": _constructor.construct_yaml_float,
 }
+# the first characters of the plain scalars the resolver may make something other than a string
+# (it looks a scalar up by its first character; it has no resolvers for any character)
+assert None not in Resolver.yaml_implicit_resolvers and not Resolver.yaml_path_resolvers
+_RESOLVED_FIRST = frozenset(Resolver.yaml_implicit_resolvers)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -120,9 +124,16 @@ def load_document(
         )
     text = decode_text(raw, source)
     builder = _Builder(source, max_depth)
+    feed = builder.feed
     try:
-        for event in yaml.parse(text, Loader=_Parser):
-            builder.feed(event)
+        # yaml.parse's loop without its generator, on the parser alone (no constructor or
+        # resolver is made for it): the events are the same
+        parser = _Parser(text)
+        try:
+            while parser.check_event():
+                feed(parser.get_event())
+        finally:
+            parser.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -178,8 +189,31 @@ class _Builder:
             return _join(path, len(container))
         return _join(path, key) if key is not None else path
 
-    def feed(self, event: ev.Event) -> None:
-        if isinstance(event, ev.DocumentStartEvent):
+    def feed(self, event: Any) -> None:
+        # dispatched on the event's class (the parser makes these classes only): intake feeds
+        # every event of every file through here
+        kind = type(event)
+        if kind is ev.ScalarEvent:
+            if event.anchor is not None:
+                raise self._anchor(event)
+            if event.tag is not None:
+                self._check_tag(event)
+            self._add(self._scalar(event), event)
+        elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
+            self.stack.pop()
+        elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
+            if event.anchor is not None:
+                raise self._anchor(event)
+            self._check_tag(event)
+            path = self.current_path()
+            if len(self.stack) >= self.max_depth:
+                raise self.fail(
+                    f"the document nests deeper than {self.max_depth} levels", event, path
+                )
+            container: Any = {} if kind is ev.MappingStartEvent else []
+            self._add(container, event, opening=True)
+            self.stack.append([container, path, None, 0])
+        elif kind is ev.DocumentStartEvent:
             self.documents += 1
             if self.documents > 1:
                 raise self.fail(
@@ -187,35 +221,19 @@ class _Builder:
                     "send one document per file",
                     event,
                 )
-            return
-        if isinstance(event, ev.AliasEvent):
+        elif kind is ev.AliasEvent:
             raise self.fail(
                 f"aliases (*{event.anchor}) are not allowed in order files; write the value out",
                 event,
                 self.current_path(),
             )
-        if isinstance(event, (ev.ScalarEvent, ev.MappingStartEvent, ev.SequenceStartEvent)):
-            if event.anchor is not None:
-                raise self.fail(
-                    f"anchors (&{event.anchor}) are not allowed in order files; write the "
-                    "value out",
-                    event,
-                    self.current_path(),
-                )
-            self._check_tag(event)
-        if isinstance(event, ev.ScalarEvent):
-            self._add(self._scalar(event), event)
-        elif isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
-            path = self.current_path()
-            if len(self.stack) >= self.max_depth:
-                raise self.fail(
-                    f"the document nests deeper than {self.max_depth} levels", event, path
-                )
-            container: Any = {} if isinstance(event, ev.MappingStartEvent) else []
-            self._add(container, event, opening=True)
-            self.stack.append([container, path, None, 0])
-        elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
-            self.stack.pop()
+
+    def _anchor(self, event: Any) -> OrderFileError:
+        return self.fail(
+            f"anchors (&{event.anchor}) are not allowed in order files; write the value out",
+            event,
+            self.current_path(),
+        )
 
     def _check_tag(self, event: Any) -> None:
         tag = event.tag
@@ -230,6 +248,8 @@ class _Builder:
 
     def _scalar(self, event: ev.ScalarEvent) -> Any:
         if event.style or not event.implicit[0]:
+            return event.value
+        if event.value and event.value[0] not in _RESOLVED_FIRST:  # resolve() would say str
             return event.value
         tag = _resolver.resolve(ScalarNode, event.value, (True, False))
         if tag == _STR or tag == _TIMESTAMP:
@@ -259,7 +279,7 @@ class _Builder:
         frame = self.stack[-1]
         container, path, key, _ = frame
         if isinstance(container, list):
-            self.lines[_join(path, len(container))] = _line(event)
+            self.lines[f"{path}[{len(container)}]"] = _line(event)
             container.append(value)
             return
         if key is None:
@@ -280,7 +300,7 @@ class _Builder:
             frame[2] = value
             frame[3] = _line(event)
             return
-        self.lines[_join(path, key)] = frame[3]
+        self.lines[f"{path}.{key}" if path else key] = frame[3]  # (_join for a string key)
         container[key] = value
         frame[2] = None
 
