@@ -474,10 +474,11 @@ def reentry_sites(state: State, board: Any, power: str) -> tuple[str, ...]:
 
 
 def controller(state: State, board: Any, city: str) -> str | None:
-    """Who controls the fortress ``city`` (M4.2)."""
+    """Who controls the fortress ``city`` (M4.2); None if nobody does (M4.3)."""
     entry = state["control"].get(city)
     if entry is not None:
-        return str(entry["power"])
+        holder: str | None = entry["power"]
+        return holder
     return home_of(state, board, city)
 
 
