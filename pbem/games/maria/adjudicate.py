@@ -255,18 +255,24 @@ SHALLOW = frozenset({"control", "standing"})
 """Parts whose entries a round replaces or removes but never changes in place (each
 fortress's control record, M4.2; each power's standing orders, M12.3): a new mapping holding
 the same entries."""
+RECORDS = frozenset({"generals", "trains"})
+"""Parts whose entries are records a round changes field by field but whose fields it only
+replaces (a withdrawn general's cause, M9.17, is a new record when it ends): new records
+holding the same values."""
 
 
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``state`` a round may change: plain data copied, except the parts no round
-    changes in place (``SHARED``, ``SHARED_POLITICS``), which it shares, and those it changes
-    only entry by entry (``SHALLOW``)."""
+    changes in place (``SHARED``, ``SHARED_POLITICS``), which it shares, those it changes
+    only entry by entry (``SHALLOW``) and the pieces' records (``RECORDS``)."""
     st: dict[str, Any] = {}
     for k, v in state.items():
         if k in SHARED:
             st[k] = v
         elif type(v) is dict and k in SHALLOW:
             st[k] = dict(v)
+        elif type(v) is dict and k in RECORDS:
+            st[k] = {rk: dict(rv) if type(rv) is dict else plain_copy(rv) for rk, rv in v.items()}
         elif k == "politics" and type(v) is dict:
             st[k] = {pk: pv if pk in SHARED_POLITICS else plain_copy(pv) for pk, pv in v.items()}
         else:

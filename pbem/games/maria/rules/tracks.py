@@ -420,7 +420,7 @@ def sync_track_withdrawals(ctx: Ctx) -> None:
         w = gens[gid].get("withdrawn")
         if w and w["kind"] in ("russia", "italy") and not w.get("ended"):
             if want.get(w["kind"]) != gens[gid]["power"]:
-                w["ended"] = True
+                gens[gid]["withdrawn"] = {**w, "ended": True}  # replaced: a round copies
                 ctx.event("withdrawal_ended", general=gid, cause=w["kind"])
     for kind, power in sorted(want.items()):
         if any(g.get("withdrawn", {}).get("kind") == kind and not g["withdrawn"].get("ended")
@@ -449,7 +449,7 @@ def return_withdrawn(ctx: Ctx, acting: list[str]) -> None:
         if not w or g["power"] not in acting:
             continue
         if w["kind"] == "card" and turn >= w["until"]:
-            w["ended"] = True
+            g["withdrawn"] = w = {**w, "ended": True}  # replaced, not changed: see copy_state
         if not w.get("ended"):
             continue
         sites = [s for s in model.reentry_sites(state, ctx.board, g["power"])
