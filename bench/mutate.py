@@ -2,6 +2,7 @@
 
     python3 bench/mutate.py pbem/games/maria/rules/combat.py
     python3 bench/mutate.py pbem/core/envelope.py --jobs 2 --show survived
+    python3 bench/mutate.py --stale    # equivalents-file entries whose mutant no longer exists
 
 Each mutant changes one place of the module (a comparison, a constant, ``and``/``or``, a
 negated condition, a removed statement, ...). The tests that cover the mutated lines run
@@ -10,7 +11,8 @@ module's unit tests (pytest, in process; file by file in the order of the ``TEST
 fastest test first within a file); the first failing test kills the mutant. A mutant no
 test kills survives: some rule behaviour there is unchecked, unless the mutant is listed in
 ``bench/mutants-equivalent.txt`` as equivalent (it cannot change any behaviour), each with its
-reason.
+reason. An entry whose mutant no longer exists (the code changed under it) is stale: a run lists
+those of its module, and ``--stale`` lists those of every module the file names.
 
 How: the unmutated package is imported once; the cases and test files are run once under a
 line tracer to learn which of them reach which lines; then every mutant runs in a forked child
@@ -434,9 +436,23 @@ def load_equivalents(path: Path, rel: str) -> dict[str, str]:
     return out
 
 
+def stale_equivalents(path: Path) -> dict[str, list[str]]:
+    """The entries of the equivalents file at ``path`` that name no mutant of their module (the
+    code changed under them), by module; a module that is gone has every entry stale."""
+    modules = sorted({line.partition("::")[0] for line in path.read_text(encoding="utf-8").splitlines()
+                      if line.strip() and not line.startswith("#")})
+    out: dict[str, list[str]] = {}
+    for rel in modules:
+        keys = {m.key for m in mutants(ROOT / rel)} if (ROOT / rel).is_file() else set()
+        stale = sorted(set(load_equivalents(path, rel)) - keys)
+        if stale:
+            out[rel] = stale
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("modules", nargs="+", help="module files, e.g. pbem/games/maria/rules/combat.py")
+    ap.add_argument("modules", nargs="*", help="module files, e.g. pbem/games/maria/rules/combat.py")
     ap.add_argument("--jobs", type=int, default=2, help="mutants judged at once (default 2)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per mutant before it counts as killed")
     ap.add_argument("--cases-only", action="store_true", help="only the case runner, no unit tests")
@@ -447,7 +463,17 @@ def main() -> None:
     ap.add_argument("--lines", help="judge only the mutants within these lines of the module, e.g. 300-350")
     ap.add_argument("--max-seconds", type=float, default=3.0,
                     help="leave out unit tests that take more CPU seconds than this (traced); the cases always run")
+    ap.add_argument("--stale", action="store_true",
+                    help="only list the entries of the equivalents file that name no mutant of any module it names (runs no test)")
     args = ap.parse_args()
+    if args.stale:
+        found = stale_equivalents(args.equivalent)
+        for rel, keys in found.items():
+            for key in keys:
+                print(f"{rel}: the equivalents file names a mutant that no longer exists: {key}")
+        sys.exit(1 if found else 0)
+    if not args.modules:
+        ap.error("name a module file, or give --stale")
     os.chdir(ROOT)
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     os.environ.setdefault("PYTHONHASHSEED", "0")

@@ -80,3 +80,12 @@ def test_a_mutant_reaches_the_modules_that_imported_its_names(tmp_path: Path,
     finally:
         for name in ("tiny_rules", "tiny_user"):
             sys.modules.pop(name, None)
+
+
+def test_entries_of_the_equivalents_file_that_name_no_mutant_are_stale(tmp_path: Path) -> None:
+    src = tmp_path / "tiny.py"
+    src.write_text("def f(a: int) -> int:\n    return a + 1\n")
+    equivalents = tmp_path / "equivalent.txt"
+    equivalents.write_text(f"# a comment\n{src}::f: a + 1 -> (a - 1)  # a reason\n{src}::f: a * 2 -> (a // 2)  # code since changed\n"
+                           f"{tmp_path / 'gone.py'}::g: 1 -> (2)  # a module since removed\n")
+    assert _tool().stale_equivalents(equivalents) == {str(src): ["f: a * 2 -> (a // 2)"], str(tmp_path / "gone.py"): ["g: 1 -> (2)"]}
