@@ -84,8 +84,9 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return [file(north or keys["north"], "north", phase, {"N": {"bid": h["N"][index]}}, f"north-{phase}-{index}", **kw),
                 file(keys["south"], "south", phase, {"S": {"bid": h["S"][0]}}, f"south-{phase}", **kw)]
 
+    first = file(keys["north"], "north", "deal/commit", {"north": {}}, "north-first")  # superseded: the first accepted file
     for phase in ("deal/commit", "deal/reveal"):  # records 1 and 2: the deal waits for every reveal
-        _take(camp, [file(keys[s], s, phase, {s: {}}, f"{s}-{phase}") for s in ("north", "south")])
+        _take(camp, [first] * (phase == "deal/commit") + [file(keys[s], s, phase, {s: {}}, f"{s}-{phase}") for s in ("north", "south")])
     _take(camp, [file(keys["north"], "north", "round-1", {"N": {"bid": _hands(camp)["N"][1]}}, "north-old")] + bids("round-1"))  # 3
     for kind in ("pause", "resume"):  # records 4 and 5
         _take(camp, [_request(docs, keys[s], s, kind, "round-2", {"pause": 1, "resume": 2}[kind]) for s in ("north", "south")],
@@ -149,14 +150,14 @@ def _write_canonical(path: Path, value: Any) -> None:
 # -- what an untouched history gives -------------------------------------------------------------
 
 def test_an_untouched_history_passes_and_says_what_was_checked(history: Path) -> None:
-    """Every kind of record audits; the report counts what it checked: 14 order files are the 11
-    the phase records use (the rolled-back one's included), the superseded round-1 file, north's
+    """Every kind of record audits; the report counts what it checked: 15 order files are the 11
+    the phase records use (the rolled-back one's included), the superseded deal and round-1 files, north's
     round-3 file signed with the key the roster no longer holds (its seq 5 is above the seq 2
     used, but it does not count: the seat changed hands), and the new player's superseded seq 1,
     stored under a name that carries its key."""
     full = audit(Campaign(history))
     assert full.lines() == [
-        "12 records: hash chain intact", "14 order files: hashes and signatures verified",
+        "12 records: hash chain intact", "15 order files: hashes and signatures verified",
         "6 phases replayed: every state, event and commitment hash matches",
         "record 9 (archive/000009.json): roster change, north now signs with "
         + _record(history, 9)["entry"]["key"][:28] + "…"]
@@ -375,7 +376,7 @@ def test_a_file_received_after_the_phase_resolved_is_no_newer_file(history: Path
     verdict = {**json.loads((camp / f"{USED}.verdict.json").read_bytes()), "file": path.name, "seq": 3, "raw_sha256": _sha(path),
                "body_sha256": parse_order_document(late.read_bytes(), path.name).body_hash, "received_at": "2026-12-02T12:00:00Z"}
     _write_canonical(path.with_name(path.name + ".verdict.json"), verdict)
-    assert audit(Campaign(camp)).order_files == 15
+    assert audit(Campaign(camp)).order_files == 16
     _write_canonical(path.with_name(path.name + ".verdict.json"), {**verdict, "received_at": _record(camp, 3)["resolved_at"]})
     _named(camp, ROUND1, "record 3 resolved round-1 with seq 2 for north, but orders/0003-round-1/north.000003.yaml (seq 3) "
                          "was accepted before it: the newest file must count")
@@ -451,7 +452,7 @@ def test_the_archive_head_a_verdict_names_is_a_record_of_the_archive(history: Pa
         _verdict(camp, archive_head=head)
         _named(camp, VERDICT, f"the verdict says the file was accepted on {head}, which is not a record of this archive")
     _verdict(camp, archive_head=None)
-    assert audit(Campaign(camp)).order_files == 14
+    assert audit(Campaign(camp)).order_files == 15
 
 
 # -- the public chain key of every phase (README "Public chance") ---------------------------------------
@@ -677,10 +678,13 @@ def test_a_rollback_that_owes_a_commitment_no_file_made_is_named(history: Path, 
 
 
 def test_a_rollback_checks_its_owed_commitments_past_a_missing_file(history: Path, tmp_path: Path) -> None:
-    """A file gone from orders/ is named by the order-folder check, not taken for a commitment."""
+    """A file gone from orders/ (here the first one accepted, which no record uses) is named by
+    the order-folder check, not taken for a commitment when the rollback's are checked."""
     camp = _copy(history, tmp_path)
-    (camp / OLDER).unlink()
-    _named(camp, OLDER, "the accepted order file is missing (its verdict north.000001.yaml.verdict.json is there)")
+    first = "orders/0001-deal_commit/north.000001.yaml"
+    assert all(u["file"] != first for u in _record(camp, 1)["orders"].values())
+    (camp / first).unlink()
+    _named(camp, first, "the accepted order file is missing (its verdict north.000001.yaml.verdict.json is there)")
 
 
 def test_a_seed_file_or_revealed_seed_not_as_pbem_wrote_it_is_named(history: Path, tmp_path: Path) -> None:

@@ -553,18 +553,16 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
     if digest(state) != create["state_hash"]:
         raise _fail(camp.record_path(0), "replaying the game's creation does not give the state hash of record 0")
     states = {0: state}
-    live: list[dict[str, Any]] = []
+    live: list[dict[str, Any]] = []  # the phase records in force, whose missed deadlines count for the autopilot
     replayed = 0
     for rec in records:
         if rec["kind"] == "rollback":
             live = [r for r in live if r["index"] <= rec["to"]]
             state = states[rec["to"]]
-            live.append(rec)
             continue
         if rec["kind"] != "phase":
             if rec["kind"] == "end" and digest(rec.get("result")) != digest(game.result(state)):
                 raise _fail(camp.record_path(rec["index"]), "the end record's result is not the result of the replayed game")
-            live.append(rec)
             continue
         path = camp.record_path(rec["index"])
         phase = game.current_phase(state)
