@@ -492,7 +492,11 @@ def test_records_from_before_chain_indexes_check_their_keys_by_phase_number(hist
         _as_before_chain_index(bad, {index: key})
         phase_number = _record(bad, index)["phase_number"]
         _named(bad, f"archive/{index:06d}.json", f"the public key of phase {phase_number} is not the next key of the hash chain", public=True)
-
+    # the first phase follows the anchor whatever phase number it claims: a first record that
+    # says phase 2 and shows k[2] is caught there, not at the record after it
+    key2 = _record(camp, 2)["public_key"]
+    rewrite_from(camp, 1, lambda r: r.update(phase_number=2, public_key=key2), repin=False)
+    _named(camp, "archive/000001.json", "the public key of phase 2 is not the next key of the hash chain", public=True)
 
 
 def test_before_chain_indexes_a_re_run_after_a_rollback_and_a_pause_reuses_its_key(history: Path, tmp_path: Path) -> None:

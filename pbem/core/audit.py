@@ -34,7 +34,7 @@ from pbem.core.campaign import (
     record_hash,
 )
 from pbem.core.deal import lobby_state
-from pbem.core.envelope import parse_order_document, verify_signature
+from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
 from pbem.core.gm import majority
 from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
 from pbem.errors import AuditError, PbemError
@@ -215,7 +215,7 @@ def check_sent(camp: Campaign, sent: Sequence[Path]) -> list[str]:
     for path in sent:
         raw = path.read_bytes()
         try:
-            doc = parse_order_document(raw, str(path), max_bytes=max(len(raw), 1))
+            doc = _parsed(raw, path)
         except PbemError as exc:
             raise AuditError(f"your file does not parse: {exc.message}", source=str(path)) from None
         mine = f"{doc.player}'s seq {doc.seq} (sha256:{sha256_hex(raw)})"
@@ -373,11 +373,13 @@ def _check_order_folders(camp: Campaign, cited: set[str]) -> int:
         if sha256_hex(raw) != verdict.get("raw_sha256"):
             raise _fail(doc, f"the order file does not match the hash in its verdict {vpath.relative_to(camp.root)}; one of the two was changed")
         try:
-            parsed = parse_order_document(raw, str(doc), max_bytes=max(len(raw), 1))
+            parsed = _parsed(raw, doc)
         except PbemError as exc:
             raise _fail(doc, f"the accepted order file does not parse: {exc.message}") from None
-        seat = str(verdict.get("seat"))  # intake names a file by seat, seq and (a replaced seat's) key
-        if doc.name != f"{seat}.{verdict.get('seq', 0):06d}{key_tag(camp, seat, parsed.key_id)}.yaml":
+        # the verdict is of the file's seat and seq, and intake named the file by them and (for a
+        # key replace-player gave) the key
+        seat, seq = parsed.player, parsed.seq
+        if verdict.get("seat") != seat or verdict.get("seq") != seq or doc.name != f"{seat}.{seq:06d}{key_tag(camp, seat, parsed.key_id)}.yaml":
             raise _fail(vpath, NOT_INTAKES)
         if parsed.body_hash != verdict.get("body_sha256"):
             raise _fail(vpath, "the verdict's hash of the signed content does not match its order file")
@@ -402,7 +404,7 @@ def _check_head(camp: Campaign, vpath: Path, head: Any) -> None:
         raise _fail(vpath, f"the verdict says the file was accepted on {head}, which is not a record of this archive")
 
 
-def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], campaign: str, public: bool = False) -> None:
+def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], campaign: str, public: bool) -> None:
     """A pause or resume record: every signed request it cites is there, unchanged, signed by its
     seat's roster key, of the record's kind, for its phase and this campaign; and the requests
     are a majority of the seats (a GM who plays cannot pause alone)."""
@@ -442,7 +444,7 @@ def _check_owed(camp: Campaign, rec: dict[str, Any]) -> None:
     for vpath in sorted(camp.orders_dir.glob("*/*.yaml.verdict.json")):
         doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
         try:
-            parsed = parse_order_document(doc.read_bytes(), str(doc), max_bytes=max(doc.stat().st_size, 1))
+            parsed = _parsed(doc.read_bytes(), doc)
         except (OSError, PbemError):
             continue  # the order-folder check names a missing or damaged file
         if parsed.entropy_commit:
@@ -461,9 +463,9 @@ def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, An
     resolved = rec.get("resolved_at")
     for vpath in sorted(folder.glob("*.yaml.verdict.json")):
         verdict = _json_or_none(vpath.read_bytes())
-        if not isinstance(verdict, dict) or verdict.get("seat") not in roster:
-            continue
-        seat, seq = verdict["seat"], verdict.get("seq", 0)
+        if not isinstance(verdict, dict) or verdict.get("seat") not in roster or not isinstance(verdict.get("seq"), int):
+            continue  # not what intake wrote: the order-folder check names it
+        seat, seq = verdict["seat"], verdict["seq"]
         if resolved and str(verdict.get("received_at", "")) > resolved:
             continue
         used = rec["orders"].get(seat)
@@ -471,7 +473,7 @@ def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, An
             continue
         doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
         try:
-            key_id = parse_order_document(doc.read_bytes(), str(doc), max_bytes=max(doc.stat().st_size, 1)).key_id
+            key_id = _parsed(doc.read_bytes(), doc).key_id
         except (OSError, PbemError):
             continue  # the order-folder check names a missing or damaged file
         if key_id != roster[seat].sign_id:
@@ -479,6 +481,12 @@ def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, An
         what = f"seq {used.get('seq')}" if used is not None else "no file"
         raise _fail(camp.record_path(rec["index"]), f"record {rec['index']} resolved {rec['phase']} with {what} for {seat}, "
                                                     f"but {doc.relative_to(camp.root)} (seq {seq}) was accepted before it: the newest file must count")
+
+
+def _parsed(raw: bytes, path: Path) -> OrderDocument:
+    """A file a player sent or intake accepted, parsed whatever its size: the size limit guards
+    intake against mail, not the audit against files already at hand."""
+    return parse_order_document(raw, str(path), max_bytes=len(raw))
 
 
 def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
