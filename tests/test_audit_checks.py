@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +44,14 @@ CID = "mini-1"
 
 def _hands(camp: Path) -> dict[str, list[int]]:
     last = sorted((camp / "states").glob("[0-9]*[0-9].json"))[-1]
-    return json.loads(last.read_bytes())["hands"]  # type: ignore[no-any-return]
+    hands: dict[str, list[int]] = json.loads(last.read_bytes())["hands"]
+    return hands
 
 
 def _take(camp: Path, files: list[Path], resolve_after: bool = True) -> None:
     with Campaign(camp).locked() as c:
-        report = intake(c, files, parse_time(NOW))
-        assert report.accepted == len(files), [v.reason for v in report.verdicts]
+        report = intake(c, [*files], parse_time(NOW))
+        assert report.accepted == len(files), [v.message for v in report.verdicts]
         if resolve_after:
             resolve(c, parse_time(NOW))
 
@@ -128,7 +130,8 @@ def _named(camp: Path, where: str, message: str, public: bool = False) -> None:
 
 
 def _record(camp: Path, index: int) -> dict[str, Any]:
-    return json.loads((camp / "archive" / f"{index:06d}.json").read_bytes())  # type: ignore[no-any-return]
+    rec: dict[str, Any] = json.loads((camp / "archive" / f"{index:06d}.json").read_bytes())
+    return rec
 
 
 def _key(history: Path, tmp_path: Path, seat: str) -> Path:
@@ -288,8 +291,8 @@ def _use(camp: Path, signed_file: Path, seat: str = "north", index: int = 3) -> 
 
 
 def _round1_file(history: Path, tmp_path: Path, key_of: str = "north", *, player: str = "north", phase: str = "round-1",
-                 cid: str = CID, nonce: str | None = "keep") -> Path:
-    return signed(tmp_path, _key(history, tmp_path, key_of), cid, player, phase, {"N": {"bid": 1}}, seq=2,
+                 cid: str = CID, nonce: str | None = "keep", seq: int = 2) -> Path:
+    return signed(tmp_path, _key(history, tmp_path, key_of), cid, player, phase, {"N": {"bid": 1}}, seq=seq,
                   nonce=Campaign(history).nonce if nonce == "keep" else nonce)
 
 
@@ -318,20 +321,21 @@ def test_a_used_order_file_without_the_nonce_the_campaign_requires_is_named(hist
     ("another campaign", {"cid": "mini-2"}, "'mini-2'"),
     ("another campaign with the same id", {"nonce": "0" * 48}, f"'{CID}' (nonce {'0' * 40})"),  # (its first 40 characters)
 ])
-def test_a_used_order_file_of_another_campaign_is_named(history: Path, tmp_path: Path, what: str, kwargs: dict[str, str],
+def test_a_used_order_file_of_another_campaign_is_named(history: Path, tmp_path: Path, what: str, kwargs: dict[str, Any],
                                                         named: str) -> None:
     """README: a signed file never counts in another campaign, not even one with the same id."""
     camp = _copy(history, tmp_path)
-    name = _use(camp, _round1_file(history, tmp_path, **kwargs))  # type: ignore[arg-type]
+    name = _use(camp, _round1_file(history, tmp_path, **kwargs))
     _named(camp, name, f"the order file is for campaign {named}, but record 3 (archive/000003.json) uses it in '{CID}'")
 
 
-@pytest.mark.parametrize(("kwargs", "it_is"), [({"player": "south"}, "south/round-1"), ({"phase": "round-2"}, "north/round-2")])
-def test_a_used_order_file_of_another_seat_or_phase_is_named(history: Path, tmp_path: Path, kwargs: dict[str, str], it_is: str) -> None:
-    """Signed with north's key, so it verifies: only its seat or phase is wrong."""
+@pytest.mark.parametrize(("kwargs", "it_is"), [({"player": "south"}, "south's seq 2 for round-1"), ({"phase": "round-2"}, "north's seq 2 for round-2"),
+                                               ({"seq": 3}, "north's seq 3 for round-1")])
+def test_a_used_order_file_of_another_seat_phase_or_seq_is_named(history: Path, tmp_path: Path, kwargs: dict[str, Any], it_is: str) -> None:
+    """Signed with north's key, so it verifies: only its seat, phase or seq is wrong."""
     camp = _copy(history, tmp_path)
-    name = _use(camp, _round1_file(history, tmp_path, **kwargs))  # type: ignore[arg-type]
-    _named(camp, name, f"the order file is for {it_is}, but record 3 uses it for north/round-1")
+    name = _use(camp, _round1_file(history, tmp_path, **kwargs))
+    _named(camp, name, f"the order file is {it_is}, but record 3 uses it as north's seq 2 for round-1")
 
 
 # -- each phase uses each seat's newest accepted file (README threat model, M1d) -----------------------
@@ -468,7 +472,7 @@ def _as_before_chain_index(camp: Path, keys: dict[int, int] | None = None) -> No
     for rec in c.records():
         if rec["kind"] == "phase":
             key = chain[(keys or {}).get(rec["index"], rec["phase_number"])].hex()
-            rewrite_from(camp, rec["index"], lambda r, key=key: _old_key(r, key), repin=False)
+            rewrite_from(camp, rec["index"], partial(_old_key, key=key), repin=False)
 
 
 def _old_key(rec: dict[str, Any], key: str) -> None:
@@ -663,7 +667,12 @@ def test_a_replay_that_differs_names_the_version_that_made_the_archive(history: 
 def test_a_replay_that_differs_in_this_version_or_an_unnamed_one_names_the_hash_only(history: Path, tmp_path: Path,
                                                                                      version: str | None) -> None:
     camp = _copy(history, tmp_path)
-    rewrite_from(camp, 0, lambda r: r.update(pbem_version=version) if version else r.pop("pbem_version"))
+    def made_by(rec: dict[str, Any]) -> None:
+        rec["pbem_version"] = version
+        if version is None:
+            del rec["pbem_version"]
+
+    rewrite_from(camp, 0, made_by)
     assert not any("made by" in line for line in audit(Campaign(camp)).lines())
     rewrite_from(camp, 3, lambda r: r.update(defaults=["N"]))
     _named(camp, ROUND1, "replaying phase round-1 gives a different defaults than the record")
@@ -702,3 +711,66 @@ def test_a_seed_file_or_revealed_seed_not_as_pbem_wrote_it_is_named(history: Pat
     seed.write_bytes(good)
     rewrite_from(camp, 11, lambda r: r.update(seed="not hex"))
     _named(camp, "archive/000011.json", "the seed revealed in the end record is not hex")
+
+
+def test_a_phase_record_that_drops_its_list_of_draws_is_named_by_the_replay(history: Path, tmp_path: Path) -> None:
+    """Without ``public_dice`` a record reads as one from before the draws were listed (the
+    public audit recomputes none), but a record with a chain index lists them."""
+    camp = _copy(history, tmp_path)
+    rewrite_from(camp, 3, lambda r: r.pop("public_dice"))
+    _replay_names(camp, ROUND1, "replaying phase round-1 gives a different count of public draws than the record")
+
+
+def test_a_seed_that_does_not_give_the_anchor_of_record_0_is_named(history: Path, tmp_path: Path) -> None:
+    """Before the first phase nothing else ties the anchor to the seed: the deal waits for the
+    players' entropy, so record 0's state does not depend on it."""
+    camp = _copy(history, tmp_path)
+    for path in [*(camp / "archive").glob("*.json"), *(camp / "states").glob("*.json")]:
+        if path.name not in ("000000.json",):
+            path.unlink()
+    shutil.rmtree(camp / "orders")
+    assert audit(Campaign(camp)).replay
+    rewrite_from(camp, 0, lambda r: r.update(public_anchor="00" * 32))
+    _named(camp, "secret/seed", "the secret seed does not produce the public hash-chain anchor of record 0")
+
+
+# -- the autopilot in the replay: only missed deadlines in the records in force count ---------------------
+
+def _autopilot_campaign(root: Path, after: int) -> Path:
+    """South misses round 1 and round 2; round 2 is rolled back and resolved again, south missing again."""
+    keys = make_keys(root / "keys", ("north", "south"))
+    camp = root / "camp"
+    run_cli("new", str(camp), "--deal-now", "--game", "mini", "--scenario", "short", "--id", CID, "--autopilot-after", str(after),
+            "--player", f"north=north@example.org:{keys['north'].with_suffix('.pub')}",
+            "--player", f"south=south@example.org:{keys['south'].with_suffix('.pub')}", "--now", NOW)
+    nonce = Campaign(camp).nonce
+    for rnd, opened in ((1, None), (2, None), (2, 3)):
+        if opened:
+            run_cli("rollback", str(camp), "--to", "round-2", "--now", NOW)
+        north = signed(root, keys["north"], CID, "north", f"round-{rnd}", {"N": {"bid": _hands(camp)["N"][0]}}, nonce=nonce, opened=opened,
+                       name=f"north-{opened}")
+        _take(camp, [north])
+    return camp
+
+
+@pytest.fixture(scope="module")
+def autopilot(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
+    return {after: _autopilot_campaign(tmp_path_factory.mktemp(f"autopilot{after}"), after) for after in (0, 1)}
+
+
+def test_the_replay_counts_missed_deadlines_up_to_the_rollback_target(autopilot: dict[int, Path]) -> None:
+    """After one missed deadline south is played by the bot: in round 2, and again in its re-run,
+    for the miss of round 1 (record 1, the rollback's target) still counts."""
+    camp = autopilot[1]
+    recs = Campaign(camp).records()
+    assert [(r["kind"], r.get("autopilot")) for r in recs[1:]] == [("phase", []), ("phase", ["S"]), ("rollback", None), ("phase", ["S"])]
+    assert recs[3]["to"] == 1
+    assert audit(Campaign(camp)).replayed == 3
+
+
+def test_a_record_0_without_autopilot_after_replays_without_the_autopilot(autopilot: dict[int, Path], tmp_path: Path) -> None:
+    """As resolving does: a campaign whose record 0 does not name ``autopilot_after`` never uses it."""
+    camp = _copy(autopilot[0], tmp_path)
+    assert all(r.get("autopilot", []) == [] for r in Campaign(camp).records()) and _record(camp, 2)["missing_seats"] == ["south"]
+    rewrite_from(camp, 0, lambda r: r.pop("autopilot_after"))
+    assert audit(Campaign(camp)).replayed == 3

@@ -349,8 +349,9 @@ def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict
     if doc.campaign != camp.id or (nonce is not None and nonce != camp.nonce):
         named = f"'{doc.campaign}'" + (f" (nonce {str(nonce)[:40]})" if nonce is not None and nonce != camp.nonce else "")
         raise _fail(path, f"the order file is for campaign {named}, but record {rec['index']} ({_rel(camp, rec)}) uses it in '{camp.id}'")
-    if doc.player != seat or doc.phase != rec["phase"]:
-        raise _fail(path, f"the order file is for {doc.player}/{doc.phase}, but record {rec['index']} uses it for {seat}/{rec['phase']}")
+    if doc.player != seat or doc.phase != rec["phase"] or doc.seq != used.get("seq"):
+        raise _fail(path, f"the order file is {doc.player}'s seq {doc.seq} for {doc.phase}, but record {rec['index']} uses it "
+                          f"as {seat}'s seq {used.get('seq')} for {rec['phase']}")
 
 
 def _check_order_folders(camp: Campaign, cited: set[str]) -> int:
@@ -469,7 +470,7 @@ def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, An
         if resolved and str(verdict.get("received_at", "")) > resolved:
             continue
         used = rec["orders"].get(seat)
-        if used is not None and used.get("seq", 0) >= seq:
+        if used is not None and used["seq"] >= seq:  # (each entry's seq is its file's: _check_order_file)
             continue
         doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
         try:
@@ -567,10 +568,9 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
         if rec["kind"] == "rollback":
             live = [r for r in live if r["index"] <= rec["to"]]
             state = states[rec["to"]]
-            continue
+        elif rec["kind"] == "end" and digest(rec.get("result")) != digest(game.result(state)):
+            raise _fail(camp.record_path(rec["index"]), "the end record's result is not the result of the replayed game")
         if rec["kind"] != "phase":
-            if rec["kind"] == "end" and digest(rec.get("result")) != digest(game.result(state)):
-                raise _fail(camp.record_path(rec["index"]), "the end record's result is not the result of the replayed game")
             continue
         path = camp.record_path(rec["index"])
         phase = game.current_phase(state)
