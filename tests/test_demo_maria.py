@@ -151,5 +151,23 @@ def test_stored_reports_take_little_disk_per_phase(demo_campaign: Path) -> None:
     reports = demo_campaign / "reports"
     phases = [p for p in reports.iterdir() if p.is_dir()]
     assert len(phases) > 50
+    schemas = sorted(reports.glob("*/forms/*.schema.json"))
+    assert len(schemas) > 20 and len({s.stat().st_ino for s in schemas}) < 10, "one copy of each schema, linked"
     per_phase = _disk(reports) / len(phases)
     assert per_phase <= 450_000, f"{per_phase / 1e3:.0f} KB per phase"
+
+
+def test_the_secrets_page_prints_each_value_as_the_check_hashes_it(demo_campaign: Path) -> None:
+    """site/secrets.html: the value, salt and commitment printed for each secret open it by the
+    page's own recipe, SHA-256 of label|value|salt, taking the value's text as it stands in the
+    page's source (quotes as they are, not as character references five bytes long)."""
+    import hashlib
+    import html
+
+    page = (demo_campaign / "site" / "secrets.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<code>([^<]+)</code></td><td><span class="ok">.*?<dd class="hash">(.*?)</dd>'
+                      r'<dt>[^<]*</dt><dd class="hash">([0-9a-f]+)</dd><dt>[^<]*</dt><dd class="hash">([0-9a-f]+)</dd>', page, re.S)
+    assert len(rows) > 500
+    for label, value, salt, commitment in rows:
+        assert "&#34;" not in value
+        assert hashlib.sha256(f"{html.unescape(label)}|{html.unescape(value)}|{salt}".encode()).hexdigest() == commitment, label

@@ -8,6 +8,8 @@ After a record is appended, :func:`publish_phase` writes into ``DIR/reports/<pha
     private/<seat>.html  <seat>.txt      each seat's report (the public one plus its secrets), in
                                          the seat's language
     forms/<seat>.yaml                    the pre-filled order form of the seat's next phase
+    forms/<kind>.schema.json             the JSON schema it names (a hard link to the one copy of
+                                         that schema, ``reports/<kind>.schema.<hash>.json``)
 
 and queues one mail per seat in ``DIR/outbox/``: ``multipart/mixed`` holding a
 ``multipart/alternative`` (text, HTML, the map as PNG images) with the seat's order form
@@ -20,7 +22,9 @@ the phase folders, each named by its content: Maria's ground (sectors, roads, ci
 ``DIR/reports/map-ground.<hash>.svg`` and its names where the empty board places them as
 ``map-names.<hash>.svg``. Each phase's ``map.svg`` shows both as images, masks out the names
 its pieces moved or hid, and draws only those names, the pieces, moves, battles and legend: a
-phase's map takes about 40 KB instead of 320 KB. The mails carry the whole drawing.
+phase's map takes about 40 KB instead of 320 KB. The mails carry the whole drawing. The stored
+HTML reports link one style sheet and one script, ``DIR/reports/report.<hash>.css`` and
+``report.<hash>.js`` (the map's zoom), where a mail's HTML holds its own.
 
 Encryption (decided here, M11.1): the private part of a seat's mail is sealed to the seat's
 X25519 key (:func:`pbem.core.privacy.seal`) when record 0's options hold
@@ -52,7 +56,7 @@ from typing import Any
 import yaml
 
 from pbem.core import mailout, outbox
-from pbem.core.atomic import write_if_changed
+from pbem.core.atomic import link_or_copy, write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
 from pbem.common.fair import H, Rng
 from pbem.core.seal import derive_salt
@@ -134,7 +138,12 @@ def publish_phase(camp: Campaign, record_index: int, reopened: dict[str, Any] | 
         write_if_changed(camp.reports_dir / name, data)
         written.append(camp.reports_dir / name)
     for rel, (_who, data) in bundle.files.items():
-        write_if_changed(out / rel, data)
+        if rel.endswith(".schema.json"):  # the same shipped schema in many phases: one file, linked
+            kept = camp.reports_dir / f"{rel.rsplit('/', 1)[-1][:-len('.json')]}.{hashlib.sha256(data).hexdigest()[:16]}.json"
+            write_if_changed(kept, data)
+            link_or_copy(kept, out / rel)
+        else:
+            write_if_changed(out / rel, data)
         written.append(out / rel)
     for _seat, (name, msg) in sorted(bundle.mails.items()):
         written.append(outbox.queue(camp.outbox, name, msg))
@@ -375,11 +384,11 @@ class _Publisher:
         return Bundle(self.key, self.files, self.mails, self.shared)
 
     def _styled(self, html: str, up: str) -> str:
-        """A report as ``reports/`` keeps it: its style sheet, the same for every report, stored
-        once beside the phase folders (``up`` leads there) and linked."""
-        page, name, css = reportpage.linked_style(html, up)
-        if name:
-            self.shared[name] = css.encode("utf-8")
+        """A report as ``reports/`` keeps it: its style sheet and its script, the same for every
+        report, stored once beside the phase folders (``up`` leads there) and linked."""
+        page, files = reportpage.linked_assets(html, up)
+        for name, text in files.items():
+            self.shared[name] = text.encode("utf-8")
         return page
 
     def _store_map(self, name: str, svg: str) -> None:

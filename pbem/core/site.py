@@ -3,11 +3,12 @@
 ``site/index.html`` (and ``index.zh-TW.html``) lists every phase with its public report and map;
 each phase's public files are hard-linked (copied where links are impossible) under
 ``site/<phase_key>/``, so the site takes no disk for them, and so is what they use from the
-folder above them (the parts every phase's map shows, ``map-ground.<hash>.svg`` and
-``map-names.<hash>.svg``, and the style sheet every page links, ``report.<hash>.css``). Once the
-game has ended (an ``end`` record revealed the seed) the index also shows the seed, the final
-audit result, and ``site/secrets.html`` opens every commitment of every phase. Before the end nothing secret is
-written: the site is built from the public files and the records' public fields only.
+folder above them: the parts every phase's map shows (``map-ground.<hash>.svg``,
+``map-names.<hash>.svg``) and the style sheet and script the pages link (``report.<hash>.css``,
+``report.<hash>.js``). Once the game has ended (an ``end`` record revealed the seed) the index
+also shows the seed, the final audit result, and ``site/secrets.html`` opens every commitment
+of every phase. Before the end nothing secret is written: the site is built from the public
+files and the records' public fields only.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from pbem.core.seal import derive_salt, opens
 from pbem.errors import PbemError
 from pbem.render import i18n, report
 from pbem.core.publish import publish_phase, report_key
-from pbem.render.reportpage import glossary, linked_style, names_dir
+from pbem.render.reportpage import glossary, linked_assets, names_dir
 
 # what every phase's reports share, stored once beside the phase folders (pbem.core.publish):
 # the parts of a map every phase shows, and the reports' style sheet
-SHARED = ("map-*.svg", "report.*.css")
+SHARED = ("map-*.svg", "report.*.css", "report.*.js")
 PUBLIC_FILES = ("public.html", "public.txt", "public.zh-TW.html", "public.zh-TW.txt", "map.svg", "map.zh-TW.svg")
 
 
@@ -153,11 +154,11 @@ def _end(camp: Campaign) -> dict[str, Any] | None:
 
 
 def _styled(site: Path, html: str, up: str) -> str:
-    """A site page linking the style sheet every page shares, ``site/report.<hash>.css`` (``up``
-    leads there), written once."""
-    page, name, css = linked_style(html, up)
-    if name:
-        write_if_changed(site / name, css.encode("utf-8"))
+    """A site page linking the style sheet (and scripts) every page shares, ``site/report.<hash>.css``
+    (``up`` leads there), written once."""
+    page, files = linked_assets(html, up)
+    for name, text in files.items():
+        write_if_changed(site / name, text.encode("utf-8"))
     return page
 
 

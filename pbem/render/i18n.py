@@ -155,6 +155,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["columns"] = columns
     env.filters["comment_wrap"] = comment_wrap
     env.filters["text_value"] = text_value
+    env.filters["element_text"] = element_text
     env.filters["local_time"] = local_time
     env.filters["say_game"] = lambda text: say_game(lang, text)
     env.filters["say_words"] = lambda text: say_words(lang, text)
@@ -380,6 +381,12 @@ def columns(rows: Iterable[Iterable[Any]], gap: int = 3) -> str:
               for i in range(max((len(r) for r in cells), default=0))]
     return "\n".join("".join(c + " " * (widths[i] - display_width(c) + gap) for i, c in enumerate(r)).rstrip()
                      for r in cells)
+
+
+def element_text(value: Any) -> markupsafe.Markup:
+    """``value`` escaped for the text of an HTML element: ``& < >`` only, quotes as they are (a
+    canonical JSON value is mostly quotes, five characters each when escaped)."""
+    return markupsafe.Markup(str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
 def text_value(value: Any, indent: int = 0) -> str:

@@ -72,16 +72,28 @@ def sealed_html(note: str, public_html: str) -> str:
     return public_html.replace("<main>", "<main>" + banner, 1)
 
 
-def linked_style(html: str, folder: str = "") -> tuple[str, str, str]:
-    """A page stored beside others that share its style sheet: ``html`` with its inline style
-    sheet replaced by a link to ``folder`` + ``report.<hash>.css`` (named by its content), that
-    file's name and its text. A page without a style sheet comes back as it is, with no file."""
+def linked_assets(html: str, folder: str = "") -> tuple[str, dict[str, str]]:
+    """A page stored beside others that share its style sheet and scripts: ``html`` with its
+    inline style sheet and inline scripts replaced by links to files in ``folder`` named by their
+    content (``report.<hash>.css``, ``report.<hash>.js``), and those files' names and texts."""
     import hashlib
 
-    start = html.find("<style>")
-    end = html.find("</style>", start)
-    if start < 0 or end < 0:
-        return html, "", ""
-    css = html[start + len("<style>"):end].strip("\n") + "\n"
-    name = f"report.{hashlib.sha256(css.encode('utf-8')).hexdigest()[:16]}.css"
-    return html[:start] + f'<link rel="stylesheet" href="{folder}{name}">' + html[end + len("</style>"):], name, css
+    files: dict[str, str] = {}
+
+    def link(text: str, ext: str) -> str:
+        name = f"report.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.{ext}"
+        files[name] = text
+        return folder + name
+
+    out, at = [], 0
+    for tag, ext in (("style", "css"), ("script", "js")):
+        start = html.find(f"<{tag}>", at)
+        end = html.find(f"</{tag}>", start)
+        while start >= 0 and end >= 0:
+            text = html[start + len(tag) + 2:end].strip("\n") + "\n"
+            ref = link(text, ext)
+            out.append(html[at:start] + (f'<link rel="stylesheet" href="{ref}">' if tag == "style" else f'<script src="{ref}"></script>'))
+            at = end + len(tag) + 3
+            start = html.find(f"<{tag}>", at)
+            end = html.find(f"</{tag}>", start)
+    return "".join(out) + html[at:], files
