@@ -644,3 +644,21 @@ def test_the_whole_map_drawn_over_its_kept_ground_is_the_picture_drawn_at_once()
     pictures = [Image.open(io.BytesIO(png)).convert("RGB") for png in (layered, at_once)]
     hist = ImageChops.difference(*pictures).convert("L").histogram()
     assert sum(hist[24:]) < 0.001 * sum(hist), f"{sum(hist[24:])} pixels differ"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_crop_leaves_out_only_what_its_box_cannot_show(lang: str) -> None:
+    """A crop draws only the words and circles that can reach into its box (the rest costs resvg
+    time for nothing): the same pixels as the crop of the whole drawing, the title at the top of
+    the map and the names along the box's edges included."""
+    from pbem.render import raster, reportmap
+    from pbem.render.maria.mapview import map_ground
+
+    view = {"map": load_forces(load_board()).start_view(intro=True), "variant": "intro"}
+    events = [{"type": "move", "path": ["neumarkt", "hemau", "ingolstadt"], "pieces": ["fr_2"], "power": "FR"}]
+    svg = reportmap.map_svg("maria", view, events, lang) or ""
+    ground = map_ground(svg)
+    for box in [(200.0, 0.0, 320.0, 213.3), (0.0, 522.5, 393.0, 262.0)]:
+        under, over = (raster.without_titles(part) for part in raster._layers(svg, ground))
+        whole = raster._layered(raster._LANG.sub("", under, count=1), over, 320, box)  # small: quick
+        assert raster.crop(svg, box, 320, ground) == whole, box

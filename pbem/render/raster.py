@@ -106,9 +106,12 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
 
     def keep(_cls: str, tx: float, ty: float, words: str) -> bool:
         # words placed outside the box reach into it along their line, no character wider than
-        # the largest font (17 units), and a suit's 40-unit symbol 20 each way from its centre
+        # the largest font (17 units) nor higher than 25 with its halo; a suit's 40-unit symbol
+        # (one character) 20 each way from its centre
         reach = max(25.0, 18.0 * len(words))
-        return x - reach <= tx <= x + w + reach and y - 45.0 <= ty <= y + h + 45.0
+        rise = 45.0 if len(words) == 1 else 25.0
+        return x - reach <= tx <= x + w + reach and y - rise <= ty <= y + h + rise
+
     def near(m: re.Match[str]) -> str:
         reach = float(m.group(3)) + 20.0  # the radius, a stroke and its anti-aliased edge
         cx, cy = float(m.group(1)), float(m.group(2))
