@@ -186,6 +186,12 @@ class Presentation:
         names (the drawing is stored with its own)."""
         return None
 
+    def map_recurring(self, svg: str) -> tuple[tuple[int, int], ...]:
+        """Where the drawing ``svg`` (``map_svg``'s) has top-level layers after its names that
+        many phases draw alike (a legend), as ``(start, end)`` spans in drawing order: stored
+        maps keep each once. Empty: none."""
+        return ()
+
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """``events`` in the order the reports tell them (a copy; the game may regroup them)."""
         return [dict(e) for e in events]

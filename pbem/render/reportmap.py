@@ -59,12 +59,14 @@ def map_svg(game: str, view: Mapping[str, Any], public_events: list[dict[str, An
 def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
     """``svg`` as the reports folder stores it, when the game's drawing starts with layers that
     are the same in every phase (:meth:`pbem.games.base.Presentation.map_ground`): those layers
-    as an SVG of their own, and the names that stand in the same place in every phase
-    (:meth:`~pbem.games.base.Presentation.map_names`) as another, each named by its content and
-    stored in the folder above the phase's; and the drawing that shows them from there as
-    images (the names it moved or hid masked out) and draws the rest. ``None``: the map is
-    stored whole. A browser shows the linked drawing as the whole one (the ground's own
-    tooltips, Maria's city names under the pointer, are not shown through an image)."""
+    as an SVG of their own, the names that stand in the same place in every phase
+    (:meth:`~pbem.games.base.Presentation.map_names`) as another, and each later layer that
+    many phases draw alike (:meth:`~pbem.games.base.Presentation.map_recurring`, Maria's
+    legend) as another, each named by its content and stored in the folder above the phase's;
+    and the drawing that shows them from there as images (the names it moved or hid masked out)
+    and draws the rest. ``None``: the map is stored whole. A browser shows the linked drawing as
+    the whole one (the ground's own tooltips, Maria's city names under the pointer, are not
+    shown through an image)."""
     from pbem.render import raster
 
     shown = presentation(game)
@@ -82,13 +84,17 @@ def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
     defs = svg.find("</defs>", 0, end)  # the rest may use what the definitions name
     head = svg[:defs + len("</defs>")] if defs >= 0 else svg[:svg.index(">") + 1]
     linked = head + image("ground", svg[:end] + "</svg>")
+    at = end
     names = shown.map_names(svg)
-    if names is None or names.start < end:
-        return files, linked + svg[end:]
-    hide = "".join(f'<rect height="{y1 - y0:.1f}" width="{x1 - x0:.1f}" x="{x0:.1f}" y="{y0:.1f}" />'
-                   for x0, y0, x1, y1 in names.hidden)
-    mask = (f'<mask height="{h:g}" id="names-moved" maskUnits="userSpaceOnUse" width="{w:g}" x="{x:g}" y="{y:g}">'
-            f'<rect fill="#fff" height="{h:g}" width="{w:g}" x="{x:g}" y="{y:g}" /><g fill="#000">{hide}</g></mask>')
-    linked += (svg[end:names.start] + mask + image("names", names.ground, ' mask="url(#names-moved)"')
-               + '<g id="labels">' + names.own + "</g>" + svg[names.end:])
-    return files, linked
+    if names is not None and names.start >= end:
+        hide = "".join(f"M{x0:.1f} {y0:.1f}h{x1 - x0:.1f}v{y1 - y0:.1f}h{x0 - x1:.1f}z" for x0, y0, x1, y1 in names.hidden)
+        mask = (f'<mask height="{h:g}" id="names-moved" maskUnits="userSpaceOnUse" width="{w:g}" x="{x:g}" y="{y:g}">'
+                f'<rect fill="#fff" height="{h:g}" width="{w:g}" x="{x:g}" y="{y:g}" /><path d="{hide}" fill="#000" /></mask>')
+        linked += (svg[at:names.start] + mask + image("names", names.ground, ' mask="url(#names-moved)"')
+                   + '<g id="labels">' + names.own + "</g>")
+        at = names.end
+    for start, stop in shown.map_recurring(svg):
+        if start >= at:
+            linked += svg[at:start] + image("layer", head + svg[start:stop] + "</svg>")
+            at = stop
+    return files, linked + svg[at:]

@@ -48,6 +48,12 @@ class MariaPresentation(Presentation):
 
         return map_names(svg)
 
+    def map_recurring(self, svg: str) -> tuple[tuple[int, int], ...]:
+        from pbem.render.maria.svgmap.stored import legend_span
+
+        span = legend_span(svg)
+        return (span,) if span else ()
+
     def story(self, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         from pbem.render.maria.story import story
 

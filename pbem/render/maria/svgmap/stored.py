@@ -4,7 +4,8 @@ language), and each phase draws over them only the names its pieces moved, hidin
 
 Most of a phase's 670-odd names stand where the empty board put them; a phase moves a few dozen
 and hides a few dozen more under its pieces. The stored drawing shows the empty board's names as
-an image with a mask over the ones it moved or hid, and draws those names itself.
+an image with a mask over the ones it moved or hid, and draws those names itself. The legend,
+the same for every phase whose board holds the same powers, is stored once too.
 """
 
 from __future__ import annotations
@@ -60,3 +61,11 @@ def map_names(svg: str) -> MapNames | None:
     ground = svg[:defs_end] + _LAYER + "".join(lbl.svg for lbl in base.values()) + "</g></svg>"
     own = "".join(text for c, text in drawn.items() if c in hidden or c not in base)
     return MapNames(ground, start, end, tuple(reach[c] for c in base if c in hidden), own)
+
+
+def legend_span(svg: str) -> tuple[int, int] | None:
+    """Where the legend stands in ``svg``: the last layer, the same in every phase whose board
+    holds the same powers."""
+    start = svg.find('<g id="legend">')
+    stop = svg.rfind("</svg>")
+    return (start, stop) if 0 <= start < stop else None
