@@ -100,3 +100,33 @@ def test_plain_parts_read_as_the_email_package_reads_them() -> None:
                 used += 1
                 assert _shape(direct) == _shape(mailin._feed(raw, mailin._PartCounter(), headersonly))
     assert used >= 100, "the direct reading was not used"
+
+
+def test_a_plain_from_is_read_as_parseaddr_reads_it() -> None:
+    """The sender of a plain ``From`` (``addr@host`` or ``Plain Name <addr@host>``) is read
+    directly: wherever that reading applies, it gives parseaddr's address; the corpus's own
+    ``From`` lines and near misses of plain ones go either way to the same address."""
+    import email.utils
+
+    rnd = random.Random(16)
+    alphabet = "aZ09_+-.@ <>\"(),;:\\[]\t=?!#"
+    texts = [str(m) for p in CORPUS for m in [mailin._parse_capped(p.read_bytes()).get("From")] if m]
+    texts += ["s00001@example.org", "Anna Maria <anna.maria@example.org>", "A <a@b>", "a@b.c>", "<a@b.c>", "A  B <a@b.c>",
+              "A <a@b.c> ", " a@b.c", "a..b@c.d", "a@b..c", ".a@b.c", "a.@b.c", "a@b.c.", "A <a@b.c>, B <d@e.f>", "a@b@c"]
+    for _ in range(20000):
+        base = rnd.choice(["s00001@example.org", "Anna Maria <anna.maria@example.org>", "x <y@z>"])
+        chars = list(base)
+        for _ in range(rnd.randrange(1, 3)):
+            at = rnd.randrange(len(chars) + 1)
+            if rnd.random() < 0.6:
+                chars.insert(at, rnd.choice(alphabet))
+            elif at < len(chars):
+                del chars[at]
+        texts.append("".join(chars))
+    direct = 0
+    for text in texts:
+        plain = mailin._PLAIN_FROM.fullmatch(text)
+        if plain:
+            direct += 1
+            assert plain.group("addr") == email.utils.parseaddr(text)[1], text
+    assert direct > 1000
