@@ -61,6 +61,10 @@ def _equal(value: Any, choice: Any) -> bool:
     return bool(_unbool(value) == _unbool(choice))
 
 
+def _equals(choice: Any) -> Check:
+    return lambda v: _equal(v, choice)
+
+
 def _compile(schema: Any) -> Check:
     if schema is True:
         return lambda v: True
@@ -77,7 +81,31 @@ def _compile(schema: Any) -> Check:
         return lambda v: True
     if len(checks) == 1:
         return checks[0]
-    return lambda v: all(c(v) for c in checks)
+    return _every(checks)
+
+
+# The predicates are plain loops rather than all()/any() over generators: intake runs them for
+# every file, and a generator per call cost as much as the test it makes.
+
+
+def _every(checks: list[Check]) -> Check:
+    def check(v: Any) -> bool:
+        for c in checks:
+            if not c(v):
+                return False
+        return True
+
+    return check
+
+
+def _some(checks: list[Check]) -> Check:
+    def check(v: Any) -> bool:
+        for c in checks:
+            if c(v):
+                return True
+        return False
+
+    return check
 
 
 def _keyword(key: str, arg: Any, schema: dict[str, Any]) -> Check:  # noqa: C901, PLR0911, PLR0912 - one case per keyword
@@ -86,12 +114,12 @@ def _keyword(key: str, arg: Any, schema: dict[str, Any]) -> Check:  # noqa: C901
         if not isinstance(names, list) or not all(n in _TYPES for n in names):
             raise _Unknown
         tests = [_TYPES[n] for n in names]
-        return lambda v: any(t(v) for t in tests)
+        return tests[0] if len(tests) == 1 else _some(tests)
     if key in ("enum", "const"):
         choices = arg if key == "enum" else [arg]
         if not isinstance(choices, list) or not all(_scalar(c) for c in choices):
             raise _Unknown
-        return lambda v: any(_equal(v, c) for c in choices)
+        return _some([_equals(c) for c in choices])
     if key == "pattern":
         found = re.compile(arg).search
         return lambda v: not isinstance(v, str) or found(v) is not None
@@ -112,22 +140,55 @@ def _keyword(key: str, arg: Any, schema: dict[str, Any]) -> Check:  # noqa: C901
         if "prefixItems" in schema:
             raise _Unknown
         each = _compile(arg)
-        return lambda v: not isinstance(v, list) or all(each(x) for x in v)
+
+        def items(v: Any) -> bool:
+            if isinstance(v, list):
+                for x in v:
+                    if not each(x):
+                        return False
+            return True
+
+        return items
     if key == "properties":
         if not isinstance(arg, dict):
             raise _Unknown
         props = [(name, _compile(sub)) for name, sub in arg.items()]
-        return lambda v: not isinstance(v, dict) or all(c(v[n]) for n, c in props if n in v)
+
+        def properties(v: Any) -> bool:
+            if isinstance(v, dict):
+                for n, c in props:
+                    if n in v and not c(v[n]):
+                        return False
+            return True
+
+        return properties
     if key == "additionalProperties":
         if "patternProperties" in schema:
             raise _Unknown
         known = set(schema.get("properties", {}))
         rest = _compile(arg)
-        return lambda v: not isinstance(v, dict) or all(rest(v[k]) for k in v if k not in known)
+
+        def additional(v: Any) -> bool:
+            if isinstance(v, dict):
+                for k in v:
+                    if k not in known and not rest(v[k]):
+                        return False
+            return True
+
+        return additional
     if key == "required":
         if not isinstance(arg, list):
             raise _Unknown
-        return lambda v: not isinstance(v, dict) or all(k in v for k in arg)
+        need = list(arg)
+
+        def required(v: Any) -> bool:
+            if isinstance(v, dict):
+                for k in need:
+                    if k not in v:
+                        return False
+            return True
+
+        return required
     if key == "propertyNames":
         names = _compile(arg)
         return lambda v: not isinstance(v, dict) or all(names(k) for k in v)
@@ -136,9 +197,9 @@ def _keyword(key: str, arg: Any, schema: dict[str, Any]) -> Check:  # noqa: C901
             raise _Unknown
         subs = [_compile(s) for s in arg]
         if key == "anyOf":
-            return lambda v: any(s(v) for s in subs)
+            return _some(subs)
         if key == "allOf":
-            return lambda v: all(s(v) for s in subs)
+            return _every(subs)
         return lambda v: sum(1 for s in subs if s(v)) == 1
     if key == "not":
         sub = _compile(arg)
