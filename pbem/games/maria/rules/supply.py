@@ -72,19 +72,20 @@ def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str]
     return None
 
 
-def supply_cost(state: dict[str, Any], board: Any, gid: str) -> int | None:
+def supply_cost(state: dict[str, Any], board: Any, gid: str,
+                known: dict[str, tuple[set[str], set[str]]] | None = None) -> int | None:
     """The TC points general ``gid`` must pay to be in supply now: 0 at home or with a path
     that avoids hussars, n for a shortest path of n steps through a hussar (M6.3, for
-    Austria's enemies only), None when it has no supply path (M6.1-M6.3)."""
+    Austria's enemies only), None when it has no supply path (M6.1-M6.3). ``known`` as for
+    :func:`in_supply`."""
     g = state["generals"][gid]
     power, city = g["power"], g["city"]
     if model.home_of(state, board, city) == power:
         return 0
     limit = int(state["options"]["supply.range"])
-    targets = train_cities(state, power)
+    targets, blocked = _paths_of(state, board, power, known)
     if not targets:
         return None
-    blocked = path_blocked_cities(state, board, power)
     hussars = set(state["hussars"]) if model.are_enemies(state, power, "AU") else set()
     d = supply_distance(board, city, targets, blocked, hussars, limit)
     if d is not None:
@@ -103,15 +104,21 @@ def in_supply(state: dict[str, Any], board: Any, gid: str,
     g = state["generals"][gid]
     if model.home_of(state, board, g["city"]) == g["power"]:
         return True
-    if known is not None and g["power"] in known:
-        targets, blocked = known[g["power"]]
-    else:
-        targets = train_cities(state, g["power"])
-        blocked = path_blocked_cities(state, board, g["power"])
-        if known is not None:
-            known[g["power"]] = targets, blocked
+    targets, blocked = _paths_of(state, board, g["power"], known)
     limit = int(state["options"]["supply.range"])
     return supply_distance(board, g["city"], targets, blocked, set(), limit) is not None
+
+
+def _paths_of(state: dict[str, Any], board: Any, power: str,
+              known: dict[str, tuple[set[str], set[str]]] | None) -> tuple[set[str], set[str]]:
+    """``power``'s train cities and the cities its supply paths may not enter, remembered in
+    ``known`` if given (the caller forgets them when a piece leaves the map)."""
+    if known is not None and power in known:
+        return known[power]
+    found = train_cities(state, power), path_blocked_cities(state, board, power)
+    if known is not None:
+        known[power] = found
+    return found
 
 
 def hussar_policy(state: dict[str, Any], power: str) -> tuple[str, int | None]:
@@ -137,12 +144,13 @@ def supply_step(ctx: Ctx, acting: list[str]) -> None:
     budget: dict[str, int | None] = {}
     paid_stacks: set[tuple[str, str]] = set()
     per_stack = ctx.opt("supply.hussar_charge") == "per_stack"
+    known: dict[str, tuple[set[str], set[str]]] = {}  # each power's paths, while no piece leaves
     for gid in order:
         g = gens[gid]
         if g["city"] is None:
             continue
         power = g["power"]
-        cost = supply_cost(state, board, gid)
+        cost = supply_cost(state, board, gid, known)
         ok = cost is not None
         cards: list[str] = []
         if cost and per_stack and (g["city"], power) in paid_stacks:
@@ -184,6 +192,7 @@ def supply_step(ctx: Ctx, acting: list[str]) -> None:
                   lost=loss)
         if g["troops"] <= 0:
             eliminate(ctx, gid, "supply")
+            known.clear()
 
 
 def eliminate(ctx: Ctx, gid: str, cause: str) -> None:
