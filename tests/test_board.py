@@ -267,6 +267,19 @@ def test_mini_map_needs_only_internal_consistency() -> None:
     assert not mini.cities["p"].placed
 
 
+def test_fortresses_near_every_city(board: Board) -> None:
+    """(distance, fortress) for the fortresses a city reaches, nearest first, then by id; on a
+    mini-map some are out of reach."""
+    for b in (board, parse_board(copy.deepcopy(MINI), "case.yaml", playable=False)):
+        for city in b.cities:
+            want = sorted((d, f) for f in b.fortresses()
+                          if (d := b.distance(city, f)) is not None)
+            assert b.fortresses_near(city) == tuple(want)
+    mini = parse_board(copy.deepcopy(MINI), "case.yaml", playable=False)
+    assert mini.fortresses_near("s") == ()
+    assert mini.fortresses_near("q") == ((1, "p"), (1, "r"))
+
+
 def test_mini_map_still_checks_names_and_classes() -> None:
     data = copy.deepcopy(MINI)
     data["roads"].append(["p", "x"])

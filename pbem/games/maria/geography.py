@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -159,7 +160,7 @@ class Board:
     _forts_near: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict, repr=False)
     _bfs_numbers: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict,
                                                                  repr=False)
-    _fort_distances: list[tuple[str, list[int]]] = field(default_factory=list, repr=False)
+    _fort_distances: list[list[int]] = field(default_factory=list, repr=False)
     _territory_cities: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _tagged: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
@@ -375,12 +376,14 @@ class Board:
         id (remembered per city; the searches are the fortresses' own, roads being two-way)."""
         found = self._forts_near.get(city)
         if found is None:
-            i = self._numbering()[0][city]
+            forts = self.fortresses()
             if not self._fort_distances:
-                self._fort_distances.extend((f, self.numbered_distances(f))
-                                            for f in self.fortresses())
-            near = [(dist[i], f) for f, dist in self._fort_distances if dist[i] >= 0]
-            near.sort()
+                self._fort_distances.extend(map(self.numbered_distances, forts))
+            column = map(itemgetter(self._numbering()[0][city]), self._fort_distances)
+            # sorted by distance alone: a stable sort keeps the fortresses in id order within it
+            near = sorted(zip(column, forts), key=itemgetter(0))
+            if near and near[0][0] < 0:  # out of reach
+                near = [p for p in near if p[0] >= 0]
             found = self._forts_near[city] = tuple(near)
         return found
 
