@@ -144,7 +144,7 @@ def _disk(folder: Path) -> int:
 
 
 def test_stored_reports_take_little_disk_per_phase(demo_campaign: Path) -> None:
-    """reports/ of the advanced demo: at most 450 KB per phase folder on disk (everything a phase
+    """reports/ of the advanced demo: at most 300 KB per phase folder on disk (everything a phase
     stores: the public and private reports in both languages, its maps and forms); a map stores
     only what the phase changes, the unchanging board drawn once per campaign, and the order
     pages are kept in the mails only (bench/gm.py prints the whole campaign's figure)."""
@@ -154,7 +154,7 @@ def test_stored_reports_take_little_disk_per_phase(demo_campaign: Path) -> None:
     schemas = sorted(reports.glob("*/forms/*.schema.json"))
     assert len(schemas) > 20 and len({s.stat().st_ino for s in schemas}) < 10, "one copy of each schema, linked"
     per_phase = _disk(reports) / len(phases)
-    assert per_phase <= 450_000, f"{per_phase / 1e3:.0f} KB per phase"
+    assert per_phase <= 300_000, f"{per_phase / 1e3:.0f} KB per phase"
 
 
 def test_the_secrets_page_prints_each_value_as_the_check_hashes_it(demo_campaign: Path) -> None:

@@ -19,10 +19,11 @@ order page is kept in the mail only (``outbox/``, then ``sent/``), not a second 
 
 A game whose map has parts no phase changes stores them once per campaign and language, beside
 the phase folders, each named by its content: Maria's ground (sectors, roads, cities) as
-``DIR/reports/map-ground.<hash>.svg`` and its names where the empty board places them as
-``map-names.<hash>.svg``. Each phase's ``map.svg`` shows both as images, masks out the names
-its pieces moved or hid, and draws only those names, the pieces, moves, battles and legend: a
-phase's map takes about 40 KB instead of 320 KB. The mails carry the whole drawing. The stored
+``DIR/reports/map-ground.<hash>.svg``, its names where the empty board places them as
+``map-names.<hash>.svg``, and its legend (one per set of powers on the board) as
+``map-layer.<hash>.svg``. Each phase's ``map.svg`` shows them as images, masks out the names its
+pieces moved or hid, and draws only those names, the pieces, moves and battles: a phase's map
+takes about 30 KB instead of 320 KB. The mails carry the whole drawing. The stored
 HTML reports link one style sheet and one script, ``DIR/reports/report.<hash>.css`` and
 ``report.<hash>.js`` (the map's zoom), where a mail's HTML holds its own.
 
