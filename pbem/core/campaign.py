@@ -436,6 +436,10 @@ class Campaign:
                 when += timedelta(seconds=rec["seconds"])
         return when
 
+    def closing(self, deadline_kind: str) -> datetime:
+        """When the phase now waiting stops taking orders: its deadline and the campaign's grace."""
+        return self.deadline(deadline_kind) + timedelta(seconds=int(self.create_record()["grace"]))
+
     # -- lock -------------------------------------------------------------------------------
 
     @contextmanager

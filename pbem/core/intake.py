@@ -116,7 +116,6 @@ class _Run:
         self.number = camp.phase_number()
         self.max_bytes = int(create.get("limits", {}).get("max_bytes", 64 * 1024))
         self.nonce_required = bool(create.get("nonce_required"))
-        self.grace = timedelta(seconds=int(create["grace"]))  # every campaign records it
         self.resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
         self.opened = camp.state_records()[-1]["index"]  # the record the waiting phase was opened by
         self.folder = phase_orders_dir(camp, self.number, self.phase.id) if self.phase is not None else camp.orders_dir
@@ -132,7 +131,7 @@ class _Run:
         """Read again what a record appended during the run may change."""
         self.records = len(camp.records())
         self.pin = camp.pin()
-        self.deadline = camp.deadline(self.phase.deadline_kind) + self.grace if self.phase is not None else None
+        self.deadline = camp.closing(self.phase.deadline_kind) if self.phase is not None else None
         self.pause = gm.pause_in_force(camp)
         self.commits = outstanding_commits(camp.records())
 

@@ -320,8 +320,8 @@ def _plain_part(raw: bytes, counter: _PartCounter, headersonly: bool) -> email.m
         else:
             return None
     msg = counter()
-    for field in fields:
-        msg.set_raw(*email.policy.compat32.header_source_parse(field))
+    for raw_field in fields:
+        msg.set_raw(*email.policy.compat32.header_source_parse(raw_field))
     if not headersonly and msg.get_content_maintype() in ("multipart", "message"):
         counter.count -= 1  # the parser reads it (and counts it) again
         return None

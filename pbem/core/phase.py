@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -256,7 +256,7 @@ def due(camp: Campaign, now: datetime, force: bool = False) -> Due:
     pause = gm.pause_in_force(camp)
     if pause is not None:
         return Due(phase, False, f"paused since {pause.since} at the request of {', '.join(pause.seats)}", missing)
-    deadline = camp.deadline(phase.deadline_kind) + timedelta(seconds=int(camp.create_record().get("grace", 0)))
+    deadline = camp.closing(phase.deadline_kind)
     if now >= deadline:
         owing = sorted({s for p in phase.powers if (s := game.seat_of(state, p)) is not None})
         silent = sorted({s for p in missing if (s := game.seat_of(state, p)) is not None and s not in docs})

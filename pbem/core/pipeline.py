@@ -156,7 +156,7 @@ def run_campaign(path: Path, now: datetime, *, fetch_mail: bool = True, send_mai
     except OSError as exc:  # disk full, read-only, permission: the campaign is left as it was
         result.error = describe_os_error(exc)
     except Exception as exc:  # noqa: BLE001 - one broken campaign must not stop the others
-        result.error = f"internal error {type(exc).__name__}: {exc} ({traceback.extract_tb(exc.__traceback__)[-1].filename.rsplit('/', 1)[-1]})"
+        result.error = f"internal error {type(exc).__name__}: {exc} ({Path(traceback.extract_tb(exc.__traceback__)[-1].filename).name})"
     return result
 
 

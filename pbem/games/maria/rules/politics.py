@@ -18,7 +18,6 @@ from pbem.common.catalog import N_
 from pbem.games.maria import model
 from pbem.games.maria.cards import card_suit, card_value, is_card_id, is_reserve
 from pbem.games.maria.context import Ctx
-from pbem.games.maria.rules import tracks
 from pbem.games.maria.rules.effects import resolve_card
 
 SUITS = ("S", "H", "D", "C")
