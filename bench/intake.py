@@ -172,7 +172,7 @@ def run_intake(camp: Campaign, maildir: Path, n: int, profile: str | None = None
         bad = next(v for v in report.verdicts if not v.accepted)
         raise SystemExit(f"only {report.accepted} of {n} accepted; first refusal: {bad.message}")
     if profiler:
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats(profile).print_stats(25)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats(profile or "tottime").print_stats(25)
     return seconds, wall
 
 

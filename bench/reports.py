@@ -20,7 +20,6 @@ import email
 import email.policy
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -148,4 +147,4 @@ def _html_body(raw: bytes) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -1,4 +1,4 @@
-"""The package type-checks with mypy (settings in pyproject.toml). A call that no test reaches
+"""The package and its benchmarks type-check with mypy (settings in pyproject.toml). A call that no test reaches
 still fails the build when it names something that does not exist, as an import of a missing
 ``fetch`` once skipped every campaign with mail settings."""
 
@@ -18,7 +18,7 @@ def test_mypy_finds_no_error(tmp_path: Path) -> None:
         import mypy  # noqa: F401
     except ImportError:
         pytest.fail("mypy is missing; install the test extras: pip install -e '.[test]'")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path), "pbem"],
+    done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path), "pbem", "bench"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues found" in done.stdout
