@@ -133,13 +133,14 @@ Box = tuple[float, float, float, float]
 class MapNames(NamedTuple):
     """A drawing's names layer told against a set of names that is the same in every phase
     (:meth:`Presentation.map_names`): ``ground``, those names as an SVG of their own; the layer's
-    place in the drawing, ``svg[start:end]``; ``hidden``, the boxes (x0, y0, x1, y1) of the
-    ground's names this drawing does not show where they stand; ``own``, the names it draws."""
+    place in the drawing, ``svg[start:end]``; ``mask``, SVG that, drawn in a mask over the
+    ground's names, covers those this drawing does not show where they stand ("" for none);
+    ``own``, the names it draws itself."""
 
     ground: str
     start: int
     end: int
-    hidden: tuple[Box, ...]
+    mask: str
     own: str
 
 

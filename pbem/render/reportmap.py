@@ -87,9 +87,8 @@ def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
     at = end
     names = shown.map_names(svg)
     if names is not None and names.start >= end:
-        hide = "".join(f"M{x0:.1f} {y0:.1f}h{x1 - x0:.1f}v{y1 - y0:.1f}h{x0 - x1:.1f}z" for x0, y0, x1, y1 in names.hidden)
         mask = (f'<mask height="{h:g}" id="names-moved" maskUnits="userSpaceOnUse" width="{w:g}" x="{x:g}" y="{y:g}">'
-                f'<rect fill="#fff" height="{h:g}" width="{w:g}" x="{x:g}" y="{y:g}" /><path d="{hide}" fill="#000" /></mask>')
+                f'<rect fill="#fff" height="{h:g}" width="{w:g}" x="{x:g}" y="{y:g}" />{names.mask}</mask>')
         linked += (svg[at:names.start] + mask + image("names", names.ground, ' mask="url(#names-moved)"')
                    + '<g id="labels">' + names.own + "</g>")
         at = names.end

@@ -14,9 +14,9 @@ import re
 
 from pbem.games.base import MapNames
 from pbem.render.maria.svgmap import _STATIC, _Static
-from pbem.render.maria.svgmap.svg import Box, overlaps
 
 _LAYER = '<g id="labels">'
+_ID = re.compile(r' id="label-[^"]*"')  # the mask's copies of hidden names keep no id of their own
 _NAME = re.compile(r'<text [^>]*\bid="label-([^"]+)"[^>]*>[^<]*</text>')
 
 
@@ -30,12 +30,11 @@ def _static_of(svg: str) -> _Static | None:
     return None
 
 
-def _reach(box: Box) -> Box:
-    """A name's box grown by what its type may take beyond the estimate: wider glyphs than the
-    placement reckons, and the halo."""
-    x0, y0, x1, y1 = box
-    pad = 1.6 + 0.25 * (x1 - x0)
-    return (x0 - pad, y0 - 1.6, x1 + pad, y1 + 1.6)
+# The names a drawing hides are masked out of the image of the empty board's names by drawing
+# them again in the mask, black, with a halo a little wider than theirs: the mask covers their
+# glyphs exactly, however wide the type came out, and nothing of their neighbours.
+_MASK_STYLE = ("<style>#names-moved text { fill: #000 !important; stroke: #000 !important; "
+               "stroke-width: 3.6px !important; }</style>")
 
 
 def map_names(svg: str) -> MapNames | None:
@@ -49,18 +48,11 @@ def map_names(svg: str) -> MapNames | None:
     if sum(map(len, drawn.values())) != end - start - len(_LAYER) - len("</g>"):
         return None  # something in the layer that is not a name
     base = st.labels
-    reach = {c: _reach(lbl.box) for c, lbl in base.items()}
-    hidden = {c for c, lbl in base.items() if drawn.get(c) != lbl.svg}
-    frontier = set(hidden)
-    while frontier:  # a name a hidden one reaches over is hidden and drawn again too
-        near = {c for c in base if c not in hidden and c in drawn
-                and any(overlaps(reach[c], reach[h]) for h in frontier)}
-        hidden |= near
-        frontier = near
     defs_end = svg.index("</defs>") + len("</defs>")
     ground = svg[:defs_end] + _LAYER + "".join(lbl.svg for lbl in base.values()) + "</g></svg>"
-    own = "".join(text for c, text in drawn.items() if c in hidden or c not in base)
-    return MapNames(ground, start, end, tuple(reach[c] for c in base if c in hidden), own)
+    hidden = _ID.sub("", "".join(lbl.svg for c, lbl in base.items() if drawn.get(c) != lbl.svg))
+    own = "".join(text for c, text in drawn.items() if c not in base or base[c].svg != text)
+    return MapNames(ground, start, end, _MASK_STYLE + hidden if hidden else "", own)
 
 
 def legend_span(svg: str) -> tuple[int, int] | None:
