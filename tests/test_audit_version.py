@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from archive_util import rewrite_from
 from conftest import NOW, make_keys, run_cli
 from minigame import MiniGame
 from orders_util import signed
 
 import pbem
-from pbem.core.campaign import Campaign, record_hash
-from pbem.common.canonical import canonical
+from pbem.core.campaign import Campaign
 from pbem.games import get_game, register
 
 
@@ -35,18 +35,12 @@ def _campaign(root: Path) -> Path:
 def _made_by(camp: Path, version: str | None) -> None:
     """Record 0 as another version would have written it (``None``: one from before record 0
     named its version), the later links recomputed."""
-    c = Campaign(camp)
-    prev = None
-    for i in range(len(c.records())):
-        rec = json.loads(c.record_path(i).read_bytes())
-        if i == 0 and version is None:
-            rec.pop("pbem_version", None)
-        elif i == 0:
-            rec["pbem_version"] = version
-        rec["prev"] = prev
-        data = canonical(rec) + b"\n"
-        c.record_path(i).write_bytes(data)
-        prev = record_hash(data)
+    def change(rec: dict[str, Any]) -> None:
+        rec["pbem_version"] = version
+        if version is None:
+            del rec["pbem_version"]
+
+    rewrite_from(camp, 0, change)
 
 
 class _NewRules(MiniGame):

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from archive_util import rewrite_from
 from conftest import NOW, make_keys, run_cli
 from orders_util import signed
 
-from pbem.core.campaign import Campaign, record_hash
 from pbem.common.canonical import canonical, digest
 from pbem.common.fair import phase_seed
+from pbem.core.campaign import Campaign, record_hash
 
 PIN = re.compile(r"^record (\d+) sha256:([0-9a-f]{64})$", re.M)
 
@@ -57,22 +58,6 @@ def _audit(camp: Path, *pins: str) -> tuple[int, str]:
     args = [a for p in pins for a in ("--pin", p)]
     result = run_cli("audit", str(camp), *args, ok=False)
     return result.exit_code, result.output
-
-
-def _rewrite_from(camp: Path, index: int, change: Any) -> None:
-    """Rewrite record ``index`` with ``change`` and recompute every later ``prev`` link, as a GM
-    who rewrites a suffix of the history would."""
-    c = Campaign(camp)
-    n = len(c.records())
-    prev = record_hash(c.record_path(index - 1).read_bytes())
-    for i in range(index, n):
-        rec = json.loads(c.record_path(i).read_bytes())
-        if i == index:
-            change(rec)
-        rec["prev"] = prev
-        data = canonical(rec) + b"\n"
-        c.record_path(i).write_bytes(data)
-        prev = record_hash(data)
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +117,7 @@ def test_m1a_truncation_is_caught_by_a_pin(played: Path, tmp_path: Path) -> None
 def test_m1b_a_rewritten_suffix_is_caught_by_a_pin(played: Path, tmp_path: Path) -> None:
     camp = _copy(played, tmp_path)
     pin = _pins((camp / "reports" / "0002-round-2" / "public.txt").read_text())[0]
-    _rewrite_from(camp, 2, lambda rec: rec.update(resolved_at="2026-12-01T13:00:00Z"))
+    rewrite_from(camp, 2, lambda rec: rec.update(resolved_at="2026-12-01T13:00:00Z"))
     assert _audit(camp)[0] == 0  # links recomputed: the chain alone is intact
     code, out = _audit(camp, pin)
     assert code == 1
@@ -144,7 +129,7 @@ def test_a_pin_from_a_receipt_is_checked_too(played: Path, tmp_path: Path) -> No
     receipts = sorted((camp / "outbox").glob("receipt-*.eml"), key=lambda p: p.read_text().count("record 1 "))
     pin = _pins(receipts[-1].read_text())[0]
     assert pin.startswith("1:")
-    _rewrite_from(camp, 1, lambda rec: rec.update(resolved_at="2026-12-01T13:00:00Z"))
+    rewrite_from(camp, 1, lambda rec: rec.update(resolved_at="2026-12-01T13:00:00Z"))
     code, out = _audit(camp, pin)
     assert code == 1 and "record 1 is not the record a report or receipt pinned" in out
 
@@ -221,7 +206,7 @@ def test_m1c_an_order_file_of_another_campaign_is_caught(played: Path, tmp_path:
     other = signed(tmp_path, keys / "north.key", "mini-2", "north", "round-1", {"N": {"bid": int(bid.group(1))}}, seq=used["seq"])
     (camp / used["file"]).write_bytes(other.read_bytes())
     digest = hashlib.sha256(other.read_bytes()).hexdigest()
-    _rewrite_from(camp, 1, lambda rec: rec["orders"]["north"].update(sha256=digest))
+    rewrite_from(camp, 1, lambda rec: rec["orders"]["north"].update(sha256=digest))
     code, out = _audit(camp)
     assert code == 1
     assert f"{used['file']}: the order file is for campaign 'mini-2', but record 1 (archive/000001.json) uses it in 'mini-1'" in out
@@ -356,7 +341,7 @@ def test_m2_a_reveal_rewritten_in_a_public_copy_is_caught(played: Path, tmp_path
     rec = json.loads((pub / "archive" / "000002.json").read_bytes())
     seat = sorted(rec["entropy"])[0]
     assert rec["entropy"][seat]["status"] == "ok"
-    _rewrite_from(pub, 2, lambda r: r["entropy"][seat].update(used="00" * 32, reveal="00" * 32))
+    rewrite_from(pub, 2, lambda r: r["entropy"][seat].update(used="00" * 32, reveal="00" * 32))
     code, out = _public_audit(pub)
     assert code == 1
     assert f"record 2 (archive/000002.json): {seat}'s entropy does not open the commitment" in out
@@ -366,7 +351,7 @@ def test_m2_a_public_draw_rewritten_in_a_public_copy_is_caught(played: Path, tmp
     pub = _public_copy(played, tmp_path)
     rec = json.loads((pub / "archive" / "000001.json").read_bytes())
     n, value = rec["public_dice"][0]
-    _rewrite_from(pub, 1, lambda r: r["public_dice"][0].__setitem__(1, (value + 1) % n))
+    rewrite_from(pub, 1, lambda r: r["public_dice"][0].__setitem__(1, (value + 1) % n))
     code, out = _public_audit(pub)
     assert code == 1
     assert f"record 1 (archive/000001.json): public draw 1 (1 of {n}) is not {(value + 1) % n} with this phase's chain key and entropy mix" in out
@@ -381,7 +366,7 @@ def test_m2_pause_majority_checked_in_a_public_copy(tmp_path: Path) -> None:
     code, out = _public_audit(pub)
     assert code == 0, out
     # the GM drops one of the two requests from the record: 1 of 2 is no majority
-    _rewrite_from(pub, 1, lambda r: r["requests"].pop("south"))
+    rewrite_from(pub, 1, lambda r: r["requests"].pop("south"))
     code, out = _public_audit(pub)
     assert code == 1 and "record 1 (archive/000001.json) is a pause with 1 signed request(s) of 2 seats" in out
 
@@ -498,7 +483,7 @@ def test_m3_3_a_rollback_moves_to_a_fresh_chain_key(tmp_path: Path) -> None:
     assert _public_audit(_public_copy(camp, tmp_path))[0] == 0
     # a GM who re-uses the old key for the re-run is caught
     pub = _public_copy(camp, tmp_path / "x")
-    _rewrite_from(pub, 3, lambda r: r.update(public_key=first["public_key"]))
+    rewrite_from(pub, 3, lambda r: r.update(public_key=first["public_key"]))
     code, out = _public_audit(pub)
     assert code == 1 and "archive/000003.json: the public key of phase 1 is not the next key of the hash chain" in out
 
@@ -512,7 +497,7 @@ def test_m2_after_the_end_the_public_copy_checks_the_revealed_seed(tmp_path: Pat
     pub = _public_copy(camp, tmp_path)
     code, out = _public_audit(pub)
     assert code == 0 and "the seed revealed in record 4 matches the anchor and the commitment of record 0" in out
-    _rewrite_from(pub, 4, lambda r: r.update(seed="11" * 32))
+    rewrite_from(pub, 4, lambda r: r.update(seed="11" * 32))
     code, out = _public_audit(pub)
     assert code == 1 and "archive/000004.json: the secret seed does not match the commitment published in record 0" in out
 
@@ -597,10 +582,10 @@ def test_m3_1_the_deal_is_a_function_of_the_players_reveals(tmp_path: Path) -> N
     """The GM's seed grinding, scripted: the GM fixes his seed (it must, to publish the anchor
     before anyone commits) and then would like a good deal. With the same seed the deal still
     follows the players' values, which he learns only after every commitment is recorded."""
+    from pbem.common.fair import H
     from pbem.core.campaign import Seat, parse_time
     from pbem.core.deal import COMMIT, REVEAL
     from pbem.core.envelope import format_document
-    from pbem.common.fair import H
     from pbem.core.keys import load_private_key, load_public_key
     from pbem.core.pipeline import run_campaign
     from pbem.core.signer import sign_file_data
@@ -639,7 +624,7 @@ def test_m3_1_a_deal_not_made_from_the_reveals_fails_the_audit(dealt: Path, tmp_
     state = json.loads((camp / "states" / "000002.json").read_bytes())
     state["hands"]["N"] = [9, 9, 9]
     (camp / "states" / "000002.json").write_bytes(canonical(state) + b"\n")
-    _rewrite_from(camp, 2, lambda r: r.update(state_hash=digest(state)))
+    rewrite_from(camp, 2, lambda r: r.update(state_hash=digest(state)))
     code, out = _audit(camp)
     assert code == 1
     assert "archive/000002.json: replaying phase deal/reveal gives a different state hash than the record" in out
@@ -649,7 +634,7 @@ def test_m3_1_a_reveal_changed_in_the_deal_record_fails_the_public_audit(dealt: 
     pub = _public_copy(dealt, tmp_path)
     code, out = _public_audit(pub)
     assert code == 0, out
-    _rewrite_from(pub, 2, lambda r: r["entropy"]["south"].update(reveal="00" * 32, used="00" * 32))
+    rewrite_from(pub, 2, lambda r: r["entropy"]["south"].update(reveal="00" * 32, used="00" * 32))
     code, out = _public_audit(pub)
     assert code == 1
     assert "record 2 (archive/000002.json): south's entropy does not open the commitment" in out
@@ -660,7 +645,7 @@ def test_m3_1_a_deal_without_the_commit_round_fails_the_public_audit(dealt: Path
     like a deal from reveals: the mix of a round without commitments holds no player's value."""
     pub = _public_copy(dealt, tmp_path)
     rec = json.loads((pub / "archive" / "000002.json").read_bytes())
-    _rewrite_from(pub, 1, lambda r: r.update(entropy=rec["entropy"], entropy_mix=rec["entropy_mix"]))
+    rewrite_from(pub, 1, lambda r: r.update(entropy=rec["entropy"], entropy_mix=rec["entropy_mix"]))
     code, out = _public_audit(pub)
     assert code == 1
     assert "record 1 (archive/000001.json) mixes entropy of north, who had no commitment pending" in out
@@ -755,7 +740,7 @@ def test_m3_3_a_rollback_re_run_takes_fresh_reveals_not_the_published_ones(tmp_p
     pub = _public_copy(camp, tmp_path)
     assert _public_audit(pub)[0] == 0
     # a GM who makes the re-run from the published reveals is caught, naming the record
-    _rewrite_from(pub, 4, lambda r: r.update(entropy=superseded["entropy"], entropy_mix=superseded["entropy_mix"]))
+    rewrite_from(pub, 4, lambda r: r.update(entropy=superseded["entropy"], entropy_mix=superseded["entropy_mix"]))
     code, out = _public_audit(pub)
     assert code == 1 and "record 4 (archive/000004.json): north's entropy does not open the commitment" in out
 
@@ -807,7 +792,7 @@ def test_l2_a_file_without_the_nonce_cited_by_a_record_fails_the_audit(dealt: Pa
     shutil.copy(dealt.parent / "ef-keys" / "north.key", tmp_path / "k" / "north.key")
     other = signed(tmp_path, tmp_path / "k" / "north.key", "mini-1", "north", "deal/reveal", {"north": {}}, seq=used["seq"])
     (camp / used["file"]).write_bytes(other.read_bytes())
-    _rewrite_from(camp, 2, lambda rec: rec["orders"]["north"].update(sha256=hashlib.sha256(other.read_bytes()).hexdigest()))
+    rewrite_from(camp, 2, lambda rec: rec["orders"]["north"].update(sha256=hashlib.sha256(other.read_bytes()).hexdigest()))
     code, out = _audit(camp)
     assert code == 1
     assert f"{used['file']}: the order file has no nonce, but record 0 of 'mini-1' requires one; record 2 (archive/000002.json) uses it" in out
@@ -850,6 +835,6 @@ def test_m3_3_a_rollback_after_the_next_orders_came_owes_the_newest_commitments(
     assert _public_audit(_public_copy(camp, tmp_path))[0] == 0
     # a GM who names owed values of its own in the rollback record is caught by the full audit
     bad = _copy(camp, tmp_path / "bad")
-    _rewrite_from(bad, 3, lambda r: r["owed"].update(north="ab" * 32))
+    rewrite_from(bad, 3, lambda r: r["owed"].update(north="ab" * 32))
     code, out = _audit(bad)
     assert code == 1 and "record 3 (archive/000003.json) says north owes a reveal of abababababababab…, a commitment no accepted file of north made" in out
