@@ -17,7 +17,6 @@ from pbem.render.maria.svgmap import _STATIC, _Static
 
 _LAYER = '<g id="labels">'
 _ID = re.compile(r' id="label-[^"]*"')  # the mask's copies of hidden names keep no id of their own
-_NAME = re.compile(r'<text [^>]*\bid="label-([^"]+)"[^>]*>[^<]*</text>')
 
 
 def _static_of(svg: str) -> _Static | None:
@@ -44,14 +43,16 @@ def map_names(svg: str) -> MapNames | None:
     if st is None:
         return None
     end = svg.index("</g>", start) + len("</g>")
-    drawn = {m.group(1): m.group(0) for m in _NAME.finditer(svg, start, end)}
-    if sum(map(len, drawn.values())) != end - start - len(_LAYER) - len("</g>"):
+    drawn = svg[start + len(_LAYER):end - len("</g>")].split("</text>")
+    if drawn.pop() != "" or not all(text.startswith("<text ") for text in drawn):
         return None  # something in the layer that is not a name
-    base = st.labels
+    kept = {text + "</text>" for text in drawn}
+    base = [lbl.svg for lbl in st.labels.values()]
     defs_end = svg.index("</defs>") + len("</defs>")
-    ground = svg[:defs_end] + _LAYER + "".join(lbl.svg for lbl in base.values()) + "</g></svg>"
-    hidden = _ID.sub("", "".join(lbl.svg for c, lbl in base.items() if drawn.get(c) != lbl.svg))
-    own = "".join(text for c, text in drawn.items() if c not in base or base[c].svg != text)
+    ground = svg[:defs_end] + _LAYER + "".join(base) + "</g></svg>"
+    hidden = _ID.sub("", "".join(text for text in base if text not in kept))
+    known = set(base)
+    own = "".join(text + "</text>" for text in drawn if text + "</text>" not in known)
     return MapNames(ground, start, end, _MASK_STYLE + hidden if hidden else "", own)
 
 
