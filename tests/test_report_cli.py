@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conftest import run_cli
@@ -16,7 +17,10 @@ def test_report_renders_every_phase_and_is_idempotent(tmp_path: Path) -> None:
     assert not (root / "reports").exists()
     out = run_cli("report", str(root)).output
     assert "reports/0002-round-2/public.html" in out
-    assert sorted(p.name for p in (root / "reports").iterdir()) == ["0000-start", "0001-round-1", "0002-round-2", "0003-round-3"]
+    folders = sorted(p.name for p in (root / "reports").iterdir() if p.is_dir())
+    assert folders == ["0000-start", "0001-round-1", "0002-round-2", "0003-round-3"]
+    # beside them only what every report links once (the style sheet)
+    assert [re.sub(r"\.[0-9a-f]{16}\.", ".H.", p.name) for p in (root / "reports").iterdir() if p.is_file()] == ["report.H.css"]
     mtimes = {p: p.stat().st_mtime_ns for p in (root / "reports").rglob("*") if p.is_file()}
     run_cli("report", str(root))
     assert mtimes == {p: p.stat().st_mtime_ns for p in (root / "reports").rglob("*") if p.is_file()}

@@ -85,7 +85,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 def test_publish_writes_every_report_file(mini_game_dir: Path) -> None:
     camp = Campaign(mini_game_dir)
-    keys = [p.name for p in sorted((mini_game_dir / "reports").iterdir())]
+    keys = [p.name for p in sorted((mini_game_dir / "reports").iterdir()) if p.is_dir()]
     assert keys == ["0000-start", "0001-round-1", "0002-round-2", "0003-round-3"]
     for key in keys:
         folder = mini_game_dir / "reports" / key
