@@ -268,7 +268,7 @@ class Board:
 
     def distances_from(self, city: str) -> Mapping[str, int]:
         """Road distance from ``city`` to every city it can reach, ignoring pieces (cached; in
-        the order a breadth-first search finds them, as :meth:`distances_to_any` gives them)."""
+        the order a breadth-first search finds them)."""
         found = self._bfs.get(city)
         if found is None:
             dist, order = self._search(city)
@@ -297,20 +297,7 @@ class Board:
             raise KeyError(f"no city '{city}' on map {self.id}")
         index, adjacent, _ = self._numbering()
         dist = [-1] * len(adjacent)
-        start = index[city]
-        dist[start] = 0
-        order, frontier = [start], [start]
-        step = 0
-        while frontier:
-            step += 1
-            nxt = []
-            for here in frontier:
-                for there in adjacent[here]:
-                    if dist[there] < 0:
-                        dist[there] = step
-                        nxt.append(there)
-            order.extend(nxt)
-            frontier = nxt
+        order = _spread(adjacent, dist, [index[city]])
         found = self._bfs_numbers[city] = (dist, order)
         return found
 
@@ -325,27 +312,9 @@ class Board:
         index, adjacent, names = self._numbered
         return index, adjacent, names
 
-    def distances_to_any(self, targets: Iterable[str]) -> dict[str, int]:
-        """Road steps from every city that can reach one of ``targets`` to the nearest of them
-        (one breadth-first search from all of them; not cached)."""
-        adjacent = self._adjacent
-        dist = dict.fromkeys(targets, 0)
-        frontier = sorted(dist)
-        step = 0
-        while frontier:
-            step += 1
-            nxt = []
-            for here in frontier:
-                for there in adjacent[here]:
-                    if there not in dist:
-                        dist[there] = step
-                        nxt.append(there)
-            frontier = nxt
-        return dist
-
     def nearest(self, targets: Iterable[str]) -> NearestTargets:
-        """The same distances as :meth:`distances_to_any`, found on the cities numbered (about
-        three times faster than on their ids). The last few answers are remembered: a bot asks
+        """Road steps from every city that can reach one of ``targets`` to the nearest of them:
+        one breadth-first search from all of them, over the cities numbered. The last few answers are remembered: a bot asks
         again for the same targets while the pieces that make them stand still."""
         key = frozenset(targets)
         found = self._nearest.get(key)
@@ -353,19 +322,7 @@ class Board:
             return found
         index, adjacent, _ = self._numbering()
         dist = [-1] * len(adjacent)
-        frontier = [index[t] for t in sorted(key)]
-        for i in frontier:
-            dist[i] = 0
-        step = 0
-        while frontier:
-            step += 1
-            nxt = []
-            for here in frontier:
-                for there in adjacent[here]:
-                    if dist[there] < 0:
-                        dist[there] = step
-                        nxt.append(there)
-            frontier = nxt
+        _spread(adjacent, dist, [index[t] for t in sorted(key)])
         if len(self._nearest) >= 64:
             self._nearest.clear()
         found = self._nearest[key] = NearestTargets(index, dist)
@@ -539,3 +496,24 @@ class Board:
             parts.append(part)
         parts.sort(key=lambda p: (-len(p), p[0]))
         return parts
+
+
+def _spread(adjacent: list[tuple[int, ...]], dist: list[int], start: list[int]) -> list[int]:
+    """A breadth-first search over numbered cities from every number in ``start`` at once:
+    fills ``dist`` (-1 where not yet reached) with road steps to the nearest start and returns
+    the numbers in the order found."""
+    for i in start:
+        dist[i] = 0
+    order, frontier = list(start), start
+    step = 0
+    while frontier:
+        step += 1
+        nxt = []
+        for here in frontier:
+            for there in adjacent[here]:
+                if dist[there] < 0:
+                    dist[there] = step
+                    nxt.append(there)
+        order.extend(nxt)
+        frontier = nxt
+    return order
