@@ -235,3 +235,16 @@ def test_a_file_that_does_not_reveal_the_earlier_commitment_is_taken_with_a_warn
     assert verdicts["good"].problems == []
     assert verdicts["missing"].problems == ["entropy_reveal: missing" + warning]
     assert verdicts["wrong"].problems == ["entropy_reveal: does not open" + warning]
+
+
+def test_a_request_carries_no_entropy_and_is_taken_without_it(world: World, tmp_path: Path) -> None:  # noqa: F811 - the fixtures imported above
+    """A pause, resume or resend request is published whole in the record it makes: it must not
+    reveal a value the seat's next order file will reveal (before that phase resolves) or commit
+    one. Intake takes a request without entropy fields; an order file still needs its commitment."""
+    camp = camp_copy(world.round1, tmp_path)
+    bare = sign(tmp_path, world.keys, "north", "north-pause-bare", request={"kind": "pause"}, entropy_commit=None)
+    report = run(camp, mail(tmp_path, "m1", "north@example.org", bare))
+    assert [v.line() for v in report.verdicts] == ["accepted: m1.eml (north-pause-bare.yaml): north seq 1"]
+    orders = sign(tmp_path, world.keys, "south", "south-bare", orders={"S": {}}, entropy_commit=None)
+    refused = run(camp, mail(tmp_path, "m2", "south@example.org", orders))
+    assert not refused.verdicts[0].accepted and "entropy_commit" in refused.verdicts[0].message

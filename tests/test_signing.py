@@ -84,6 +84,23 @@ def test_sign_again_for_same_phase_raises_seq_and_keeps_commitment(tmp_path: Pat
     assert sha256_hex(bytes.fromhex(c["entropy_reveal"])) == a["entropy_commit"]
 
 
+def test_sign_leaves_a_request_without_entropy_and_the_orders_own_untouched(tmp_path: Path, keys: dict[str, Path]) -> None:
+    """A request (pause, resume, resend) is published whole in the record it makes: pbem sign
+    gives it no entropy field, so it reveals nothing the seat's next order file reveals, and the
+    order files before and after it go on as if it had not been signed (seq of its own)."""
+    a = yaml.safe_load(signed(tmp_path, keys["north"], "mini-1", "north", "round-1", {"N": {"bid": 3}}, name="a").read_text())
+    src = tmp_path / "pause-src.yaml"
+    src.write_text("campaign: mini-1\nplayer: north\nphase: round-2\nrequest:\n  kind: pause\n", encoding="utf-8")
+    run_cli("sign", str(src), "--key", str(keys["north"]), "-o", str(tmp_path / "pause.yaml"))
+    pause = yaml.safe_load((tmp_path / "pause.yaml").read_text())
+    assert pause["request"] == {"kind": "pause"} and pause["seq"] == 1
+    assert "entropy_reveal" not in pause and "entropy_commit" not in pause
+    run_cli("sign", str(src), "--key", str(keys["north"]), "-o", str(tmp_path / "pause2.yaml"))
+    assert yaml.safe_load((tmp_path / "pause2.yaml").read_text())["seq"] == 2  # requests count their own seq
+    c = yaml.safe_load(signed(tmp_path, keys["north"], "mini-1", "north", "round-2", {"N": {"bid": 4}}, name="c").read_text())
+    assert c["seq"] == 1 and sha256_hex(bytes.fromhex(c["entropy_reveal"])) == a["entropy_commit"]
+
+
 def test_sign_refuses_private_key_readable_by_others(tmp_path: Path, keys: dict[str, Path]) -> None:
     key = keys["north"]
     os.chmod(key, 0o644)

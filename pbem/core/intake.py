@@ -348,7 +348,7 @@ def _check(camp: Campaign, run: _Run, doc: OrderDocument, cand: Candidate, now: 
     if arrived > deadline:
         raise said(OrderError, N_("the orders arrived at %(arrived)s, after the deadline %(deadline)s of phase '%(phase)s'"),
                    field="phase", arrived=arrived, deadline=deadline, phase=phase.id)
-    if doc.entropy_commit is None:
+    if doc.entropy_commit is None and doc.request is None:  # a request, published whole, carries no entropy
         raise said(OrderError, N_("'entropy_commit' is missing; sign the file with 'pbem sign', which fills it"), field="entropy_commit")
     return phase
 

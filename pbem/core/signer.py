@@ -1,4 +1,5 @@
-"""What ``pbem sign`` does besides signing: fill ``seq`` and the player's entropy fields.
+"""What ``pbem sign`` does besides signing: fill ``seq`` and the player's entropy fields (an
+order file's; a request carries none).
 
 The pending entropy is kept beside the key in ``KEY.state.json`` (mode 0600): per campaign and
 seat, the phase last signed for, the value revealed in it and the value committed in it. Signing
@@ -40,6 +41,8 @@ def prepare(data: dict[str, Any], store: dict[str, Any], fresh: bytes | None = N
         if not data.get(name):
             raise OrderFileError(f"the field '{name}' is missing; fill it in from your order form", field=name)
     slot_name = f"{data['campaign']}/{data['player']}"
+    if "request" in data:
+        return _prepare_request(data, store, f"{slot_name}/requests")
     slot = dict(store.get(slot_name, {}))
     phase = str(data["phase"])
     # a phase reopened by a rollback (its order form names the record that reopened it) is a
@@ -68,6 +71,17 @@ def prepare(data: dict[str, Any], store: dict[str, Any], fresh: bytes | None = N
     if kept is not None:
         new_store[slot_name]["opened"] = kept
     return out, new_store
+
+
+def _prepare_request(data: dict[str, Any], store: dict[str, Any], slot_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A request (pause, resume, resend) with a seq of its own and no entropy field: the record
+    it makes publishes it whole, so it must reveal nothing the seat's next order file reveals,
+    and the order files' entropy goes on as if it had not been signed."""
+    seq = max(int(data.get("seq") or 0), int(store.get(slot_name, {}).get("seq", 0)) + 1)
+    out = {k: v for k, v in data.items() if k not in ("entropy_reveal", "entropy_commit")}
+    out["pbem"] = 1
+    out["seq"] = seq
+    return out, {**store, slot_name: {"seq": seq}}
 
 
 def sign_file_data(data: dict[str, Any], key: PrivateKey, key_path: Path, fresh: bytes | None = None) -> dict[str, Any]:
