@@ -19,7 +19,7 @@ from pbem.games.maria.rules.movement import (
     train_max,
     train_path_problem,
 )
-from pbem.games.maria.rules.supply import in_supply
+from pbem.games.maria.rules.supply import enemy_test, in_supply
 
 
 def _ctx(state: dict[str, Any]) -> Ctx:
@@ -290,14 +290,7 @@ class _Targets(_Nearest):
     (``board.fortresses_near``)."""
 
     def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
-        foes: dict[str, bool] = {}  # whether each power is an enemy, asked once
-
-        def foe(other: str) -> bool:
-            found = foes.get(other)
-            if found is None:
-                found = foes[other] = model.are_enemies(state, power, other)
-            return found
-
+        foe = enemy_test(state, power)
         super().__init__(board, list({g["city"] for g in state["generals"].values()
                                       if g["city"] is not None and foe(g["power"])}))
         self._state, self._foe = state, foe

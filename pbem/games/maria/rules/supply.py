@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.games.maria import model
@@ -10,10 +11,10 @@ from pbem.games.maria.cards import cheapest_payment, payment_value
 from pbem.games.maria.context import Ctx
 
 
-def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[str]:
-    """Cities a supply path of ``power`` may not enter (M6.2): those holding an enemy general or
-    an enemy train, the home countries of neutral powers, and (option) enemy fortresses."""
-    foes: dict[str, bool] = {}  # whether each power is an enemy, asked once
+def enemy_test(state: dict[str, Any], power: str) -> Callable[[str], bool]:
+    """Whether another power is ``power``'s enemy (M1.3), each power asked of the state once:
+    for a search that asks it of every piece."""
+    foes: dict[str, bool] = {}
 
     def enemy(other: str) -> bool:
         found = foes.get(other)
@@ -21,6 +22,13 @@ def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[st
             found = foes[other] = model.are_enemies(state, power, other)
         return found
 
+    return enemy
+
+
+def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[str]:
+    """Cities a supply path of ``power`` may not enter (M6.2): those holding an enemy general or
+    an enemy train, the home countries of neutral powers, and (option) enemy fortresses."""
+    enemy = enemy_test(state, power)
     blocked: set[str] = set()
     for piece in (*state["generals"].values(), *state["trains"].values()):
         if piece["city"] is not None and enemy(piece["power"]):
