@@ -27,3 +27,10 @@ def sha256_hex(data: bytes) -> str:
 def digest(data: Any) -> str:
     """Hex SHA-256 of the canonical form of ``data``: the hash used for states and records."""
     return sha256_hex(canonical(data))
+
+
+def content_name(stem: str, data: bytes | str, ext: str) -> str:
+    """``stem.<hash>.ext``: a file named by its content (the first 16 hex digits of the SHA-256
+    of its bytes, UTF-8 for text), so pages that share it link one copy whatever wrote it."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return f"{stem}.{hashlib.sha256(raw).hexdigest()[:16]}.{ext}"

@@ -47,7 +47,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import lru_cache
@@ -56,6 +56,7 @@ from typing import Any
 
 import yaml
 
+from pbem.common.canonical import content_name
 from pbem.core import mailout, outbox
 from pbem.core.atomic import link_or_copy, write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
@@ -140,7 +141,7 @@ def publish_phase(camp: Campaign, record_index: int, reopened: dict[str, Any] | 
         written.append(camp.reports_dir / name)
     for rel, (_who, data) in bundle.files.items():
         if rel.endswith(".schema.json"):  # the same shipped schema in many phases: one file, linked
-            kept = camp.reports_dir / f"{rel.rsplit('/', 1)[-1][:-len('.json')]}.{hashlib.sha256(data).hexdigest()[:16]}.json"
+            kept = camp.reports_dir / content_name(rel.rsplit("/", 1)[-1][:-len(".json")], data, "json")
             write_if_changed(kept, data)
             link_or_copy(kept, out / rel)
         else:
@@ -287,18 +288,12 @@ class _Publisher:
     def _suggested(self, powers: Sequence[str]) -> dict[str, Any]:
         """The autopilot's orders for ``powers``, from what their seat knows, when the GM lets it
         suggest (``pbem new --autopilot-suggest``): the form and the order page start from them."""
-        for p in powers:
-            if p not in self.suggestions:
-                rng = Rng(H(f"pbem|suggest|{self.key}|{p}".encode()))
-                self.suggestions[p] = self.game.autopilot_orders(self.state, p, rng)
-        return {p: self.suggestions[p] for p in powers}
+        return _remembered(self.suggestions, powers,
+                           lambda p: self.game.autopilot_orders(self.state, p, Rng(H(f"pbem|suggest|{self.key}|{p}".encode()))))
 
     def _legal(self, powers: Sequence[str]) -> dict[str, Any]:
         """The legal orders of ``powers`` (for the form and the order page alike)."""
-        for p in powers:
-            if p not in self.legal:
-                self.legal[p] = self.game.legal_orders(self.state, p)
-        return {p: self.legal[p] for p in powers}
+        return _remembered(self.legal, powers, lambda p: self.game.legal_orders(self.state, p))
 
     def _form(self, upcoming: report.NextPhase | None, seat: str, lang: str) -> tuple[str | None, Path | None]:
         if upcoming is None:
@@ -472,6 +467,14 @@ class _Publisher:
         again = any(r["kind"] == "phase" and r["phase_number"] == self.rec.get("phase_number") and r["index"] < self.rec["index"]
                     for r in self.camp.records())
         return f"{self.key}.r{self.rec['index']:06d}" if again else self.key
+
+
+def _remembered(table: dict[str, Any], powers: Sequence[str], work: Callable[[str], Any]) -> dict[str, Any]:
+    """``work`` of each of ``powers``, each worked out once per publish and kept in ``table``."""
+    for p in powers:
+        if p not in table:
+            table[p] = work(p)
+    return {p: table[p] for p in powers}
 
 
 def _linked(ctx: dict[str, Any], map_file: str) -> dict[str, Any]:

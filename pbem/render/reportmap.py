@@ -3,11 +3,11 @@ and its PNG images for a mail. Pure: a view and events in, text or bytes out."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.common.canonical import content_name
 from pbem.games import presentation
 from pbem.render import report
 
@@ -76,7 +76,7 @@ def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
     files: dict[str, str] = {}
 
     def image(kind: str, text: str, mask: str = "") -> str:
-        name = f"map-{kind}.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.svg"
+        name = content_name(f"map-{kind}", text, "svg")
         files[name] = text
         return (f'<image height="{h:g}" href="../{name}"{mask} width="{w:g}" x="{x:g}" y="{y:g}" />')
 

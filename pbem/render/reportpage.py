@@ -76,12 +76,12 @@ def linked_assets(html: str, folder: str = "") -> tuple[str, dict[str, str]]:
     """A page stored beside others that share its style sheet and scripts: ``html`` with its
     inline style sheet and inline scripts replaced by links to files in ``folder`` named by their
     content (``report.<hash>.css``, ``report.<hash>.js``), and those files' names and texts."""
-    import hashlib
+    from pbem.common.canonical import content_name
 
     files: dict[str, str] = {}
 
     def link(text: str, ext: str) -> str:
-        name = f"report.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.{ext}"
+        name = content_name("report", text, ext)
         files[name] = text
         return folder + name
 
