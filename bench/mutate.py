@@ -57,6 +57,8 @@ TESTS: list[tuple[str, str | None, list[str]]] = [
                                    "tests/test_safety_net.py"]),
     ("pbem/core/audit.py", None, ["tests/test_audit_checks.py", "tests/test_audit_tamper.py", "tests/test_core_flow.py",
                                   "tests/test_gm_adversary.py", "tests/test_gm.py"]),
+    ("pbem/core/auditfiles.py", None, ["tests/test_audit_checks.py", "tests/test_audit_tamper.py", "tests/test_core_flow.py",
+                                       "tests/test_gm_adversary.py", "tests/test_gm.py"]),
     ("pbem/common/fair.py", None, ["tests/test_fair.py", "tests/test_report_dice.py"]),
 ]
 

@@ -440,6 +440,82 @@ def test_a_superseded_file_missing_changed_or_unreadable_is_named(history: Path,
     _named(camp, OLDER, "the accepted order file is missing (its verdict north.000001.yaml.verdict.json is there)")
 
 
+def _plant(camp: Path, signed_file: Path, where: str = OLDER) -> str:
+    """``signed_file`` stored where intake put an accepted file no record uses (``where``), with
+    a verdict that matches it: as a GM who forges a player's file would leave it."""
+    path = camp / where
+    path.write_bytes(signed_file.read_bytes())
+    doc = parse_order_document(path.read_bytes(), str(path))
+    verdict = path.with_name(path.name + ".verdict.json")
+    if not verdict.is_file():
+        _write_canonical(verdict, {**json.loads((camp / VERDICT).read_bytes()), "file": path.name, "seat": doc.player})
+    _write_canonical(verdict, {**json.loads(verdict.read_bytes()), "raw_sha256": _sha(path), "body_sha256": doc.body_hash})
+    return doc.entropy_commit or ""
+
+
+def _stranger(tmp_path: Path, seat: str = "north") -> Path:
+    """A key of the seat's name that no player of the campaign ever held."""
+    return make_keys(tmp_path / "stranger", (seat,))[seat]
+
+
+def _forged(history: Path, tmp_path: Path) -> tuple[Path, str]:
+    """North's round-1 seq 1 signed with a stranger's key, and where intake would have put a file
+    signed with that key (named by its key, as for a key replace-player gives)."""
+    forged = signed(tmp_path, _stranger(tmp_path), CID, "north", "round-1", {"N": {"bid": 1}}, seq=1, nonce=Campaign(history).nonce)
+    key_id = parse_order_document(forged.read_bytes(), str(forged)).key_id or ""
+    return forged, f"orders/0003-round-1/north.000001.{key_id.rpartition(':')[2][:12]}.yaml"
+
+
+def test_a_superseded_file_signed_by_a_key_its_seat_never_held_does_not_verify(history: Path, tmp_path: Path) -> None:
+    """README: every order file's signature is checked against its seat's key, the files no
+    record uses too (the report says "hashes and signatures verified" of all of them): a GM
+    cannot leave a file in a player's name that the player never signed."""
+    camp = _copy(history, tmp_path)
+    forged, where = _forged(history, tmp_path)
+    _plant(camp, forged, where)
+    err = _fails(camp)
+    assert err.source == str(camp / where)
+    assert err.message.startswith("the accepted order file does not verify: signed with a key 'north' never held in this campaign")
+
+
+def test_a_superseded_file_changed_after_it_was_signed_does_not_verify(history: Path, tmp_path: Path) -> None:
+    camp = _copy(history, tmp_path)
+    good = _round1_file(history, tmp_path, seq=1)
+    changed = tmp_path / "changed.yaml"
+    changed.write_bytes(good.read_bytes().replace(b"bid: 1", b"bid: 2", 1))
+    _plant(camp, changed)
+    err = _fails(camp)
+    assert err.source == str(camp / OLDER)
+    assert err.message.startswith("the accepted order file does not verify: the signature does not match the content")
+
+
+def test_an_accepted_file_of_a_seat_not_on_the_roster_is_named(history: Path, tmp_path: Path) -> None:
+    camp = _copy(history, tmp_path)
+    west = "orders/0003-round-1/west.000001.yaml"
+    _plant(camp, signed(tmp_path, _stranger(tmp_path, "west"), CID, "west", "round-1", {"W": {"bid": 1}}, seq=1,
+                        nonce=Campaign(history).nonce), west)
+    _named(camp, west, "the accepted order file is of 'west', who is not on the roster")
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [({"cid": "other-1"}, "'other-1'"), ({"nonce": "0" * 32}, f"'{CID}' (nonce {'0' * 32})")],
+                         ids=["campaign", "nonce"])
+def test_a_superseded_file_of_another_campaign_is_named(history: Path, tmp_path: Path, kwargs: dict[str, Any], named: str) -> None:
+    camp = _copy(history, tmp_path)
+    _plant(camp, _round1_file(history, tmp_path, seq=1, **kwargs))
+    _named(camp, OLDER, f"the accepted order file is for campaign {named}, not '{CID}'")
+
+
+def test_a_rollback_cannot_owe_a_commitment_of_a_file_its_seat_never_signed(history: Path, tmp_path: Path) -> None:
+    """A GM who plants a file in north's name makes the commitment and knows its value: owing
+    it would let the GM choose north's share of the re-run's entropy. Only a file that verifies
+    against a key north held counts."""
+    camp = _copy(history, tmp_path)
+    made = _plant(camp, *_forged(history, tmp_path))
+    rewrite_from(camp, 7, lambda r: r["owed"].update(north=made))
+    _named(camp, "archive/000007.json", f"record 7 (archive/000007.json) says north owes a reveal of {made[:16]}…, "
+                                        "a commitment no accepted file of north made")
+
+
 def test_a_verdicts_hash_of_the_signed_content_must_match_its_file(history: Path, tmp_path: Path) -> None:
     camp = _copy(history, tmp_path)
     _verdict(camp, body_sha256="0" * 64)

@@ -22,19 +22,28 @@ from pbem import __version__
 from pbem.common.canonical import canonical, digest, sha256_hex
 from pbem.common.catalog import N_
 from pbem.common.fair import H, PhaseRng, Rng, check_chain_key, entropy_mix, hash_chain, phase_seed
-from pbem.core.accepted import key_tag
+from pbem.core.auditfiles import (
+    check_newest_used,
+    check_order_file,
+    check_order_folders,
+    check_owed,
+    fail,
+    json_or_none,
+    parse_accepted,
+    read_cited,
+    rel,
+)
 from pbem.core.campaign import (
     Campaign,
     derive_keys,
     effective,
     format_pin,
     orders_folder_name,
-    parse_pin,
     parse_public_key,
     record_hash,
 )
 from pbem.core.deal import lobby_state
-from pbem.core.envelope import OrderDocument, parse_order_document, verify_signature
+from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.gm import majority
 from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
 from pbem.errors import AuditError, PbemError
@@ -69,15 +78,6 @@ class AuditReport:
         return out
 
 
-def _fail(path: Path, message: str) -> AuditError:
-    return AuditError(message, source=str(path))
-
-
-def _rel(camp: Campaign, rec: dict[str, Any]) -> str:
-    """The record's file, relative to the campaign folder."""
-    return str(camp.record_path(rec["index"]).relative_to(camp.root))
-
-
 def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = False) -> AuditReport:
     """Audit ``camp``; raise :class:`AuditError` naming the first record or file that does not match.
 
@@ -98,19 +98,21 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
     if not public:
         _check_snapshot(camp, create)
     roster = {name: parse_public_key(e["key"]) for name, e in create["roster"].items()}
+    held = {name: [key] for name, key in roster.items()}
     anchor = bytes.fromhex(create["public_anchor"])
     previous_key = anchor
     cited: set[str] = set()
     for rec in records:
         if rec["kind"] == "roster":
             roster[rec["seat"]] = parse_public_key(rec["entry"]["key"])
+            held.setdefault(rec["seat"], []).append(roster[rec["seat"]])
             report.notes.append(N_("record %(index)s (%(file)s): roster change, %(seat)s now signs with %(key)s…")
-                                % {"index": rec["index"], "file": _rel(camp, rec), "seat": rec["seat"],
+                                % {"index": rec["index"], "file": rel(camp, rec), "seat": rec["seat"],
                                    "key": rec["entry"]["key"][:28]})
         if "requests" in rec or rec["kind"] in ("pause", "resume"):
             _check_requests(camp, rec, roster, create["campaign"], public)
         if rec["kind"] == "rollback" and not public:
-            _check_owed(camp, rec)
+            check_owed(camp, rec, held)
         if rec["kind"] != "phase":
             continue
         previous_key = _check_key(camp, records, rec, anchor, previous_key)
@@ -124,10 +126,10 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
             continue
         path = camp.record_path(rec["index"])
         for seat, used in sorted(rec["orders"].items()):
-            _check_order_file(camp, rec, seat, used, roster, path)
+            check_order_file(camp, rec, seat, used, roster, path)
             cited.add(used["file"])
             report.order_files += 1
-        _check_newest_used(camp, rec, roster, orders_folder_name(effective(records[: rec["index"]]), rec["phase_number"], rec["phase"]))
+        check_newest_used(camp, rec, roster, orders_folder_name(effective(records[: rec["index"]]), rec["phase_number"], rec["phase"]))
         _check_snapshot(camp, rec)
     if public:
         end = next((r for r in records if r["kind"] == "end" and r.get("seed")), None)
@@ -137,7 +139,7 @@ def audit(camp: Campaign, pins: Sequence[tuple[int, str]] = (), public: bool = F
                                 % {"index": end["index"]})
         report.notes.append(N_("order files, states and the replay are left to the full audit (they hold secrets until the game ends)"))
         return report
-    report.order_files += _check_order_folders(camp, cited)
+    report.order_files += check_order_folders(camp, cited, held)
     found = _seed(camp, records)
     if found is None:
         report.notes.append(N_("replay skipped: the secret seed is revealed only when the game ends"))
@@ -172,21 +174,21 @@ def _check_chain(camp: Campaign, report: AuditReport) -> list[dict[str, Any]]:
         try:
             rec = json.loads(data)
         except ValueError:
-            raise _fail(path, "the record is not valid JSON") from None
+            raise fail(path, "the record is not valid JSON") from None
         if canonical(rec) + b"\n" != data:
-            raise _fail(path, "the record's bytes are not in canonical form (it was edited)")
+            raise fail(path, "the record's bytes are not in canonical form (it was edited)")
         if rec.get("index") != index:
-            raise _fail(path, f"the record says index {rec.get('index')}, expected {index}")
+            raise fail(path, f"the record says index {rec.get('index')}, expected {index}")
         if rec.get("prev") != prev:
             raise _chain_break(camp, index, data)
         prev = record_hash(data)
         records.append(rec)
         index += 1
     if not records or records[0].get("kind") != "create":
-        raise _fail(camp.record_path(0), "record 0 is missing or is not a create record")
+        raise fail(camp.record_path(0), "record 0 is missing or is not a create record")
     later = sorted(int(p.stem) for p in camp.archive_dir.glob("[0-9]*.json") if p.stem.isdigit() and int(p.stem) > index)
     if later:
-        raise _fail(camp.record_path(index), f"the record is missing, but later records are there (from {camp.record_path(later[0]).name})")
+        raise fail(camp.record_path(index), f"the record is missing, but later records are there (from {camp.record_path(later[0]).name})")
     report.records = len(records)
     return records
 
@@ -195,11 +197,11 @@ def _check_pins(camp: Campaign, records: list[dict[str, Any]], pins: Sequence[tu
     for index, sha256 in sorted(set(pins)):
         path = camp.record_path(index)
         if index >= len(records):
-            raise _fail(path, f"record {index} is missing, but a report or receipt pinned it ({format_pin(index, sha256)}): "
+            raise fail(path, f"record {index} is missing, but a report or receipt pinned it ({format_pin(index, sha256)}): "
                               f"the archive was truncated after record {len(records) - 1}")
         found = record_hash(path.read_bytes())
         if found != sha256:
-            raise _fail(path, f"record {index} is not the record a report or receipt pinned ({format_pin(index, sha256)}; "
+            raise fail(path, f"record {index} is not the record a report or receipt pinned ({format_pin(index, sha256)}; "
                               f"the archive holds sha256:{found}): the history was rewritten")
     if pins:
         report.notes.append(N_("%(pins)s pin(s) from reports or receipts: every pinned record is there, unchanged")
@@ -215,7 +217,7 @@ def check_sent(camp: Campaign, sent: Sequence[Path]) -> list[str]:
     for path in sent:
         raw = path.read_bytes()
         try:
-            doc = _parsed(raw, path)
+            doc = parse_accepted(raw, path)
         except PbemError as exc:
             raise AuditError(f"your file does not parse: {exc.message}", source=str(path)) from None
         mine = f"{doc.player}'s seq {doc.seq} (sha256:{sha256_hex(raw)})"
@@ -223,11 +225,11 @@ def check_sent(camp: Campaign, sent: Sequence[Path]) -> list[str]:
         if rec is None:
             out.append(f"{path.name}: {doc.phase} is not resolved yet in this archive")
             continue
-        where = f"record {rec['index']} ({_rel(camp, rec)})"
+        where = f"record {rec['index']} ({rel(camp, rec)})"
         used = rec["orders"].get(doc.player)
         if used is None or used.get("seq", 0) < doc.seq:
             what = "no file" if used is None else f"seq {used.get('seq')} (sha256:{used.get('sha256')})"
-            raise _fail(camp.record_path(rec["index"]), f"{where} resolved {doc.phase} with {what} for {doc.player}, not with the file you sent, {mine}")
+            raise fail(camp.record_path(rec["index"]), f"{where} resolved {doc.phase} with {what} for {doc.player}, not with the file you sent, {mine}")
         if used.get("seq") == doc.seq and used.get("sha256") != sha256_hex(raw):
             out.append(f"{path.name}: {where} used {doc.player}'s seq {doc.seq} with other bytes (sha256:{used.get('sha256')}): "
                        "a mail client may have changed the line endings; the receipt shows the hash of what arrived")
@@ -246,7 +248,7 @@ def _check_key(camp: Campaign, records: list[dict[str, Any]], rec: dict[str, Any
     else:
         chain_ok = check_chain_key(key, previous_key)
     if not chain_ok:
-        raise _fail(camp.record_path(rec["index"]), f"the public key of phase {rec['phase_number']} is not the next key of the hash chain")
+        raise fail(camp.record_path(rec["index"]), f"the public key of phase {rec['phase_number']} is not the next key of the hash chain")
     return key
 
 
@@ -255,13 +257,13 @@ def _check_public_dice(camp: Campaign, rec: dict[str, Any]) -> int:
     dice = rec.get("public_dice")
     if dice is None:  # a record made before the draws were listed
         return 0
-    where = f"record {rec['index']} ({_rel(camp, rec)})"
+    where = f"record {rec['index']} ({rel(camp, rec)})"
     if len(dice) != rec.get("public_draws"):
-        raise _fail(camp.record_path(rec["index"]), f"{where} lists {len(dice)} public draws but counts {rec.get('public_draws')}")
+        raise fail(camp.record_path(rec["index"]), f"{where} lists {len(dice)} public draws but counts {rec.get('public_draws')}")
     rng = Rng(phase_seed("public", bytes.fromhex(rec["public_key"]), rec["phase"], bytes.fromhex(rec["entropy_mix"])))
     for k, (n, value) in enumerate(dice, 1):
         if rng.below(n) != value:
-            raise _fail(camp.record_path(rec["index"]), f"{where}: public draw {k} (1 of {n}) is not {value} "
+            raise fail(camp.record_path(rec["index"]), f"{where}: public draw {k} (1 of {n}) is not {value} "
                                                         "with this phase's chain key and entropy mix")
     return len(dice)
 
@@ -271,26 +273,26 @@ def _check_entropy(camp: Campaign, rec: dict[str, Any], commits: dict[str, str])
     record (or the commitment itself is used, and the status says why), no seat with a pending
     commitment is left out when the record uses its file or counts it missing, and the mix is
     made of exactly these values."""
-    where = f"record {rec['index']} ({_rel(camp, rec)})"
+    where = f"record {rec['index']} ({rel(camp, rec)})"
     used: dict[str, str] = {}
     for seat, e in sorted(rec.get("entropy", {}).items()):
         expected = commits.get(seat)
         if expected is None:
-            raise _fail(camp.record_path(rec["index"]), f"{where} mixes entropy of {seat}, who had no commitment pending")
+            raise fail(camp.record_path(rec["index"]), f"{where} mixes entropy of {seat}, who had no commitment pending")
         reveal, value, status = e.get("reveal"), e.get("used"), e.get("status")
         opens = isinstance(reveal, str) and bool(re.fullmatch(r"(?:[0-9a-f]{2})+", reveal)) and sha256_hex(bytes.fromhex(reveal)) == expected
         if (status == "ok") != opens or value != (reveal if opens else expected):
-            raise _fail(camp.record_path(rec["index"]), f"{where}: {seat}'s entropy does not open the commitment {expected[:16]}… of an earlier record as the record says ({status})")
+            raise fail(camp.record_path(rec["index"]), f"{where}: {seat}'s entropy does not open the commitment {expected[:16]}… of an earlier record as the record says ({status})")
         used[seat] = str(value)
     # a seat whose file the record uses, or that it counts missing, is mixed in: leaving one out
     # would give the GM a second set of dice to choose from
     counted = {seat: "counts its file" for seat in rec.get("orders", {})} | {seat: "counts it missing" for seat in rec.get("missing_seats", [])}
     for seat, why in sorted(counted.items()):
         if seat in commits and seat not in used:
-            raise _fail(camp.record_path(rec["index"]), f"{where} leaves {seat} out of the players' entropy, but {seat}'s commitment "
+            raise fail(camp.record_path(rec["index"]), f"{where} leaves {seat} out of the players' entropy, but {seat}'s commitment "
                                                         f"{commits[seat][:16]}… was pending and the record {why}")
     if entropy_mix(used).hex() != rec.get("entropy_mix"):
-        raise _fail(camp.record_path(rec["index"]), f"{where}: the entropy mix is not the mix of the players' values the record lists")
+        raise fail(camp.record_path(rec["index"]), f"{where}: the entropy mix is not the mix of the players' values the record lists")
 
 
 def _chain_break(camp: Campaign, index: int, data: bytes) -> AuditError:
@@ -301,11 +303,11 @@ def _chain_break(camp: Campaign, index: int, data: bytes) -> AuditError:
     before, path = camp.record_path(index - 1), camp.record_path(index)
     nxt = camp.record_path(index + 1)
     if nxt.is_file():
-        following = _json_or_none(nxt.read_bytes())
+        following = json_or_none(nxt.read_bytes())
         if isinstance(following, dict) and following.get("prev") == record_hash(data):
-            return _fail(before, f"the record was changed after it was written: its hash no longer matches the 'prev' of record {index}")
-        return _fail(path, "the record's 'prev' was changed: it does not chain to the record before it, and the next record does not chain to it")
-    return _fail(before, f"the record was changed after it was written, or the 'prev' of the newest record {path} was: they do not chain")
+            return fail(before, f"the record was changed after it was written: its hash no longer matches the 'prev' of record {index}")
+        return fail(path, "the record's 'prev' was changed: it does not chain to the record before it, and the next record does not chain to it")
+    return fail(before, f"the record was changed after it was written, or the 'prev' of the newest record {path} was: they do not chain")
 
 
 def _after_rollback(records: list[dict[str, Any]], rec: dict[str, Any]) -> bool:
@@ -321,173 +323,36 @@ def _chain_reaches(key: bytes, anchor: bytes, steps: int) -> bool:
     return value == anchor
 
 
-def _read_cited(camp: Campaign, rec: dict[str, Any], path: Path, sha256: str, what: str) -> bytes:
-    """The bytes of a file a record cites, checked against the hash the record holds."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise _fail(path, f"{what} cited by record {rec['index']} is missing") from None
-    if sha256_hex(raw) != sha256:
-        raise _fail(path, f"{what} does not match the hash in record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
-    return raw
-
-
-def _check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict[str, Any], roster: dict[str, Any], rpath: Path) -> None:
-    path = camp.root / used["file"]
-    raw = _read_cited(camp, rec, path, used["sha256"], f"the order file of {seat}")
-    verdict = path.with_name(path.name + ".verdict.json")
-    if not verdict.is_file() or sha256_hex(verdict.read_bytes()) != used.get("verdict_sha256"):
-        raise _fail(verdict, f"the verdict of {seat}'s order file does not match record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
-    try:
-        doc = parse_order_document(raw, str(path))
-        verify_signature(doc, roster[seat])
-    except PbemError as exc:
-        raise _fail(path, f"the order file does not verify: {exc.message}") from None
-    nonce = doc.data.get("nonce")
-    if nonce is None and camp.create_record().get("nonce_required"):
-        raise _fail(path, f"the order file has no nonce, but record 0 of '{camp.id}' requires one; record {rec['index']} ({_rel(camp, rec)}) uses it")
-    if doc.campaign != camp.id or (nonce is not None and nonce != camp.nonce):
-        named = f"'{doc.campaign}'" + (f" (nonce {str(nonce)[:40]})" if nonce is not None and nonce != camp.nonce else "")
-        raise _fail(path, f"the order file is for campaign {named}, but record {rec['index']} ({_rel(camp, rec)}) uses it in '{camp.id}'")
-    if doc.player != seat or doc.phase != rec["phase"] or doc.seq != used.get("seq"):
-        raise _fail(path, f"the order file is {doc.player}'s seq {doc.seq} for {doc.phase}, but record {rec['index']} uses it "
-                          f"as {seat}'s seq {used.get('seq')} for {rec['phase']}")
-
-
-def _check_order_folders(camp: Campaign, cited: set[str]) -> int:
-    """Every accepted order file that no record cites (superseded by a higher seq, or waiting for
-    the phase to resolve) still matches its verdict; returns how many were checked. An order file
-    without a verdict is what a crash between the two writes leaves; intake ignores it, so do we."""
-    checked = 0
-    for vpath in sorted(camp.orders_dir.glob("*/*.yaml.verdict.json")):
-        doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
-        if str(doc.relative_to(camp.root)) in cited:
-            continue
-        data = vpath.read_bytes()
-        verdict = _json_or_none(data)
-        if not isinstance(verdict, dict) or canonical(verdict) + b"\n" != data or verdict.get("file") != doc.name:
-            raise _fail(vpath, NOT_INTAKES)
-        try:
-            raw = doc.read_bytes()
-        except FileNotFoundError:
-            raise _fail(doc, f"the accepted order file is missing (its verdict {vpath.name} is there)") from None
-        if sha256_hex(raw) != verdict.get("raw_sha256"):
-            raise _fail(doc, f"the order file does not match the hash in its verdict {vpath.relative_to(camp.root)}; one of the two was changed")
-        try:
-            parsed = _parsed(raw, doc)
-        except PbemError as exc:
-            raise _fail(doc, f"the accepted order file does not parse: {exc.message}") from None
-        # the verdict is of the file's seat and seq, and intake named the file by them and (for a
-        # key replace-player gave) the key
-        seat, seq = parsed.player, parsed.seq
-        if verdict.get("seat") != seat or verdict.get("seq") != seq or doc.name != f"{seat}.{seq:06d}{key_tag(camp, seat, parsed.key_id)}.yaml":
-            raise _fail(vpath, NOT_INTAKES)
-        if parsed.body_hash != verdict.get("body_sha256"):
-            raise _fail(vpath, "the verdict's hash of the signed content does not match its order file")
-        _check_head(camp, vpath, verdict.get("archive_head"))
-        checked += 1
-    return checked
-
-
-NOT_INTAKES = "the verdict is not what intake wrote (not canonical JSON, or not for this order file)"
-
-
-def _check_head(camp: Campaign, vpath: Path, head: Any) -> None:
-    """The archive head a verdict names (the pin its receipt printed) is a record of this archive."""
-    if head is None:  # a verdict written before receipts carried pins
-        return
-    try:
-        index, sha256 = parse_pin(str(head))
-    except PbemError:
-        raise _fail(vpath, "the verdict's archive head is not a pin ('record N sha256:HASH')") from None
-    path = camp.record_path(index)
-    if not path.is_file() or record_hash(path.read_bytes()) != sha256:
-        raise _fail(vpath, f"the verdict says the file was accepted on {head}, which is not a record of this archive")
-
-
 def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], campaign: str, public: bool) -> None:
     """A pause or resume record: every signed request it cites is there, unchanged, signed by its
     seat's roster key, of the record's kind, for its phase and this campaign; and the requests
     are a majority of the seats (a GM who plays cannot pause alone)."""
-    where = f"record {rec['index']} ({_rel(camp, rec)})"
+    where = f"record {rec['index']} ({rel(camp, rec)})"
     requests = rec.get("requests") or {}
     for seat, req in sorted(requests.items()):
         path = camp.root / req["file"]
         if "text" in req:  # the record carries the signed request itself: a public copy checks it
             raw = str(req["text"]).encode("utf-8")
             if sha256_hex(raw) != req["sha256"]:
-                raise _fail(camp.record_path(rec["index"]), f"{where}: the {rec['kind']} request of {seat} it carries does not match its hash")
+                raise fail(camp.record_path(rec["index"]), f"{where}: the {rec['kind']} request of {seat} it carries does not match its hash")
         elif public:
-            raise _fail(camp.record_path(rec["index"]), f"{where} does not carry {seat}'s signed request; only the full audit can check it")
+            raise fail(camp.record_path(rec["index"]), f"{where} does not carry {seat}'s signed request; only the full audit can check it")
         else:
-            raw = _read_cited(camp, rec, path, req["sha256"], f"the {rec['kind']} request of {seat}")
+            raw = read_cited(camp, rec, path, req["sha256"], f"the {rec['kind']} request of {seat}")
         if seat not in roster:
-            raise _fail(path, f"{where} cites a request of '{seat}', who is not on the roster")
+            raise fail(path, f"{where} cites a request of '{seat}', who is not on the roster")
         try:
             doc = parse_order_document(raw, str(path))
             verify_signature(doc, roster[seat])
         except PbemError as exc:
-            raise _fail(path, f"the request does not verify: {exc.message}") from None
+            raise fail(path, f"the request does not verify: {exc.message}") from None
         kind = doc.request.get("kind") if isinstance(doc.request, dict) else None
         if doc.player != seat or kind != rec["kind"] or doc.phase != rec.get("phase") or doc.campaign != campaign:
-            raise _fail(path, f"{where} counts this file as {seat}'s {rec['kind']} request for {rec.get('phase')} in '{campaign}', "
+            raise fail(path, f"{where} counts this file as {seat}'s {rec['kind']} request for {rec.get('phase')} in '{campaign}', "
                               f"but it is {doc.player}'s {kind} request for {doc.phase} in '{doc.campaign}'")
     if not majority(len(requests), len(roster)):
-        raise _fail(camp.record_path(rec["index"]), f"{where} is a {rec['kind']} with {len(requests)} signed request(s) of "
+        raise fail(camp.record_path(rec["index"]), f"{where} is a {rec['kind']} with {len(requests)} signed request(s) of "
                                                     f"{len(roster)} seats: a {rec['kind']} needs a majority")
-
-
-def _check_owed(camp: Campaign, rec: dict[str, Any]) -> None:
-    """A rollback's ``owed`` commitments (what the re-run's reveals must open) are each one that a
-    file the campaign accepted from that seat made: the GM cannot name values of its own."""
-    owed = rec.get("owed") or {}
-    made: dict[str, set[str]] = {}
-    for vpath in sorted(camp.orders_dir.glob("*/*.yaml.verdict.json")):
-        doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
-        try:
-            parsed = _parsed(doc.read_bytes(), doc)
-        except (OSError, PbemError):
-            continue  # the order-folder check names a missing or damaged file
-        if parsed.entropy_commit:
-            made.setdefault(parsed.player, set()).add(parsed.entropy_commit)
-    for seat, commit in sorted(owed.items()):
-        if commit not in made.get(seat, set()):
-            raise _fail(camp.record_path(rec["index"]), f"record {rec['index']} ({_rel(camp, rec)}) says {seat} owes a reveal of "
-                                                        f"{str(commit)[:16]}…, a commitment no accepted file of {seat} made")
-
-
-def _check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any], folder_name: str) -> None:
-    """The phase used each seat's newest file: no accepted file of a seat, signed with the key the
-    roster held and received before the phase resolved, has a higher seq than the one the record
-    cites (or is left out while the seat's orders count as missing)."""
-    folder = camp.orders_dir / folder_name  # where the orders of the phase were taken in
-    resolved = rec.get("resolved_at")
-    for vpath in sorted(folder.glob("*.yaml.verdict.json")):
-        verdict = _json_or_none(vpath.read_bytes())
-        if not isinstance(verdict, dict) or verdict.get("seat") not in roster or not isinstance(verdict.get("seq"), int):
-            continue  # not what intake wrote: the order-folder check names it
-        seat, seq = verdict["seat"], verdict["seq"]
-        if resolved and str(verdict.get("received_at", "")) > resolved:
-            continue
-        used = rec["orders"].get(seat)
-        if used is not None and used["seq"] >= seq:  # (each entry's seq is its file's: _check_order_file)
-            continue
-        doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
-        try:
-            key_id = _parsed(doc.read_bytes(), doc).key_id
-        except (OSError, PbemError):
-            continue  # the order-folder check names a missing or damaged file
-        if key_id != roster[seat].sign_id:
-            continue  # signed by a key the roster no longer held: it does not count
-        what = f"seq {used.get('seq')}" if used is not None else "no file"
-        raise _fail(camp.record_path(rec["index"]), f"record {rec['index']} resolved {rec['phase']} with {what} for {seat}, "
-                                                    f"but {doc.relative_to(camp.root)} (seq {seq}) was accepted before it: the newest file must count")
-
-
-def _parsed(raw: bytes, path: Path) -> OrderDocument:
-    """A file a player sent or intake accepted, parsed whatever its size: the size limit guards
-    intake against mail, not the audit against files already at hand."""
-    return parse_order_document(raw, str(path), max_bytes=len(raw))
 
 
 def _check_snapshot(camp: Campaign, rec: dict[str, Any]) -> None:
@@ -503,18 +368,10 @@ def _check_json(camp: Campaign, rec: dict[str, Any], path: Path, expected: str, 
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise _fail(path, f"{missing} record {rec['index']} is missing") from None
-    parsed = _json_or_none(data)
+        raise fail(path, f"{missing} record {rec['index']} is missing") from None
+    parsed = json_or_none(data)
     if parsed is None or canonical(parsed) + b"\n" != data or digest(parsed) != expected:
-        raise _fail(path, f"{mismatch} record {rec['index']} ({_rel(camp, rec)}); one of the two was changed")
-
-
-def _json_or_none(data: bytes) -> Any:
-    """Parsed JSON, or None for bytes that are not JSON (a damaged file is reported, not raised)."""
-    try:
-        return json.loads(data) if data.strip() else None
-    except ValueError:
-        return None
+        raise fail(path, f"{mismatch} record {rec['index']} ({rel(camp, rec)}); one of the two was changed")
 
 
 def _seed(camp: Campaign, records: list[dict[str, Any]]) -> tuple[bytes, Path] | None:
@@ -525,7 +382,7 @@ def _seed(camp: Campaign, records: list[dict[str, Any]]) -> tuple[bytes, Path] |
     if p.is_file():
         text = p.read_bytes()
         if not re.fullmatch(rb"(?:[0-9a-f]{2})+\n", text):
-            raise _fail(p, "the secret seed file is not what pbem wrote (lowercase hex digits and a newline)")
+            raise fail(p, "the secret seed file is not what pbem wrote (lowercase hex digits and a newline)")
         from_file = bytes.fromhex(text.decode("ascii"))
     for rec in records:
         if rec["kind"] == "end" and rec.get("seed"):
@@ -533,7 +390,7 @@ def _seed(camp: Campaign, records: list[dict[str, Any]]) -> tuple[bytes, Path] |
             try:
                 return bytes.fromhex(rec["seed"]), path
             except (TypeError, ValueError):
-                raise _fail(path, "the seed revealed in the end record is not hex") from None
+                raise fail(path, "the seed revealed in the end record is not hex") from None
     return (from_file, p) if from_file is not None else None
 
 
@@ -541,12 +398,12 @@ def _check_seed(camp: Campaign, records: list[dict[str, Any]], seed: bytes, sour
     keys = derive_keys(seed)
     create = records[0]
     if sha256_hex(keys["secret"]) != create["secret_commitment"]:
-        raise _fail(source, "the secret seed does not match the commitment published in record 0")
+        raise fail(source, "the secret seed does not match the commitment published in record 0")
     if hash_chain(keys["public"], create["chain_length"])[0].hex() != create["public_anchor"]:
-        raise _fail(source, "the secret seed does not produce the public hash-chain anchor of record 0")
+        raise fail(source, "the secret seed does not produce the public hash-chain anchor of record 0")
     p = camp.secret_dir / "seed"
     if source != p and p.is_file() and bytes.fromhex(p.read_text("ascii")) != seed:
-        raise _fail(p, f"the secret seed differs from the seed revealed in {source.name}")
+        raise fail(p, f"the secret seed differs from the seed revealed in {source.name}")
 
 
 def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
@@ -560,7 +417,7 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
         rng = PhaseRng(public=Rng(H(anchor + b"|create")), secret=Rng(H(keys["secret"] + b"|create")))
         state = game.new_game(create["scenario"], create["options"], rng)
     if digest(state) != create["state_hash"]:
-        raise _fail(camp.record_path(0), "replaying the game's creation does not give the state hash of record 0")
+        raise fail(camp.record_path(0), "replaying the game's creation does not give the state hash of record 0")
     states = {0: state}
     live: list[dict[str, Any]] = []  # the phase records in force, whose missed deadlines count for the autopilot
     replayed = 0
@@ -569,28 +426,28 @@ def _replay(camp: Campaign, records: list[dict[str, Any]], seed: bytes) -> int:
             live = [r for r in live if r["index"] <= rec["to"]]
             state = states[rec["to"]]
         elif rec["kind"] == "end" and digest(rec.get("result")) != digest(game.result(state)):
-            raise _fail(camp.record_path(rec["index"]), "the end record's result is not the result of the replayed game")
+            raise fail(camp.record_path(rec["index"]), "the end record's result is not the result of the replayed game")
         if rec["kind"] != "phase":
             continue
         path = camp.record_path(rec["index"])
         phase = game.current_phase(state)
         if phase is None or phase.id != rec["phase"]:
-            raise _fail(path, f"replay expected phase {phase.id if phase else '(game over)'}, the record says {rec['phase']}")
+            raise fail(path, f"replay expected phase {phase.id if phase else '(game over)'}, the record says {rec['phase']}")
         docs = {seat: ((camp.root / used["file"]).read_bytes(), Path(used["file"]).name) for seat, used in rec["orders"].items()}
         autopilot = autopilot_seats(live, int(create.get("autopilot_after", 0)))
         inputs = gather(game, state, phase, docs, outstanding_commits(records[: rec["index"]]), autopilot)
         resolution, body = play(game, state, phase, rec["phase_number"], inputs, seed, rec.get("chain_index"))
         for name in ("defaults", "missing_seats", "autopilot", "entropy", "entropy_mix", "public_key", "commitments", "events_hash", "state_hash"):
             if body[name] != rec[name]:
-                raise _fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")
+                raise fail(path, f"replaying phase {rec['phase']} gives a different {name.replace('_', ' ')} than the record")
         if rec.get("voided") != body.get("voided"):
-            raise _fail(path, f"replaying phase {rec['phase']} sets aside other orders than the record says")
+            raise fail(path, f"replaying phase {rec['phase']} sets aside other orders than the record says")
         if rec.get("public_draws") != body["public_draws"] or rec.get("public_dice") != body.get("public_dice"):
-            raise _fail(path, f"replaying phase {rec['phase']} gives a different count of public draws than the record")
+            raise fail(path, f"replaying phase {rec['phase']} gives a different count of public draws than the record")
         for seat, used in sorted(body["orders"].items()):
             cited = rec["orders"][seat]
             if any(cited.get(k) != v for k, v in used.items()):
-                raise _fail(path, f"the record's entry for {seat}'s order file (seq, entropy commitment) does not match the file")
+                raise fail(path, f"the record's entry for {seat}'s order file (seq, entropy commitment) does not match the file")
         state = resolution.state
         states[rec["index"]] = state
         live.append(rec)
