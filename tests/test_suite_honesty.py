@@ -16,6 +16,7 @@ fails here by name:
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -147,3 +148,47 @@ def test_the_checks_above_catch_what_they_look_for() -> None:
     handlers = [n for n in ast.walk(sample) if isinstance(n, ast.ExceptHandler)]
     assert handlers and _swallows(handlers[0]) and not _expected_cleanup(handlers[0])
     assert any(isinstance(n, ast.Attribute) and n.attr in SKIPS for n in ast.walk(tests["test_skips"]))
+
+
+# -- the claims the documents back with tests ---------------------------------------------------
+
+DOCUMENTS = [TESTS.parent / "README.md", *sorted((TESTS.parent / "docs").glob("*.md"))]
+
+
+def _test_names(path: Path) -> set[str]:
+    return {n.name for n in ast.walk(_tree(path)) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name.startswith("test_")}
+
+
+def _cited(text: str) -> list[tuple[str, str | None]]:
+    """The tests ``text`` names in backticks: ``file.py::test_name`` (or ``tests/file.py``), and
+    after one of those on the same line, a bare ``test_name`` of that same file."""
+    out: list[tuple[str, str | None]] = []
+    for line in text.splitlines():
+        current = None
+        for ref in re.findall(r"`([^`\s]+)`", line):
+            m = re.fullmatch(r"(?:tests/)?(test_\w+\.py)(?:::(test_\w+))?", ref)
+            if m:
+                current = m.group(1)
+                out.append((current, m.group(2)))
+            elif current and re.fullmatch(r"test_\w+", ref):
+                out.append((current, ref))
+    return out
+
+
+def test_the_documents_cite_tests() -> None:
+    cited = [c for doc in DOCUMENTS for c in _cited(doc.read_text(encoding="utf-8"))]
+    assert len([c for c in cited if c[1]]) >= 40  # the threat model's rows
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=lambda p: p.name)
+def test_every_test_a_document_cites_exists(doc: Path) -> None:
+    """A promise backed by a named test (README's threat model, docs/) is backed by a test that
+    is there: a renamed or deleted test fails here by name instead of leaving the claim bare."""
+    missing = []
+    for file, name in _cited(doc.read_text(encoding="utf-8")):
+        path = TESTS / file
+        if not path.is_file():
+            missing.append(file)
+        elif name and name not in _test_names(path):
+            missing.append(f"{file}::{name}")
+    assert not missing, f"{doc.name} cites tests that do not exist: {missing}"
