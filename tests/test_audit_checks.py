@@ -386,6 +386,21 @@ def test_a_file_received_after_the_phase_resolved_is_no_newer_file(history: Path
                          "was accepted before it: the newest file must count")
 
 
+def test_a_newer_file_that_does_not_verify_is_named_not_the_record(history: Path, tmp_path: Path) -> None:
+    """A seq 3 in north's name, changed after it was signed, planted before record 3 resolved:
+    not a file north sent, so it is no newer file of north's; the order-folder check names it."""
+    camp = _copy(history, tmp_path)
+    good = signed(tmp_path, _key(history, tmp_path, "north"), CID, "north", "round-1", {"N": {"bid": 1}}, seq=3, nonce=Campaign(camp).nonce)
+    path = camp / "orders" / "0003-round-1" / "north.000003.yaml"
+    path.write_bytes(good.read_bytes().replace(b"bid: 1", b"bid: 2", 1))
+    verdict = {**json.loads((camp / f"{USED}.verdict.json").read_bytes()), "file": path.name, "seq": 3, "raw_sha256": _sha(path),
+               "body_sha256": parse_order_document(path.read_bytes(), path.name).body_hash}
+    _write_canonical(path.with_name(path.name + ".verdict.json"), verdict)
+    err = _fails(camp)
+    assert err.source == str(path)
+    assert err.message.startswith("the accepted order file does not verify: the signature does not match the content")
+
+
 # -- accepted files no record uses still match their verdicts ------------------------------------------
 
 VERDICT = f"{OLDER}.verdict.json"

@@ -198,11 +198,11 @@ def check_newest_used(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any
             continue
         doc = vpath.with_name(vpath.name[: -len(".verdict.json")])
         try:
-            key_id = parse_accepted(doc.read_bytes(), doc).key_id
+            parsed = parse_accepted(doc.read_bytes(), doc)
         except (OSError, PbemError):
             continue  # the order-folder check names a missing or damaged file
-        if key_id != roster[seat].sign_id:
-            continue  # signed by a key the roster no longer held: it does not count
+        if not _signed_by(parsed, {seat: [roster[seat]]}):
+            continue  # signed by a key the roster no longer held, or not signed at all: it does not count (nor pass the order-folder check)
         what = f"seq {used.get('seq')}" if used is not None else "no file"
         raise fail(camp.record_path(rec["index"]), f"record {rec['index']} resolved {rec['phase']} with {what} for {seat}, "
                                                     f"but {doc.relative_to(camp.root)} (seq {seq}) was accepted before it: the newest file must count")
