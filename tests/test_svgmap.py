@@ -475,6 +475,35 @@ def test_an_empty_board_is_named_as_a_full_placement_names_it(board: Board) -> N
     assert all(same(drawn[c], full[c]) for c in full)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_what_a_kept_place_covers_is_what_the_grid_counts(lang: str) -> None:
+    """A view moves names by what the places tried for them cover, worked out once per board
+    and language: it is what the grid of the empty board's names and symbols counts there,
+    whichever names the view moves."""
+    import random
+
+    shipped = load_board()
+    kept = svgmap._static(shipped, lang).names
+    rng = random.Random(3)
+    ids = sorted(shipped.cities)
+    checked = 0
+    for cid in ids[::5]:
+        for important in (True, False):
+            tiers, area = kept.places(cid, important)
+            for place in (p for tier in tiers for p in tier):
+                box = place.spot.box
+                assert area[0] <= box[0] and area[1] <= box[1] and box[2] <= area[2] and box[3] <= area[3]
+                assert place.owners == kept.grid.owners(box)
+                for moved in (set(), set(rng.sample(ids, 200)), set(place.owners)):
+                    covered = place.symbols + sum(w for o, w, big in place.names
+                                                  if big and o not in moved)
+                    assert covered == kept.grid.cost(box, moved, only_big=True)
+                    free = not place.symbols and place.owners <= moved
+                    assert free == (kept.grid.cost(box, moved, first=True) == 0)
+                    checked += 1
+    assert checked > 1000
+
+
 def test_two_views_share_the_kept_drawing_and_differ_where_their_pieces_do(
         view: dict[str, Any]) -> None:
     data_path = MAPS / "valid.yaml"

@@ -35,8 +35,7 @@ from typing import Any
 
 from pbem.games.maria.board import POWERS, Board
 from pbem.render.maria.svgmap.ground import Layout, defs, draw_cities, draw_panels, draw_roads
-from pbem.render.maria.svgmap.labels import (LABEL_HIT, Boxes, Label, is_important, name_reach,
-                                       place_labels, replace_labels)
+from pbem.render.maria.svgmap.kept import KeptNames, replace_labels
 from pbem.render.maria.svgmap.legend import draw_legend, draw_title
 from pbem.render.maria.svgmap.pieces import draw_highlights, draw_pieces, short_name
 from pbem.render.maria.svgmap.style import (FONT, NAME_SIZE, PANEL, PAPER, POWER_COLOURS, TERRITORY_TINTS,
@@ -60,18 +59,14 @@ class _Static:
     """The parts of the drawing that no piece changes, for one board and one language.
 
     ``head`` runs from the ``<svg>`` tag through the roads, ``cities`` is the city layer, and
-    ``labels`` the names placed on the empty board. ``grid`` holds the city symbols and those
-    names, so a view only re-places the names its pieces disturb; ``unnamed`` holds, for each
-    town whose name found no free place there, the area its name could take.
+    ``names`` the names placed on the empty board (with what moving them needs).
     """
 
     lay: Layout
     head: str
     cities: str
     city_boxes: list[Box]
-    labels: dict[str, Label]
-    unnamed: Boxes
-    grid: Boxes
+    names: KeptNames
     legends: dict[tuple[str, ...], str]
 
 
@@ -111,14 +106,6 @@ def _static(board: Board, lang: str) -> _Static:
     if lang not in per_lang:
         lay = Layout(board)
         cities, boxes = draw_cities(board, lay.pos, lang)
-        placed = place_labels(board, lay.pos, boxes, (), set(), lang)
-        grid = Boxes()
-        for box in boxes:
-            grid.add(box, 3)
-        labels: dict[str, Label] = {}
-        for lbl in placed:
-            labels[lbl.city] = lbl
-            grid.add(lbl.box, LABEL_HIT, lbl.city, is_important(board.cities[lbl.city], set()))
         root = {"baseProfile": "full", "height": "100%", "lang": lang, "version": "1.1",
                 "viewBox": f"0 0 {lay.width} {lay.height}", "width": "100%",
                 "xmlns": "http://www.w3.org/2000/svg",
@@ -128,10 +115,7 @@ def _static(board: Board, lang: str) -> _Static:
                 + el("rect", {"fill": PAPER, "height": lay.height, "id": "paper",
                                "width": lay.width, "x": 0, "y": 0})
                 + draw_panels(lay, lang) + draw_roads(board, lay.pos))
-        unnamed = Boxes()
-        for cid in sorted(c for c in board.cities if c not in labels):
-            unnamed.add(name_reach(board.cities[cid], lay.pos[cid], lang), 0, cid)
-        per_lang[lang] = _Static(lay, head, cities, boxes, labels, unnamed, grid, {})
+        per_lang[lang] = _Static(lay, head, cities, boxes, KeptNames(board, lay.pos, boxes, lang), {})
     return per_lang[lang]
 
 
@@ -165,7 +149,7 @@ def render_map(
     pieces, boxes = draw_pieces(pos, generals, trains, hussars, control, lang)
     busy = _busy(generals, trains, hussars, control)
     obstacles = boxes + _battle_rings(pos, highlights)
-    labels = replace_labels(board, pos, st.labels, st.grid, st.unnamed, obstacles, busy, lang)
+    labels = replace_labels(st.names, obstacles, busy)
 
     parts = [st.head]
     radius = highlights.get("radius")
@@ -175,7 +159,7 @@ def render_map(
                         for c in sorted(board.within(radius["city"], int(radius.get("n", 0)))))
         parts.append(el("g", {"id": "highlight-radius", "opacity": "0.35"}, shade))
     parts.append(st.cities)
-    parts.append(el("g", {"id": "labels"}, "".join(lbl.svg for lbl in labels)))
+    parts.append(el("g", {"id": "labels"}, "".join([lbl.svg for lbl in labels])))
     parts.append(el("g", {"id": "pieces"}, pieces))
     parts.append(draw_highlights(pos, highlights))
     parts.append(draw_title(board, view, lang))

@@ -1,11 +1,12 @@
-"""Cities' names: placed where they hide nothing, on the empty board once and again around a
-view's pieces."""
+"""Cities' names: placed where they hide nothing, trying eight places around each city (the
+placement rule; :mod:`.kept` keeps the empty board's names and moves those a view disturbs)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
+from typing import TypeVar
 
 from pbem.games.maria.board import Board, City
 from pbem.render.maria.svgmap.style import FORTRESS_NAME, NAME_SIZE
@@ -26,6 +27,8 @@ class Label:
 
 # -- names ---------------------------------------------------------------------------------
 
+Entry = tuple[Box, int, str, bool]  # a taken box, its weight, the city whose name it is, important
+
 
 class Boxes:
     """Rectangles already taken on the drawing, bucketed in a grid so a test is cheap.
@@ -37,7 +40,7 @@ class Boxes:
     CELL = 24.0
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[int, int], list[tuple[Box, int, str, bool]]] = {}
+        self.cells: dict[tuple[int, int], list[Entry]] = {}
 
     def _keys(self, box: Box) -> Iterable[tuple[int, int]]:
         c = self.CELL
@@ -48,8 +51,11 @@ class Boxes:
     def add(self, box: Box, weight: int, owner: str = "", big: bool = True) -> None:
         """Take ``box``; ``owner`` names the city whose name it is ("" for symbols)."""
         entry = (box, weight, owner, big)
-        for key in self._keys(box):
-            self.cells.setdefault(key, []).append(entry)
+        c = self.CELL
+        cells = self.cells
+        for i in range(int(box[0] // c), int(box[2] // c) + 1):
+            for j in range(int(box[1] // c), int(box[3] // c) + 1):
+                cells.setdefault((i, j), []).append(entry)
 
     def cost(self, box: Box, skip: Set[str] = frozenset(), only_big: bool = False,
              first: bool = False) -> int:
@@ -61,7 +67,7 @@ class Boxes:
         i0, i1, j0, j1 = int(x0 // c), int(x1 // c), int(y0 // c), int(y1 // c)
         cells = self.cells
         one_cell = i0 == i1 and j0 == j1
-        seen: set[tuple[Box, int, str, bool]] = set()
+        seen: set[Entry] = set()
         total = 0
         for i in range(i0, i1 + 1):
             for j in range(j0, j1 + 1):
@@ -82,6 +88,35 @@ class Boxes:
         """The cities whose names ``box`` overlaps."""
         return {owner for key in self._keys(box) for other, _, owner, _ in self.cells.get(key, ())
                 if owner and overlaps(box, other)}
+
+    def one_cell(self, box: Box) -> bool:
+        """Whether ``box`` lies in one cell of the grid (:meth:`cost` then counts every box it
+        overlaps as added, else each different box once)."""
+        c = self.CELL
+        return int(box[0] // c) == int(box[2] // c) and int(box[1] // c) == int(box[3] // c)
+
+    def hits(self, box: Box) -> list[Entry]:
+        """The boxes that ``box`` overlaps, as :meth:`cost` counts them."""
+        if self.one_cell(box):
+            return [e for e in self.cells.get(next(iter(self._keys(box))), ()) if overlaps(box, e[0])]
+        return list(dict.fromkeys(self.near(box)))
+
+    def near(self, box: Box) -> list[Entry]:
+        """The boxes that ``box`` overlaps, each as often as it was added."""
+        c = self.CELL
+        x0, y0, x1, y1 = box
+        cells = self.cells
+        seen: set[int] = set()
+        out = []
+        for i in range(int(x0 // c), int(x1 // c) + 1):
+            for j in range(int(y0 // c), int(y1 // c) + 1):
+                for entry in cells.get((i, j), ()):
+                    other = entry[0]
+                    if (x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1
+                            and id(entry) not in seen):
+                        seen.add(id(entry))
+                        out.append(entry)
+        return out
 
 
 LABEL_HIT = 10  # covering another name is worse than covering a city's symbol
@@ -113,21 +148,26 @@ def name_reach(city: City, at: tuple[float, float], lang: str) -> Box:
     return (x - gap - w, y - gap - 2 * h, x + gap + w, y + gap + 2 * h)
 
 
-def place_label(city: City, x: float, y: float, lang: str, important: bool,
-                 cost: Callable[[Box], int]) -> tuple[int, Label]:
-    """The best of eight places around the city for its name, and what it covers there.
+@dataclass(frozen=True)
+class Spot:
+    """One place a name may take: its type size, where its text is anchored, and its box."""
 
-    A town's name that fits nowhere is tried in a smaller type; an important name (which is
-    printed whatever it covers) is tried a little farther out instead.
-    """
+    size: float
+    x: float
+    y: float
+    anchor: str
+    box: Box
+
+
+def spots(city: City, x: float, y: float, lang: str, important: bool) -> list[list[Spot]]:
+    """The places tried for a city's name, eight around it in each of two tiers: a town's name
+    in its type, then smaller; an important name close by, then a little farther out."""
     text = city.display_name(lang)
     gap0 = 9.0 if city.electoral else 6.5 if city.fortress == "major" else 4.5
     tries = (((FORTRESS_NAME, gap0), (FORTRESS_NAME, gap0 + FARTHER)) if important
              else ((NAME_SIZE, gap0), (SMALL_NAME, gap0)))
-    best: tuple[int, float, float, float, str, Box] | None = None
+    tiers = []
     for size, gap in tries:
-        if gap != gap0 and best is not None and best[0] < FARTHER_FROM:
-            break  # a name touching a town's dot stays by its own city
         w = text_width(text, size)
         h = size * 1.05
         candidates = [
@@ -140,23 +180,55 @@ def place_label(city: City, x: float, y: float, lang: str, important: bool,
             (x + gap * 0.7, y - gap * 0.6, "start"),
             (x - gap * 0.7, y - gap * 0.6, "end"),
         ]
+        tier = []
         for tx, ty, anchor in candidates:
             left = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
-            box = (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)
-            c = cost(box)
-            if best is None or c < best[0]:
-                best = (c, size, tx, ty, anchor, box)
-            if c == 0:
-                break
-        if best is not None and best[0] == 0:
+            tier.append(Spot(size, tx, ty, anchor,
+                             (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)))
+        tiers.append(tier)
+    return tiers
+
+
+P = TypeVar("P")
+
+
+def choose(tiers: Sequence[Sequence[P]], important: bool, cost: Callable[[P], int]) -> tuple[int, P]:
+    """The first place of least ``cost``, tier by tier: the next tier is tried only while no
+    place is free, and for an important name only while the best place covers another name or
+    a piece (a name touching a town's dot stays by its own city)."""
+    best: tuple[int, P] | None = None
+    for i, tier in enumerate(tiers):
+        if i and important and best is not None and best[0] < FARTHER_FROM:
             break
+        for place in tier:
+            c = cost(place)
+            if best is None or c < best[0]:
+                best = (c, place)
+            if c == 0:
+                return best
     assert best is not None
-    c, size, tx, ty, anchor, box = best
+    return best
+
+
+def label_at(city: City, spot: Spot, lang: str) -> Label:
+    """``city``'s name written at ``spot``."""
     attrs = {"class": "lbl major" if city.fortress == "major" else "lbl",
              "id": f"label-{city.id}",
-             "style": None if size == NAME_SIZE else f"font-size:{size}px",
-             "text-anchor": anchor, "x": rnd(tx), "y": rnd(ty)}
-    return c, Label(city.id, size, tx, ty, anchor, box, svg_text(text, attrs))
+             "style": None if spot.size == NAME_SIZE else f"font-size:{spot.size}px",
+             "text-anchor": spot.anchor, "x": rnd(spot.x), "y": rnd(spot.y)}
+    return Label(city.id, spot.size, spot.x, spot.y, spot.anchor, spot.box,
+                 svg_text(city.display_name(lang), attrs))
+
+
+def place_label(city: City, x: float, y: float, lang: str, important: bool,
+                 cost: Callable[[Box], int]) -> tuple[int, Label]:
+    """The best of eight places around the city for its name, and what it covers there.
+
+    A town's name that fits nowhere is tried in a smaller type; an important name (which is
+    printed whatever it covers) is tried a little farther out instead.
+    """
+    c, spot = choose(spots(city, x, y, lang, important), important, lambda s: cost(s.box))
+    return c, label_at(city, spot, lang)
 
 
 def place_labels(board: Board, pos: Mapping[str, tuple[float, float]], symbols: Sequence[Box],
@@ -185,62 +257,3 @@ def place_labels(board: Board, pos: Mapping[str, tuple[float, float]], symbols: 
         taken.add(label.box, LABEL_HIT, city.id, important)
         out.append(label)
     return out
-
-
-def replace_labels(board: Board, pos: Mapping[str, tuple[float, float]], base: Mapping[str, Label],
-                   grid: Boxes, unnamed: Boxes, obstacles: Sequence[Box], busy: Set[str],
-                   lang: str) -> list[Label]:
-    """The names for a view: those placed on the empty board stay where they are unless a
-    piece, a mark or a battle ring now covers them or their city became busy; those are
-    placed again around the kept names, important ones first as in the full placement.
-    A small name that an important one now covers moves too, and a town left unnamed on the
-    empty board gets a chance where a name moved away. ``base`` holds the names placed on
-    the empty board, ``grid`` their boxes and the cities' symbols, and ``unnamed`` the reach
-    of each town left unnamed there."""
-    cities = board.cities
-    dynamic = Boxes()
-    for box in obstacles:
-        dynamic.add(box, PIECE_HIT)
-    moved: set[str] = {c for c in busy if c in cities and name_rank(cities[c], set()) == 2}
-    for box in obstacles:
-        moved |= grid.owners(box)
-    placed: dict[str, Label] = {}
-
-    def big_cost(box: Box) -> int:
-        return grid.cost(box, moved, only_big=True) + dynamic.cost(box, only_big=True)
-
-    for cid in sorted((c for c in moved if is_important(cities[c], busy)),
-                      key=lambda c: (name_rank(cities[c], busy), c)):
-        x, y = pos[cid]
-        _, label = place_label(cities[cid], x, y, lang, True, big_cost)
-        dynamic.add(label.box, LABEL_HIT, cid, True)
-        placed[cid] = label
-        # small names under it give way (kept important ones were in its cost)
-        moved |= {o for o in grid.owners(label.box) if not is_important(cities[o], busy)}
-    # Small names to place again: the moved ones and, as the full placement would have placed
-    # them together, the small names within their reach; then the unnamed towns that may now
-    # find room where a name left.
-    small = {c for c in moved if not is_important(cities[c], busy)}
-    for cid in sorted(small):
-        small |= {o for o in grid.owners(name_reach(cities[cid], pos[cid], lang))
-                  if not is_important(cities[o], busy)}
-    moved |= small
-    for cid in sorted(moved):
-        if cid in base:
-            small |= unnamed.owners(base[cid].box) - busy
-
-    def cost(box: Box) -> int:  # as in the full placement, only a free place matters
-        return grid.cost(box, moved, first=True) or dynamic.cost(box, first=True)
-
-    for cid in sorted(small):
-        x, y = pos[cid]
-        c, label = place_label(cities[cid], x, y, lang, False, cost)
-        if c == 0:
-            dynamic.add(label.box, LABEL_HIT, cid, False)
-            placed[cid] = label
-    for cid, label in base.items():
-        if cid not in moved:
-            placed[cid] = label
-    return [placed[c] for c in sorted(placed, key=lambda c: (name_rank(cities[c], busy), c))]
-
-

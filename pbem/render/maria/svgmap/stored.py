@@ -47,7 +47,7 @@ def map_names(svg: str) -> MapNames | None:
     if drawn.pop() != "" or not all(text.startswith("<text ") for text in drawn):
         return None  # something in the layer that is not a name
     kept = {text + "</text>" for text in drawn}
-    base = [lbl.svg for lbl in st.labels.values()]
+    base = [lbl.svg for lbl in st.names.labels.values()]
     defs_end = svg.index("</defs>") + len("</defs>")
     ground = svg[:defs_end] + _LAYER + "".join(base) + "</g></svg>"
     hidden = _ID.sub("", "".join(text for text in base if text not in kept))

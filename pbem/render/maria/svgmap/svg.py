@@ -37,8 +37,9 @@ def esc_attr(value: str) -> str:
 
 def open_tag(tag: str, attrs: Attrs) -> str:
     """An element's start tag without its closing bracket (None values left out)."""
-    return f"<{tag}" + "".join(f' {k}="{esc_attr(str(v))}"' for k, v in sorted(attrs.items())
-                               if v is not None)
+    # numbers need no escaping
+    return f"<{tag}" + "".join([f' {k}="{v}"' if isinstance(v, (int, float)) else f' {k}="{esc_attr(str(v))}"'
+                                for k, v in sorted(attrs.items()) if v is not None])
 
 
 def el(tag: str, attrs: Attrs, body: str = "") -> str:

@@ -1,0 +1,189 @@
+"""The names of the empty board, placed once per board and language, and the names a view
+moves: those its pieces, marks and battle rings cover, placed again around the kept ones.
+
+A view moves a few dozen of a board's names. What moving a name needs that no piece changes is
+worked out the first time it is needed and kept with the empty board's names: the places tried
+for it, and which city symbols and kept names each place covers. A view then only tests those
+places against its own pieces and the names it moved, and the names come out where the
+placement rule of :mod:`.labels` puts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Set
+from functools import partial
+
+from pbem.games.maria.board import Board
+from pbem.render.maria.svgmap.labels import (LABEL_HIT, PIECE_HIT, Boxes, Entry, Label, Spot,
+                                             choose, is_important, label_at, name_rank, name_reach,
+                                             place_labels, spots)
+from pbem.render.maria.svgmap.svg import Box, overlaps
+
+
+class Place:
+    """A place for a city's name and what of the empty board lies under it."""
+
+    __slots__ = ("spot", "one_cell", "symbols", "names", "owners", "label")
+
+    def __init__(self, spot: Spot, grid: Boxes) -> None:
+        self.spot = spot
+        self.one_cell = grid.one_cell(spot.box)
+        hits = grid.hits(spot.box)
+        # the summed weight of the city symbols it covers, and the kept names it covers:
+        # (city, weight, important), as the grid's cost counts them
+        self.symbols = sum(w for _, w, owner, _ in hits if not owner)
+        self.names = tuple((owner, w, big) for _, w, owner, big in hits if owner)
+        self.owners = frozenset(owner for owner, _, _ in self.names)
+        self.label: Label | None = None
+
+
+class KeptNames:
+    """The names placed on the empty board of ``board`` in ``lang``, and what a view needs to
+    move some of them (worked out once per city, when first needed)."""
+
+    def __init__(self, board: Board, pos: Mapping[str, tuple[float, float]], symbols: Sequence[Box],
+                 lang: str) -> None:
+        self.board, self.pos, self.lang = board, pos, lang
+        self.labels: dict[str, Label] = {}
+        # the cities' symbols and the empty board's names, so a view only re-places the names
+        # its pieces disturb
+        self.grid = Boxes()
+        for box in symbols:
+            self.grid.add(box, 3)
+        for lbl in place_labels(board, pos, symbols, (), set(), lang):
+            self.labels[lbl.city] = lbl
+            self.grid.add(lbl.box, LABEL_HIT, lbl.city, is_important(board.cities[lbl.city], set()))
+        # for each town whose name found no free place, the area its name could take
+        self.unnamed = Boxes()
+        for cid in sorted(c for c in board.cities if c not in self.labels):
+            self.unnamed.add(name_reach(board.cities[cid], pos[cid], lang), 0, cid)
+        self.rank = {cid: name_rank(city, set()) for cid, city in board.cities.items()}
+        # the cities of each rank, in order
+        self.order: tuple[list[str], ...] = tuple(sorted(c for c, r in self.rank.items() if r == n)
+                                                  for n in range(3))
+        self._places: dict[tuple[str, bool], tuple[list[list[Place]], Box]] = {}
+        self._reach: dict[str, frozenset[str]] = {}
+        self._unnamed_near: dict[str, frozenset[str]] = {}
+
+    def places(self, cid: str, important: bool) -> tuple[list[list[Place]], Box]:
+        """The places tried for ``cid``'s name, tier by tier, and the area they lie in."""
+        key = (cid, important)
+        if key not in self._places:
+            x, y = self.pos[cid]
+            tiers = [[Place(s, self.grid) for s in tier]
+                     for tier in spots(self.board.cities[cid], x, y, self.lang, important)]
+            boxes = [p.spot.box for tier in tiers for p in tier]
+            area = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                    max(b[2] for b in boxes), max(b[3] for b in boxes))
+            self._places[key] = (tiers, area)
+        return self._places[key]
+
+    def label(self, cid: str, place: Place) -> Label:
+        if place.label is None:
+            place.label = label_at(self.board.cities[cid], place.spot, self.lang)
+        return place.label
+
+    def reach(self, cid: str) -> frozenset[str]:
+        """The cities whose kept names lie where ``cid``'s name could go."""
+        if cid not in self._reach:
+            city = self.board.cities[cid]
+            self._reach[cid] = frozenset(self.grid.owners(name_reach(city, self.pos[cid], self.lang)))
+        return self._reach[cid]
+
+    def unnamed_near(self, cid: str) -> frozenset[str]:
+        """The unnamed towns whose names could go where ``cid``'s kept name stands."""
+        if cid not in self._unnamed_near:
+            self._unnamed_near[cid] = frozenset(self.unnamed.owners(self.labels[cid].box))
+        return self._unnamed_near[cid]
+
+
+def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequence[Entry]) -> int:
+    """What an important name covers at ``place``: city symbols, kept important names that
+    stay, and the view's pieces and moved names (``near``; ``unique`` counts each box once)."""
+    cost = place.symbols
+    for owner, weight, big in place.names:
+        if big and owner not in moved:
+            cost += weight
+    box = place.spot.box
+    for other, weight, owner, big in (near if place.one_cell else unique):
+        if overlaps(box, other) and not (owner and not big):
+            cost += weight
+    return cost
+
+
+def _first_free(tiers: Sequence[Sequence[Place]], area: Box, moved: Set[str],
+                dynamic: Boxes) -> Place | None:
+    """The first place where a small name covers nothing: no city symbol, no kept name that
+    stays, none of the view's pieces or moved names (in ``dynamic``, ``area`` holding every
+    place)."""
+    near: list[Entry] | None = None
+    for tier in tiers:
+        for place in tier:
+            if place.symbols or not place.owners <= moved:
+                continue
+            if near is None:
+                near = dynamic.near(area)
+            x0, y0, x1, y1 = place.spot.box
+            if not any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b, _, _, _ in near):
+                return place
+    return None
+
+
+def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) -> list[Label]:
+    """The names for a view: those placed on the empty board stay where they are unless a
+    piece, a mark or a battle ring now covers them or their city became busy; those are
+    placed again around the kept names, important ones first as in the full placement.
+    A small name that an important one now covers moves too, and a town left unnamed on the
+    empty board gets a chance where a name moved away."""
+    cities, grid, rank = kept.board.cities, kept.grid, kept.rank
+
+    def important(cid: str) -> bool:
+        return rank[cid] < 2 or cid in busy
+
+    dynamic = Boxes()
+    for box in obstacles:
+        dynamic.add(box, PIECE_HIT)
+    moved: set[str] = {c for c in busy if c in cities and rank[c] == 2}
+    for box in obstacles:
+        moved |= grid.owners(box)
+    placed: dict[str, Label] = {}
+    for cid in sorted((c for c in moved if important(c)), key=lambda c: (min(rank[c], 1), c)):
+        tiers, area = kept.places(cid, True)
+        near = dynamic.near(area)
+        _, place = choose(tiers, True, partial(_big_cost, moved=moved, near=near,
+                                               unique=list(dict.fromkeys(near))))
+        label = kept.label(cid, place)
+        dynamic.add(label.box, LABEL_HIT, cid, True)
+        placed[cid] = label
+        # small names under it give way (kept important ones were in its cost)
+        moved |= {o for o in place.owners if not important(o)}
+    # Small names to place again: the moved ones and, as the full placement would have placed
+    # them together, the small names within their reach; then the unnamed towns that may now
+    # find room where a name left.
+    small = {c for c in moved if not important(c)}
+    for cid in sorted(small):
+        small |= {o for o in kept.reach(cid) if not important(o)}
+    moved |= small
+    for cid in sorted(moved):
+        if cid in kept.labels:
+            small |= kept.unnamed_near(cid) - busy
+    # as in the full placement, a small name goes only where it covers nothing
+    for cid in sorted(small):
+        free = _first_free(*kept.places(cid, False), moved=moved, dynamic=dynamic)
+        if free is not None:
+            label = kept.label(cid, free)
+            dynamic.add(label.box, LABEL_HIT, cid, False)
+            placed[cid] = label
+    for cid, label in kept.labels.items():
+        if cid not in moved:
+            placed[cid] = label
+    # in drawing order: by rank (a busy town's name among the minor fortresses'), then by city
+    busy_towns = sorted(c for c in placed if c in busy and rank[c] == 2)
+    return ([placed[c] for c in kept.order[0] if c in placed]
+            + [placed[c] for c in _merged(kept.order[1], busy_towns) if c in placed]
+            + [placed[c] for c in kept.order[2] if c in placed and c not in busy])
+
+
+def _merged(a: Sequence[str], b: Sequence[str]) -> list[str]:
+    """Two sorted lists as one."""
+    return sorted([*a, *b]) if b else list(a)
