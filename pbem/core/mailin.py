@@ -23,19 +23,16 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.core import mailbody
+from pbem.core import mailbody, mailfast
+from pbem.core.mailfast import MAX_PARTS, TooManyParts
 from pbem.common.canonical import sha256_hex
 from pbem.core.envelope import parse_order_document
 from pbem.common.safeyaml import DEFAULT_MAX_BYTES
 from pbem.errors import PbemError, echo
 
 MAX_MAIL_BYTES = 25 * 1024 * 1024
-# A mail of more parts is refused before it is parsed further: millions of empty parts in 25 MB
-# would otherwise cost a minute and gigabytes of memory.
-MAX_PARTS = 1000
 # Written by ``pbem fetch`` into the header it stores in place of a message over the size limit.
 NOT_FETCHED = "X-Pbem-Not-Fetched"
 
@@ -43,6 +40,12 @@ NOT_FETCHED = "X-Pbem-Not-Fetched"
 def too_large(size: int) -> str:
     """The refusal of a mail of ``size`` bytes, over :data:`MAX_MAIL_BYTES`."""
     return f"the mail is {size:,} bytes; pbem reads mails up to {MAX_MAIL_BYTES:,} bytes"
+
+
+Mail = mailfast.Part | email.message.Message
+"""A mail as read: directly (its common shapes), or by the email package."""
+
+
 YAML_TYPES = {"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"}
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
@@ -236,15 +239,11 @@ def _extract_bytes(raw: bytes, name: str, max_bytes: int, received: datetime | N
         # compat32 parses headers lazily and plainly: the default policy's header objects cost
         # far more than the rest of intake, and extraction needs only types, names and payloads
         msg = _parse_capped(raw)
-        return list(extract(msg, name, max_bytes, received))  # type: ignore[arg-type]
-    except _TooManyParts:
+        return list(extract(msg, name, max_bytes, received))
+    except TooManyParts:
         return [Candidate(name, problem=f"the mail has more than {MAX_PARTS:,} parts; pbem reads mails of up to {MAX_PARTS:,}")]
     except Exception as exc:  # noqa: BLE001 - a hostile mail must not stop intake
         return [Candidate(name, problem=f"the mail is malformed and cannot be read ({type(exc).__name__}); send it again as a plain mail")]
-
-
-class _TooManyParts(Exception):
-    pass
 
 
 class _PartCounter:
@@ -256,193 +255,34 @@ class _PartCounter:
     def __call__(self, policy: email.policy.Policy = email.policy.compat32) -> email.message.Message:
         self.count += 1
         if self.count > MAX_PARTS:
-            raise _TooManyParts
+            raise TooManyParts
         return email.message.Message(policy)
 
 
-def _parse_capped(raw: bytes) -> email.message.Message:
-    """Parse a mail with compat32, giving up as soon as it has too many parts (before the rest
-    is read: the cost stays that of MAX_PARTS parts). A multipart mail of the usual shape is
-    split on its delimiter lines directly (:func:`_split_multipart`); anything else, and any
-    mail that split finds unusual, goes to the email package's parser whole."""
-    counter = _PartCounter()
-    try:
-        fast = _split_multipart(raw, counter, 0)
-    except _Unusual:
-        fast = None
-    if fast is not None:
-        return fast
-    counter.count = 0
-    return _parse_part(raw, counter)
+def _parse_capped(raw: bytes) -> mailfast.Part | email.message.Message:
+    """Read a mail: the common shapes directly (:mod:`pbem.core.mailfast`), anything else with
+    the email package's compat32 parser, which gives up as soon as the mail has too many parts
+    (before the rest is read: the cost stays that of MAX_PARTS parts)."""
+    return mailfast.read(raw) or _feed(raw, _PartCounter())
 
 
-def _feed(raw: bytes, counter: _PartCounter, headersonly: bool = False) -> email.message.Message:
+def _feed(raw: bytes, counter: _PartCounter) -> email.message.Message:
     """The email package's compat32 parse of ``raw``, chunk by chunk, its parts counted."""
     before = counter.count
     parser = email.feedparser.BytesFeedParser(counter, policy=email.policy.compat32)
     counter.count = before  # the parser calls the factory once to learn its signature
-    if headersonly:
-        getattr(parser, "_set_headersonly")()  # what email.parser's headersonly=True does
     for start in range(0, len(raw), 64 * 1024):
         parser.feed(raw[start:start + 64 * 1024])
     return parser.close()
 
 
-def _parse_part(raw: bytes, counter: _PartCounter, headersonly: bool = False) -> email.message.Message:
-    """``raw`` parsed as :func:`_feed` parses it: directly when its headers are plain (each line
-    a field name and a colon, or a continuation, then an empty line) and it is not a multipart
-    or message part, else by the email package."""
-    return _plain_part(raw, counter, headersonly) or _feed(raw, counter, headersonly)
-
-
-_FIELD = re.compile(r"[\041-\071\073-\176]+:")  # a field name (printable ASCII but the colon) and its colon
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")  # a line and its break, as the parser splits lines
-
-
-def _plain_part(raw: bytes, counter: _PartCounter, headersonly: bool) -> email.message.Message | None:
-    """The parser's reading of a part whose header block is plain (see :func:`_parse_part`),
-    built here: the email package's parser costs many times more for a part of a few lines.
-    None for anything else (the parser reads it)."""
-    blank = _BLANK.search(raw)
-    if blank is None or blank.start() == 0 or raw[:1] in b"\r\n":
-        return None
-    first_break = 2 if raw.startswith(b"\r\n", blank.start()) else 1
-    head = raw[:blank.start() + first_break].decode("ascii", "surrogateescape")
-    lines = _LINE.findall(head)
-    if sum(map(len, lines)) != len(head) or not _FIELD.match(lines[0]):
-        return None
-    fields: list[list[str]] = []
-    for line in lines:
-        if line[0] in " \t":
-            fields[-1].append(line)
-        elif _FIELD.match(line):
-            fields.append([line])
-        else:
-            return None
-    msg = counter()
-    for raw_field in fields:
-        msg.set_raw(*email.policy.compat32.header_source_parse(raw_field))
-    if not headersonly and msg.get_content_maintype() in ("multipart", "message"):
-        counter.count -= 1  # the parser reads it (and counts it) again
-        return None
-    msg.set_payload(raw[blank.end():].decode("ascii", "surrogateescape"))
-    return msg
-
-
-class _Unusual(Exception):
-    """A shape the direct split leaves to the email package's parser."""
-
-
-_BLANK = re.compile(rb"(?>\r\n|\r|\n)(?>\r\n|\r|\n)")  # a line break, then an empty line
-_MAX_DEPTH = 8
-
-
-def _split_multipart(raw: bytes, counter: _PartCounter, depth: int) -> email.message.Message | None:
-    """``raw`` parsed as the email package's parser parses it, its multipart bodies split on
-    their delimiter lines here: that parser compiles a regular expression for every boundary,
-    and as every mail has its own boundary, that cost about half of reading an order mail.
-
-    Follows the parser's rules (RFC 2046): a delimiter line is ``--`` and the boundary, ``--``
-    after it on the close line, then only spaces or tabs; the line break before a delimiter
-    belongs to it. A leaf part is parsed by the email package on its own bytes, as that
-    parser parses it between its delimiters. Returns None for a mail that is not multipart
-    (the parser reads it whole as fast); raises :class:`_Unusual` for a shape it leaves to
-    the parser: a digest or message part, no boundary, a boundary not in plain ASCII, no
-    delimiter or no close delimiter, two delimiters in a row, nesting deeper than 8."""
-    if depth and b"multipart" not in raw[:4096].lower():  # a leaf part, as the parser reads it
-        return _leaf(raw, counter)
-    blank = _BLANK.search(raw)
-    if blank is None:
-        raise _Unusual
-    # the headers as the parser reads them (up to the first empty line; what it takes for the
-    # body before that line comes back as the payload), then the rest of the bytes as the body
-    head = _parse_part(raw[:blank.end()], counter, headersonly=True)
-    if head.get_content_maintype() != "multipart":
-        if depth == 0:
-            return None
-        counter.count -= 1  # the part is parsed again, whole
-        return _leaf(raw, counter)
-    boundary = head.get_boundary()
-    if depth >= _MAX_DEPTH or head.get_content_subtype() == "digest" or not boundary \
-            or not boundary.isascii() or not boundary.isprintable():
-        raise _Unusual
-    before = getattr(head, "_payload")  # as read: get_payload() would decode its bytes by the charset
-    if not isinstance(before, str):
-        raise _Unusual
-    data = before.encode("ascii", "surrogateescape") + raw[blank.end():]
-    delimiter = b"--" + boundary.encode("ascii")
-    starts: list[tuple[int, int]] = []  # each delimiter line: where it starts, where the next line does
-    close = None
-    at = data.find(delimiter)
-    while at >= 0:
-        if at == 0 or data[at - 1] in b"\r\n":  # at the start of a line
-            end = _line_end(data, at)
-            rest = data[at + len(delimiter):end].rstrip(b"\r\n")
-            closing = rest.startswith(b"--")
-            if (rest[2:] if closing else rest).strip(b" \t") == b"":
-                if closing:
-                    close = (at, end)
-                    break
-                starts.append((at, end))
-                if len(starts) > MAX_PARTS:
-                    raise _TooManyParts
-        at = data.find(delimiter, at + 1)
-    if not starts or close is None:
-        raise _Unusual
-    bounds = [*starts, close]
-    if any(nxt[0] == prev[1] for prev, nxt in zip(bounds, bounds[1:])):  # two delimiter lines in a row
-        raise _Unusual
-    if starts[0][0]:
-        head.preamble = _strip_eol(data[:starts[0][0]]).decode("ascii", "surrogateescape")
-    parts: list[email.message.Message | str] = []
-    for (_, first), (last, _) in zip(bounds, bounds[1:]):
-        part = _split_multipart(data[first:last], counter, depth + 1)
-        assert part is not None
-        if part.get_content_maintype() == "multipart":
-            if part.epilogue == "":
-                part.epilogue = None
-            elif part.epilogue is not None:
-                part.epilogue = _strip_eol(part.epilogue.encode("ascii", "surrogateescape")).decode("ascii", "surrogateescape")
-        else:
-            payload = getattr(part, "_payload")  # the parser strips it so too
-            if isinstance(payload, str):
-                part.set_payload(_strip_eol(payload.encode("ascii", "surrogateescape")).decode("ascii", "surrogateescape"))
-        parts.append(part)
-    head.epilogue = data[close[1]:].decode("ascii", "surrogateescape")
-    head.set_payload(parts)
-    return head
-
-
-def _leaf(raw: bytes, counter: _PartCounter) -> email.message.Message:
-    part = _parse_part(raw, counter)
-    if part.get_content_maintype() == "message":
-        raise _Unusual
-    return part
-
-
-def _line_end(data: bytes, at: int) -> int:
-    """Where the line holding ``at`` ends, its line break included."""
-    found = _BREAK.search(data, at)
-    return len(data) if found is None else found.end()
-
-
-_BREAK = re.compile(rb"\r\n?|\n")
-
-
-def _strip_eol(line: bytes) -> bytes:
-    """``line`` without its one last line break."""
-    if line.endswith(b"\r\n"):
-        return line[:-2]
-    return line[:-1] if line.endswith((b"\n", b"\r")) else line
-
-
-def _decoded(part: EmailMessage) -> bytes:
+def _decoded(part: Mail) -> bytes:
     """A leaf part's payload with its transfer encoding undone (b"" if there is none)."""
     data = part.get_payload(decode=True)
     return data if isinstance(data, bytes) else b""
 
 
-def _header(msg: EmailMessage, name: str) -> str:
+def _header(msg: Mail, name: str) -> str:
     """A header's text, or '' when it cannot be parsed."""
     try:
         value = str(msg.get(name, ""))
@@ -452,7 +292,7 @@ def _header(msg: EmailMessage, name: str) -> str:
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _filename(part: EmailMessage) -> str | None:
+def _filename(part: Mail) -> str | None:
     """The attachment's file name, with RFC 2047 encoded words (=?utf-8?b?...?=) decoded."""
     try:
         name = part.get_filename()
@@ -474,7 +314,7 @@ _PLAIN_FROM = re.compile(r"(?:(?P<name>[A-Za-z0-9]+(?: [A-Za-z0-9]+)*) <)?(?P<ad
                          r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)(?(name)>)")
 
 
-def _sender(msg: EmailMessage) -> str | None:
+def _sender(msg: Mail) -> str | None:
     try:
         text = _header(msg, "From")
         plain = _PLAIN_FROM.fullmatch(text)
@@ -484,7 +324,7 @@ def _sender(msg: EmailMessage) -> str | None:
     return addr.lower() or None
 
 
-def _subject(msg: EmailMessage) -> str | None:
+def _subject(msg: Mail) -> str | None:
     """The Subject with RFC 2047 encoded words decoded."""
     text = _header(msg, "Subject")
     try:
@@ -494,7 +334,7 @@ def _subject(msg: EmailMessage) -> str | None:
     return " ".join(text.split()) or None
 
 
-def _sent(msg: EmailMessage) -> datetime | None:
+def _sent(msg: Mail) -> datetime | None:
     """The Date header as an aware time, or None."""
     try:
         when = email.utils.parsedate_to_datetime(_header(msg, "Date"))
@@ -503,7 +343,7 @@ def _sent(msg: EmailMessage) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | None) -> Iterator[Candidate]:
+def extract(msg: Mail, name: str, max_bytes: int, received: datetime | None) -> Iterator[Candidate]:
     """The order documents in one mail, or one Candidate saying why there are none."""
     sender = _sender(msg)
     mid = _header(msg, "Message-ID").strip() or None
@@ -518,7 +358,8 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
         return
     found = 0
     bodies: dict[str, list[bytes]] = {"text/plain": [], "text/html": []}
-    for index, part in enumerate(msg.walk()):
+    parts: Iterator[Mail] = msg.walk()
+    for index, part in enumerate(parts):
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
@@ -553,7 +394,7 @@ def extract(msg: EmailMessage, name: str, max_bytes: int, received: datetime | N
         yield cand(name, problem="no order file found in the mail; attach the signed .yaml file made by 'pbem sign'")
 
 
-def _body_document(part: EmailMessage, ctype: str) -> bytes | None:
+def _body_document(part: Mail, ctype: str) -> bytes | None:
     """The order document in a text/plain or text/html body, as UTF-8 (see :mod:`mailbody`)."""
     data = _decoded(part)
     if b"pbem" not in data:
@@ -571,7 +412,7 @@ def _body_document(part: EmailMessage, ctype: str) -> bytes | None:
     return None if doc is None else doc.encode("utf-8", "surrogateescape")
 
 
-def _param(part: EmailMessage, name: str) -> str:
+def _param(part: Mail, name: str) -> str:
     """A Content-Type parameter, lowercased ('' when absent)."""
     value = part.get_param(name, "", header="content-type")
     return (email.utils.collapse_rfc2231_value(value) if isinstance(value, tuple) else str(value)).lower()
