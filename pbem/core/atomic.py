@@ -29,15 +29,13 @@ _scratch: list[Path] = []  # the campaign folders held by this process, innermos
 
 
 class _Group:
-    """The writes of an open group: each target's temp file and bytes, in write order."""
+    """The writes of an open group: each target's temp file and bytes, in write order (keyed by
+    the target's path as text: intake writes thousands, and text is cheaper than ``Path``)."""
 
     def __init__(self, folders: tuple[Path, ...]) -> None:
         self.prefixes = tuple(os.path.join(f, "") for f in folders)
-        self.pending: dict[Path, tuple[str, bytes]] = {}
+        self.pending: dict[str, tuple[str, bytes]] = {}
         self.folders: set[str] = set()  # the targets' folders made (or found) so far
-
-    def covers(self, path: Path) -> bool:
-        return str(path).startswith(self.prefixes)
 
 
 _group: list[_Group] = []  # the open group, if any (one at a time)
@@ -67,7 +65,7 @@ def commit() -> None:
     _flush([tmp for tmp, _ in pending.values()])
     for path, (tmp, _) in pending.items():
         os.replace(tmp, path)
-    for folder in sorted({path.parent for path in pending}):
+    for folder in sorted({os.path.dirname(path) for path in pending}):  # one fsync per folder
         fsync_dir(folder)
     pending.clear()
 
@@ -109,12 +107,16 @@ _syncfs = _find_syncfs()
 def read_bytes(path: Path) -> bytes | None:
     """``path``'s bytes as the open group will leave them (a pending write's), or None if
     there is no such file."""
-    if _group and path in _group[0].pending:
-        return _group[0].pending[path][1]
+    if _group:
+        hit = _group[0].pending.get(os.fspath(path))
+        if hit is not None:
+            return hit[1]
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
 
 
 @contextmanager
@@ -153,9 +155,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _temp_path(path: Path) -> str:
+def _temp_path(path: Path | str) -> str:
     # string work throughout: pathlib's joins cost more than a small write on a memory disk
-    text = str(path)
+    text = os.fspath(path)
     for root in reversed(_scratch):
         prefix = os.path.join(root, "")
         if text.startswith(prefix):  # under root
@@ -172,7 +174,7 @@ def _unlink(path: str) -> None:
         pass
 
 
-def fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path | str) -> None:
     """Flush a folder's entries (the rename itself) to disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -183,24 +185,16 @@ def fsync_dir(path: Path) -> None:
 
 def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Atomically replace ``path`` with ``data`` (in an open group covering it: at its commit)."""
-    deferred = bool(_group) and _group[0].covers(path)
-    if not deferred:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    else:  # a group writes many files to few folders: make each one once
-        folder = os.path.dirname(path)
-        if folder not in _group[0].folders:
-            os.makedirs(folder, exist_ok=True)
-            _group[0].folders.add(folder)
+    text = os.fspath(path)
+    if _group and text.startswith(_group[0].prefixes):
+        _write_pending(_group[0], text, data, mode)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temp_path(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         try:
-            view = memoryview(data)
-            while view:  # (plain os.write: a file object's buffer costs more than a small write)
-                view = view[os.write(fd, view):]
-            if deferred:
-                _group[0].pending[path] = (tmp, data)
-                return
+            _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -209,6 +203,34 @@ def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
         _unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def _write_pending(group: _Group, text: str, data: bytes, mode: int) -> None:
+    """A group's write: only its temp file, flushed and renamed at the commit (three calls: open,
+    write, close; a group writes many files to few folders, each folder is made once)."""
+    folder = os.path.dirname(text)
+    if folder not in group.folders:
+        os.makedirs(folder, exist_ok=True)
+        group.folders.add(folder)
+    tmp = _temp_path(text)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
+    try:
+        _write_all(fd, data)
+    except BaseException:
+        os.close(fd)
+        _unlink(tmp)
+        raise
+    os.close(fd)
+    group.pending[text] = (tmp, data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    # plain os.write: a file object's buffer costs more than a small write
+    written = os.write(fd, data)
+    if written < len(data):
+        view = memoryview(data)[written:]
+        while view:
+            view = view[os.write(fd, view):]
 
 
 def write_text(path: Path, text: str, mode: int = 0o644) -> None:

@@ -83,23 +83,27 @@ class Source:
 
         A name already in cur/ (whatever its flags) is never overwritten: the message gets the
         first free name ``NAME.1``, ``NAME.2``... instead."""
-        if self.maildir_file is None or self.maildir_file.parent.name != "new":
+        if self.maildir_file is None:
             return
-        cur = self.maildir_file.parent.parent / "cur"
+        new, name = os.path.split(os.fspath(self.maildir_file))  # (one a mail: no pathlib)
+        box, folder = os.path.split(new)
+        if folder != "new":
+            return
+        cur = os.path.join(box, "cur")
         taken = self.taken if self.taken is not None else _bare_names(cur)
-        base = unique = self.maildir_file.name.split(":")[0]
+        base = unique = name.split(":")[0]
         n = 0
         while unique in taken:
             n += 1
             unique = f"{base}.{n}"
         try:
-            self.maildir_file.rename(cur / (unique + ":2,S"))
+            os.rename(os.path.join(new, name), os.path.join(cur, unique + ":2,S"))
         except FileNotFoundError:  # already moved by an earlier, interrupted run
             return
         taken.add(unique)
 
 
-def _bare_names(cur: Path) -> set[str]:
+def _bare_names(cur: Path | str) -> set[str]:
     """The names in a Maildir's cur/ without their info part (what a collision is about)."""
     return {name.split(":")[0] for name in os.listdir(cur)}
 
@@ -128,14 +132,33 @@ def read_regular(p: Path, limit: int, too_big: Callable[[int], str]) -> tuple[by
         if exc.errno == errno.ELOOP:
             return None, _not_regular(stat.S_IFLNK)
         return None, f"it cannot be read ({exc.strerror})"
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return None, _not_regular(info.st_mode)
-        data = handle.read(limit + 1) if info.st_size <= limit else b""
+        data = _read_fd(fd, info.st_size + 1, limit + 1) if info.st_size <= limit else b""
         if info.st_size > limit or len(data) > limit:  # (a file that grew while being read)
             return None, too_big(max(info.st_size, len(data)))
         return data, None
+    finally:
+        os.close(fd)
+
+
+def _read_fd(fd: int, first: int, most: int) -> bytes:
+    """Up to ``most`` bytes of the regular file ``fd``, asking for ``first`` bytes first (plain
+    reads: a file object costs more than a small mail). A read that gives less than asked
+    is at the end of the file."""
+    chunks = []
+    total, want = 0, first
+    while total < most:
+        ask = min(want, most - total)
+        chunk = os.read(fd, ask)
+        chunks.append(chunk)
+        total += len(chunk)
+        if len(chunk) < ask:
+            break
+        want = 1 << 20
+    return b"".join(chunks)
 
 
 def read_sources(paths: list[str | Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Source]:

@@ -41,10 +41,12 @@ def new_message(*, sender: str, to: str, subject: str, mid: str, text: str, head
         encoded_subject = subject
     else:
         encoded_subject = Header(subject, "utf-8").encode(linesep="\r\n")
-    if text.isascii() and all(len(line) <= 998 for line in text.splitlines()):
-        cte, body = "7bit", text
+    lines = text.splitlines()
+    if text.isascii() and max(map(len, lines), default=0) <= 998:
+        cte = "7bit"
     else:
-        cte, body = "quoted-printable", quopri.encodestring(text.encode("utf-8")).decode("ascii")
+        cte = "quoted-printable"
+        lines = quopri.encodestring(text.encode("utf-8")).decode("ascii").splitlines()
     head = [
         f"From: {sender}",
         f"To: {to}",
@@ -56,17 +58,17 @@ def new_message(*, sender: str, to: str, subject: str, mid: str, text: str, head
         'Content-Type: text/plain; charset="utf-8"',
         f"Content-Transfer-Encoding: {cte}",
     ]
-    lines = body.splitlines()
     return ("\r\n".join(head) + "\r\n\r\n" + "\r\n".join(lines) + "\r\n").encode("ascii")
 
 
 def queue(outbox: Path, name: str, msg: EmailMessage | bytes) -> Path:
     """Write ``msg`` to ``outbox/<name>.eml`` atomically (unchanged bytes are not rewritten)."""
     file_name = _SAFE.sub("_", name) + ".eml"
-    path = outbox / file_name
-    sent = os.path.join(os.path.dirname(outbox), "sent", file_name)  # (intake queues many: no pathlib)
+    folder = os.fspath(outbox)
+    sent = os.path.join(os.path.dirname(folder), "sent", file_name)  # (intake queues many: no pathlib)
     if os.path.exists(sent):
         return Path(sent)
+    path = Path(os.path.join(folder, file_name))
     data = msg if isinstance(msg, bytes) else msg.as_bytes(policy=email.policy.SMTP)
     atomic.write_if_changed(path, data)
     return path
