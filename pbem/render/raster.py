@@ -27,10 +27,10 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from PIL import Image
+from PIL import Image
+
+from pbem.render import rastersprites, rastertext
 
 LATIN_FONTS = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -139,13 +139,77 @@ def _png(svg: str, width: int, box: Box | None) -> bytes:
 
 @lru_cache(maxsize=64)
 def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
-    from PIL import Image
-
     base = _ground(ground, width, box)
-    sheet = _draw(top, width, box, None)
-    if sheet.size != base.size:
-        raise ValueError("the drawing's layers are not of one size")
-    return _palette_png(Image.alpha_composite(base, sheet).convert("RGB"))
+    x, y, w, h = box if box is not None else view_box(top)
+    view = rastersprites.view_of((x, y, w, h), base.width, base.height)
+    try:
+        picture = _over(base, top, view)
+    except rastersprites.Unmeasured:  # drawn whole by resvg, words and all
+        sheet = _draw(top, width, box, None)
+        if sheet.size != base.size:
+            raise ValueError("the drawing's layers are not of one size") from None
+        picture = Image.alpha_composite(base, sheet)
+    return _palette_png(picture.convert("RGB"))
+
+
+def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
+    """``top`` (a drawing of the layers over the ground) laid over a copy of ``base``: its
+    shapes drawn by resvg where they stand (:mod:`pbem.render.rastersprites`), its words by
+    Pillow (:mod:`pbem.render.rastertext`), one after the other in the drawing's order."""
+    defs = top.find("</defs>")
+    cut = defs + len("</defs>") if defs >= 0 else top.index(">") + 1
+    head, body = top[:cut], top[cut:top.rindex("</svg>")]
+    rules = rastertext.style_rules(head)
+    styled = frozenset(c for _spec, _place, classes, _decls in rules for c in classes)
+    items = _items(body, styled)
+    shapes = tuple(element for kind, element in items if kind == "shape")
+    sprites = iter(_sprites(head, shapes, view))
+    picture = base.copy()
+    for kind, element in items:
+        if kind == "shape":
+            sprite = next(sprites)
+            if sprite is not None:
+                picture.alpha_composite(sprite.tile, (sprite.x, sprite.y))
+        else:
+            m = _TEXT_ELEMENT.match(element)
+            words = rastertext.element(m.group(1), m.group(2), rules) if m else None
+            if words is not None:
+                rastertext.draw(picture, [words], view.scale, view.dx, view.dy)
+    return picture
+
+
+_TEXT_ELEMENT = re.compile(r"<text\b([^>]*)>([^<]*)</text>$")
+_PLAIN_GROUP = re.compile(r'<g((?: (?:id|class)="[^"]*")*) ?>')
+
+
+def _items(body: str, styled: frozenset[str]) -> list[tuple[str, str]]:
+    """The elements of ``body`` in drawing order, each a ``shape`` or a ``text``; a group that
+    only names itself (no style of its own, none from the style sheet) is opened, so that its
+    words are painted between the shapes around them. Raises
+    :class:`~pbem.render.rastersprites.Unmeasured` for a group with words that cannot be
+    opened."""
+    out: list[tuple[str, str]] = []
+    for element in rastersprites.elements(body):
+        if element.startswith("<title"):
+            continue
+        if element.startswith("<text"):
+            out.append(("text", element))
+            continue
+        m = _PLAIN_GROUP.match(element)
+        classes = set(" ".join(re.findall(r'class="([^"]*)"', m.group(1))).split()) if m else set()
+        if m and not classes & styled:
+            out += _items(element[m.end():element.rindex("</g>")], styled)
+        elif "<text" in element:
+            raise rastersprites.Unmeasured("a styled group with words")
+        else:
+            out.append(("shape", element))
+    return out
+
+
+@lru_cache(maxsize=16)
+def _sprites(head: str, shapes: tuple[str, ...], view: rastersprites.View) -> list[rastersprites.Sprite | None]:
+    """The shapes over the ground, drawn once for every language (their words are not theirs)."""
+    return rastersprites.draw(head, list(shapes), view)
 
 
 @lru_cache(maxsize=4)
@@ -158,7 +222,6 @@ def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Imag
     """``svg`` drawn by resvg ``width`` pixels wide (the part ``box`` of it), as RGBA: on
     ``background``, or on a transparent sheet."""
     import resvg_py
-    from PIL import Image
 
     if box is not None:
         svg = _VIEW_BOX.sub('viewBox="%s %s %s %s"' % box, svg, count=1)
@@ -167,7 +230,7 @@ def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Imag
     # the drawing is sized by its viewBox, not the page's 100%
     svg = svg.replace('height="100%"', f'height="{height}"', 1).replace('width="100%"', f'width="{width}"', 1)
     # the CJK fonts are large: loaded only for a drawing with Chinese text in it
-    wanted = LATIN_FONTS + (CJK_FONTS if _CJK.search(svg) else ())
+    wanted = (LATIN_FONTS + (CJK_FONTS if _CJK.search(svg) else ())) if "<text" in svg else ()
     fonts = [f for f in wanted if Path(f).is_file()]
     data = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=bool(fonts),
                                  font_files=fonts or None, background=background)
@@ -175,8 +238,6 @@ def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Imag
 
 
 def _palette_png(image: Image.Image) -> bytes:
-    from PIL import Image
-
     # the octree keeps the small areas of strong colour (counters, legend swatches) that median
     # cut merges into their neighbours, and (unlike max coverage) every region's own tint; zlib's
     # default level: level 9 is ten times slower for 7 % fewer bytes

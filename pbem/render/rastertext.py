@@ -1,0 +1,189 @@
+"""The words of a map drawing, drawn by Pillow (FreeType) over its picture.
+
+resvg would load the font files on every drawing (the Noto CJK collections weigh about 20 MB
+each) and shape every name again; here the fonts are opened once per process and size. A
+``<text>`` element is drawn as the map's style sheet says (size, weight, fill, anchor, central
+baseline, letter spacing, and the halo: a stroke painted under the fill), with DejaVu Sans for
+Latin text and symbols and Noto Sans CJK TC for Chinese, the fonts the drawing names. Pillow's
+basic layout (no system library) keeps the same bytes on every machine with the same Pillow.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageFont
+
+LATIN = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+CJK = ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
+CJK_FACE = 3  # Noto Sans CJK TC in the collections (JP, KR, SC, TC, HK...)
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+_TEXT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
+_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_NUMBER = re.compile(r"-?[\d.]+")
+
+
+@dataclass(frozen=True)
+class Words:
+    """One ``<text>`` element as it is painted, in view units."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    bold: bool
+    fill: str
+    anchor: str  # start, middle or end
+    central: bool  # dominant-baseline: central (else the alphabetic baseline)
+    halo: str | None  # the stroke's colour, painted under the fill
+    halo_width: float
+    spacing: float  # letter-spacing
+
+
+def style_rules(svg: str) -> tuple[tuple[int, int, frozenset[str], dict[str, str]], ...]:
+    """The class rules of the drawing's style sheet (``.a`` and ``.a.b``; element selectors as
+    no class), each with its specificity and place, in the order they apply."""
+    m = re.search(r"<style[^>]*>(.*?)</style>", svg, re.S)
+    if not m:
+        return ()
+    css = m.group(1).replace("<![CDATA[", "").replace("]]>", "")
+    rules = []
+    for place, (selectors, body) in enumerate(_RULE.findall(css)):
+        decls = _declarations(body)
+        for sel in selectors.split(","):
+            sel = sel.strip()
+            if sel.startswith(".") and " " not in sel:
+                classes = frozenset(sel[1:].split("."))
+                rules.append((len(classes), place, classes, decls))
+            elif sel in ("svg", "text"):
+                rules.append((0, place, frozenset(), decls))
+    return tuple(sorted(rules, key=lambda r: (r[0], r[1])))
+
+
+def _declarations(body: str) -> dict[str, str]:
+    out = {}
+    for decl in body.split(";"):
+        if ":" in decl:
+            k, v = decl.split(":", 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def words(svg: str, rules: tuple[tuple[int, int, frozenset[str], dict[str, str]], ...] | None = None) -> list[Words]:
+    """The ``<text>`` elements of ``svg`` (a drawing or part of one), in document order."""
+    rules = style_rules(svg) if rules is None else rules
+    return [w for m in _TEXT.finditer(svg) if (w := element(m.group(1), m.group(2), rules)) is not None]
+
+
+def element(attrs: str, content: str, rules: tuple[tuple[int, int, frozenset[str], dict[str, str]], ...]) -> Words | None:
+    """The painting of one ``<text>`` element: presentation attributes, then the style sheet's
+    rules, then its own ``style`` (the order CSS gives them)."""
+    a = dict(_ATTR.findall(attrs))
+    text = html.unescape(content)
+    if not text.strip() or "x" not in a or "y" not in a:
+        return None
+    props = {k: v for k, v in a.items() if k not in ("class", "style", "id", "x", "y")}
+    classes = set(a.get("class", "").split())
+    for _spec, _place, sel, decls in rules:
+        if sel <= classes:
+            props.update(decls)
+    props.update(_declarations(a.get("style", "")))
+
+    def number(key: str, default: float) -> float:
+        m = _NUMBER.match(props.get(key, ""))
+        return float(m.group(0)) if m else default
+    halo = props.get("stroke")
+    return Words(
+        x=float(a["x"]), y=float(a["y"]), text=text, size=number("font-size", 16.0),
+        bold=props.get("font-weight", "normal") in ("bold", "bolder", "600", "700", "800", "900"),
+        fill=props.get("fill", "#000000"), anchor=props.get("text-anchor", "start"),
+        central=props.get("dominant-baseline") == "central",
+        halo=halo if halo and halo != "none" else None, halo_width=number("stroke-width", 1.0),
+        spacing=number("letter-spacing", 0.0))
+
+
+@lru_cache(maxsize=128)
+def font(cjk: bool, bold: bool, size: float) -> ImageFont.FreeTypeFont:
+    """The font for Chinese (``cjk``) or other text, ``size`` pixels, opened once per process."""
+    from PIL import ImageFont
+
+    path = (CJK if cjk else LATIN)[bold]
+    return ImageFont.truetype(path, size, index=CJK_FACE if cjk else 0, layout_engine=ImageFont.Layout.BASIC)
+
+
+def _runs(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut where it passes between Chinese and other characters."""
+    out: list[tuple[bool, str]] = []
+    for ch in text:
+        cjk = _CJK.match(ch) is not None
+        if out and out[-1][0] == cjk:
+            out[-1] = (cjk, out[-1][1] + ch)
+        else:
+            out.append((cjk, ch))
+    return out
+
+
+def draw(picture: Image.Image, items: list[Words], scale: float, dx: float, dy: float) -> None:
+    """Paint ``items`` on ``picture`` (view units to pixels: ``x * scale + dx``), each element's
+    halo under its fill, element after element. Glyphs stand on whole pixels vertically and
+    quarter pixels horizontally, so each is rendered once per process in four positions."""
+    w, h = picture.size
+    for item in items:
+        size = round(item.size * scale, 2)
+        reach = size * (len(item.text) + 1) + item.spacing * scale * len(item.text)
+        ax, ay = item.x * scale + dx, item.y * scale + dy
+        if size < 1 or ax + reach < 0 or ax - reach > w or ay + 2 * size < 0 or ay - 2 * size > h:
+            continue  # nothing of it reaches the picture
+        glyphs = []
+        at = 0.0
+        for cjk, part in _runs(item.text):
+            for ch in part:
+                glyphs.append((cjk, ch, at))
+                at += advance(cjk, item.bold, size, ch) + item.spacing * scale
+        width = at - (item.spacing * scale if glyphs else 0.0)
+        x = ax - {"middle": width / 2, "end": width}.get(item.anchor, 0.0)
+        y = ay
+        if item.central:  # the middle of the first font's em box on the line
+            ascent, descent = font(False, item.bold, size).getmetrics()
+            y += (ascent - descent) / 2
+        y = round(y)
+        halo = round(item.halo_width * scale / 2, 2) if item.halo is not None and item.halo_width > 0 else 0.0
+        for stroke, colour in ((halo, item.halo), (0.0, item.fill)):
+            if colour is None or (stroke == 0.0 and colour is item.halo):
+                continue
+            for cjk, ch, offset in glyphs:
+                gx = x + offset
+                whole = math.floor(gx)
+                mask, left, top = glyph(cjk, item.bold, size, ch, round((gx - whole) * 4) / 4, stroke)
+                if mask is not None:
+                    picture.paste(colour, (whole + left, y + top), mask)
+
+
+@lru_cache(maxsize=8192)
+def glyph(cjk: bool, bold: bool, size: float, ch: str, shift: float, stroke: float) -> tuple[Image.Image | None, int, int]:
+    """The coverage of one character (with a stroke ``stroke`` pixels wide around it when not 0)
+    drawn ``shift`` pixels right of a whole pixel on the baseline, and where its top-left corner
+    stands from that point."""
+    from PIL import Image
+
+    if not ch.strip():
+        return None, 0, 0
+    core, (left, top) = font(cjk, bold, size).getmask2(ch, "L", stroke_width=stroke, anchor="ls", start=(shift, 0.0),
+                                                       stroke_filled=True)
+    mask = Image.Image()._new(core)
+    if mask.width == 0 or mask.height == 0:
+        return None, 0, 0
+    return mask, left, top
+
+
+@lru_cache(maxsize=8192)
+def advance(cjk: bool, bold: bool, size: float, ch: str) -> float:
+    """How far one character moves the pen, in pixels."""
+    return font(cjk, bold, size).getlength(ch)
