@@ -86,6 +86,7 @@ def forget_drawings() -> None:
     mapview._render_map.cache_clear()
     raster._png.cache_clear()
     raster._layered.cache_clear()
+    raster._sprites.cache_clear()
     orderpage._packed_map.cache_clear()
     orderpage.compress_svg.cache_clear()
 

@@ -668,6 +668,7 @@ def test_the_whole_map_drawn_over_its_kept_ground_is_the_picture_drawn_at_once()
     layered = raster.whole_map(svg, 720, ground)
     raster._layered.cache_clear()
     raster._ground.cache_clear()
+    raster._sprites.cache_clear()
     assert raster.whole_map(svg, 720, ground) == layered
     at_once = raster.whole_map(svg, 720)
     pictures = [Image.open(io.BytesIO(png)).convert("RGB") for png in (layered, at_once)]

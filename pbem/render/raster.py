@@ -11,13 +11,17 @@ makes the PNG about a third of its full-colour size.
 
 The board under the pieces (sectors, tints, roads, cities: the game's presentation says where
 those layers end, ``map_ground``) is most of resvg's work and the same in every phase: it is
-drawn once per process and size (for a crop, once for both languages), and each image draws
-only the layers above it on a transparent sheet that Pillow lays over it. The picture is the
-one a single drawing gives, but for the rounding of a few anti-aliased edges.
+drawn once per process and size (for a crop, once for both languages). Over it, each image lays
+the layers above in their order: their shapes drawn by resvg on a small atlas, each element on
+a tile of its own (:mod:`pbem.render.rastersprites`: the wheel costs by the pixel, and the
+pieces cover a tenth of the map), their words drawn by Pillow (:mod:`pbem.render.rastertext`:
+fonts opened once per process, each glyph rendered once). The picture is the one a single
+drawing gives, but for the rounding of a few anti-aliased edges and the hinting of the words.
 
 Deterministic: system fonts are not searched; only the font files named here are loaded (DejaVu
 Sans for Latin text, Noto Sans CJK for Chinese: Debian's fonts-dejavu-core and fonts-noto-cjk),
-so the same SVG gives the same bytes on every machine with those packages.
+so the same SVG gives the same bytes on every machine with those packages and the same resvg-py
+and Pillow wheels.
 """
 
 from __future__ import annotations
@@ -32,14 +36,8 @@ from PIL import Image
 
 from pbem.render import rastersprites, rastertext
 
-LATIN_FONTS = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-)
-CJK_FONTS = (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
-)
+LATIN_FONTS = rastertext.LATIN
+CJK_FONTS = rastertext.CJK
 COLOURS = 40
 PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
 _TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</text>')
@@ -161,20 +159,24 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
     head, body = top[:cut], top[cut:top.rindex("</svg>")]
     rules = rastertext.style_rules(head)
     styled = frozenset(c for _spec, _place, classes, _decls in rules for c in classes)
-    items = _items(body, styled)
-    shapes = tuple(element for kind, element in items if kind == "shape")
-    sprites = iter(_sprites(head, shapes, view))
-    picture = base.copy()
-    for kind, element in items:
-        if kind == "shape":
-            sprite = next(sprites)
-            if sprite is not None:
-                picture.alpha_composite(sprite.tile, (sprite.x, sprite.y))
+    steps: list[tuple[str, list[str]]] = []  # runs of shapes, and words, in drawing order
+    for kind, element in _items(body, styled):
+        if kind == "shape" and steps and steps[-1][0] == "shape":
+            steps[-1][1].append(element)
         else:
-            m = _TEXT_ELEMENT.match(element)
-            words = rastertext.element(m.group(1), m.group(2), rules) if m else None
-            if words is not None:
-                rastertext.draw(picture, [words], view.scale, view.dx, view.dy)
+            steps.append((kind, [element]))
+    runs = tuple(tuple(elements) for kind, elements in steps if kind == "shape")
+    sprites = iter(_sprites(head[head.index(">") + 1:], runs, view))  # the <svg> tag names the language
+    picture = base.copy()
+    for kind, elements in steps:
+        if kind == "shape":
+            for sprite in next(sprites):
+                picture.alpha_composite(sprite.tile, (sprite.x, sprite.y))
+            continue
+        m = _TEXT_ELEMENT.match(elements[0])
+        words = rastertext.element(m.group(1), m.group(2), rules) if m else None
+        if words is not None:
+            rastertext.draw(picture, [words], view.scale, view.dx, view.dy)
     return picture
 
 
@@ -207,9 +209,9 @@ def _items(body: str, styled: frozenset[str]) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=16)
-def _sprites(head: str, shapes: tuple[str, ...], view: rastersprites.View) -> list[rastersprites.Sprite | None]:
+def _sprites(defs: str, runs: tuple[tuple[str, ...], ...], view: rastersprites.View) -> list[list[rastersprites.Sprite]]:
     """The shapes over the ground, drawn once for every language (their words are not theirs)."""
-    return rastersprites.draw(head, list(shapes), view)
+    return rastersprites.draw(defs, [list(run) for run in runs], view)
 
 
 @lru_cache(maxsize=4)

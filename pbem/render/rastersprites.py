@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 _TAG = re.compile(r"<(/?)([\w:-]+)([^>]*?)(/?)>")
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
+_ID = re.compile(r' id="[^"]*"')
 _NUMBER = re.compile(r"-?\d*\.?\d+(?:[eE][-+]?\d+)?")
 _SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "g", "title"}
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
@@ -98,8 +99,8 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
             ys += [y, y + float(a["height"])]
         elif tag in ("circle", "ellipse"):
             cx, cy = float(a.get("cx", 0)), float(a.get("cy", 0))
-            rx = float(a.get("r", a.get("rx", 0)))
-            ry = float(a.get("r", a.get("ry", 0)))
+            rx = float(a.get("r") or a.get("rx") or 0)
+            ry = float(a.get("r") or a.get("ry") or 0)
             xs += [cx - rx, cx + rx]
             ys += [cy - ry, cy + ry]
         elif tag == "line":
@@ -124,6 +125,54 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
     return min(xs) - room, min(ys) - room, max(xs) + room, max(ys) + room
 
 
+def pack(sizes: list[tuple[int, int]], width: int) -> dict[int, tuple[int, int]]:
+    """Where each tile of ``sizes`` (width, height) goes on a sheet ``width`` pixels wide
+    (wider if a tile is), tallest first, each as high up as the ones placed let it (a
+    skyline), a pixel apart."""
+    order = sorted(range(len(sizes)), key=lambda i: (-sizes[i][1], -sizes[i][0], i))
+    width = max([width] + [w + 1 for w, _h in sizes])
+    sky = [(0, width, 0)]  # segments of the skyline: x, width, top
+    at: dict[int, tuple[int, int]] = {}
+    for i in order:
+        w, h = sizes[i]
+        w += 1
+        best: tuple[int, int] | None = None
+        for j, (x, _sw, _y) in enumerate(sky):
+            if x + w > width:
+                break
+            top, reach, k = 0, 0, j
+            while reach < w:
+                top = max(top, sky[k][2])
+                reach = sky[k][0] + sky[k][1] - x
+                k += 1
+            if best is None or (top, x) < best:
+                best = (top, x)
+        assert best is not None
+        top, x = best
+        at[i] = (x, top)
+        # the skyline under the tile rises to its bottom
+        bottom = top + h + 1
+        new = []
+        for sx, sw, sy in sky:
+            if sx + sw <= x or sx >= x + w:
+                new.append((sx, sw, sy))
+                continue
+            if sx < x:
+                new.append((sx, x - sx, sy))
+            if sx + sw > x + w:
+                new.append((x + w, sx + sw - x - w, sy))
+        new.append((x, w, bottom))
+        new.sort()
+        merged: list[tuple[int, int, int]] = []
+        for seg in new:
+            if merged and merged[-1][2] == seg[2] and merged[-1][0] + merged[-1][1] == seg[0]:
+                merged[-1] = (merged[-1][0], merged[-1][1] + seg[1], seg[2])
+            else:
+                merged.append(seg)
+        sky = merged
+    return at
+
+
 @dataclass(frozen=True)
 class Sprite:
     """One element drawn alone: ``tile`` (RGBA) goes at (``x``, ``y``) of the picture."""
@@ -133,66 +182,75 @@ class Sprite:
     tile: Image.Image
 
 
-def draw(head: str, shapes: list[str], view: View, fonts: list[str] | None = None) -> list[Sprite | None]:
-    """Each of ``shapes`` (elements of a drawing whose ``<svg>`` tag and definitions are
-    ``head``) drawn alone on a transparent tile, as seen through ``view``; ``None`` for one
-    that falls outside the picture. Raises :class:`Unmeasured` as :func:`extent`."""
+def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
+    """Each run of ``runs`` (elements of a drawing whose definitions are ``defs``, drawn one
+    after the other with no words between them) as tiles to lay over the picture seen through
+    ``view``: the elements whose extents meet are drawn together on one tile, in their order;
+    those outside the picture on none. Raises :class:`Unmeasured` as :func:`extent`."""
     import resvg_py
     from PIL import Image
 
-    places: list[tuple[int, int, int, int] | None] = []
-    for shape in shapes:
-        bounds = extent(shape)
-        if bounds is None:
-            places.append(None)
-            continue
-        x0, y0, x1, y1 = bounds
-        px0 = max(0, math.floor(x0 * view.scale + view.dx))
-        py0 = max(0, math.floor(y0 * view.scale + view.dy))
-        px1 = min(view.width, math.ceil(x1 * view.scale + view.dx))
-        py1 = min(view.height, math.ceil(y1 * view.scale + view.dy))
-        places.append((px0, py0, px1 - px0, py1 - py0) if px1 > px0 and py1 > py0 else None)
-    # shelves: the tiles in rows as wide as the picture, tallest first
-    order = sorted((i for i, p in enumerate(places) if p is not None), key=lambda i: (-places[i][3], i))  # type: ignore[index]
-    at: dict[int, tuple[int, int]] = {}
-    shelf_y = shelf_h = cursor = 0
-    width = max([view.width] + [places[i][2] for i in order])  # type: ignore[index]
-    for i in order:
-        _x, _y, w, h = places[i]  # type: ignore[misc]
-        if cursor + w > width:
-            shelf_y, shelf_h, cursor = shelf_y + shelf_h + 1, 0, 0
-        at[i] = (cursor, shelf_y)
-        cursor += w + 1
-        shelf_h = max(shelf_h, h)
-    height = shelf_y + shelf_h
-    if not at:
-        return [None] * len(shapes)
-    # an element cut by the picture's edge is clipped there, so it stays inside its tile
+    groups: list[tuple[int, list[str], tuple[int, int, int, int]]] = []  # run, elements, pixels x0 y0 x1 y1
+    for r, run in enumerate(runs):
+        boxes: list[tuple[list[tuple[int, str]], tuple[int, int, int, int]]] = []
+        for n, shape in enumerate(run):
+            bounds = extent(shape)
+            if bounds is None:
+                continue
+            x0, y0, x1, y1 = bounds
+            box = (max(0, math.floor(x0 * view.scale + view.dx)), max(0, math.floor(y0 * view.scale + view.dy)),
+                   min(view.width, math.ceil(x1 * view.scale + view.dx)), min(view.height, math.ceil(y1 * view.scale + view.dy)))
+            if box[2] > box[0] and box[3] > box[1]:
+                boxes.append(([(n, shape)], box))
+        groups += [(r, [shape for _n, shape in sorted(shapes)], box) for shapes, box in _clusters(boxes)]
+    if not groups:
+        return [[] for _run in runs]
+    at = pack([(x1 - x0, y1 - y0) for _r, _s, (x0, y0, x1, y1) in groups], view.width)
+    width = max(at[i][0] + g[2][2] - g[2][0] for i, g in enumerate(groups))
+    height = max(at[i][1] + g[2][3] - g[2][1] for i, g in enumerate(groups))
+    # a tile cut by the picture's edge is clipped there, so that what it holds stays inside it
     left, top = -view.dx / view.scale, -view.dy / view.scale
     edge = (f'<clipPath id="pbem-edge" clipPathUnits="userSpaceOnUse"><rect x="{left!r}" y="{top!r}" '
             f'width="{view.width / view.scale!r}" height="{view.height / view.scale!r}"/></clipPath>')
     parts = []
-    for i in sorted(at):
-        px, py, w, h = places[i]  # type: ignore[misc]
+    for i, (_r, shapes, (x0, y0, x1, y1)) in enumerate(groups):
         ax, ay = at[i]
-        # the element's own units, moved so that its pixels land on its tile's
-        shift = f'translate({(ax - px) / view.scale!r} {(ay - py) / view.scale!r})'
-        cut = px == 0 or py == 0 or px + w == view.width or py + h == view.height
-        inner = f'<g clip-path="url(#pbem-edge)">{shapes[i]}</g>' if cut else shapes[i]
+        # the elements' own units, moved so that their pixels land on the tile's
+        shift = f'translate({(ax - x0) / view.scale!r} {(ay - y0) / view.scale!r})'
+        inner = "".join(shapes)
+        if x0 == 0 or y0 == 0 or x1 == view.width or y1 == view.height:
+            inner = f'<g clip-path="url(#pbem-edge)">{inner}</g>'
         parts.append(f'<g transform="{shift}">{inner}</g>')
-    start = head[:head.index(">") + 1]
-    defs = head[len(start):]
     atlas = (f'<svg {NS} width="{width}" height="{height}" '
              f'viewBox="{-view.dx / view.scale!r} {-view.dy / view.scale!r} {width / view.scale!r} {height / view.scale!r}" '
              f'preserveAspectRatio="none">{defs}<defs>{edge}</defs>{"".join(parts)}</svg>')
-    data = resvg_py.svg_to_bytes(svg_string=atlas, width=width, height=height, skip_system_fonts=True,
-                                 font_files=fonts or None)
+    data = resvg_py.svg_to_bytes(svg_string=atlas, width=width, height=height, skip_system_fonts=True)
     sheet = Image.open(io.BytesIO(bytes(data))).convert("RGBA")
-    out: list[Sprite | None] = []
-    for i, p in enumerate(places):
-        if p is None:
-            out.append(None)
-            continue
+    out: list[list[Sprite]] = [[] for _run in runs]
+    for i, (r, _shapes, (x0, y0, x1, y1)) in enumerate(groups):
         ax, ay = at[i]
-        out.append(Sprite(p[0], p[1], sheet.crop((ax, ay, ax + p[2], ay + p[3]))))
+        out[r].append(Sprite(x0, y0, sheet.crop((ax, ay, ax + x1 - x0, ay + y1 - y0))))
     return out
+
+
+Box = tuple[int, int, int, int]
+
+
+def _clusters(boxes: list[tuple[list[tuple[int, str]], Box]]) -> list[tuple[list[tuple[int, str]], Box]]:
+    """``boxes`` (numbered elements and their pixels) with those that meet merged, until none
+    do."""
+    out = list(boxes)
+    while True:
+        done: list[tuple[list[tuple[int, str]], Box]] = []
+        for shapes, box in out:
+            for k in range(len(done) - 1, -1, -1):
+                other = done[k][1]
+                if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
+                    shapes = done[k][0] + shapes
+                    box = (min(box[0], other[0]), min(box[1], other[1]), max(box[2], other[2]), max(box[3], other[3]))
+                    del done[k]
+            done.append((shapes, box))
+        if len(done) == len(out):
+            return done
+        out = done
+

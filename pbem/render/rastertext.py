@@ -175,8 +175,8 @@ def glyph(cjk: bool, bold: bool, size: float, ch: str, shift: float, stroke: flo
 
     if not ch.strip():
         return None, 0, 0
-    core, (left, top) = font(cjk, bold, size).getmask2(ch, "L", stroke_width=stroke, anchor="ls", start=(shift, 0.0),
-                                                       stroke_filled=True)
+    # a stroke's coverage is a ring around the outline: the fill painted over it covers the rest
+    core, (left, top) = font(cjk, bold, size).getmask2(ch, "L", stroke_width=stroke, anchor="ls", start=(shift, 0.0))
     mask = Image.Image()._new(core)
     if mask.width == 0 or mask.height == 0:
         return None, 0, 0

@@ -1,0 +1,162 @@
+"""The mail's map images: the shapes over the ground drawn on an atlas of tiles, and the words
+drawn by Pillow, give the picture resvg gives of the whole drawing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from pbem.games.maria.board import load_board, load_forces
+
+pytest.importorskip("resvg_py")
+
+EVENTS = [{"type": "move", "path": ["neumarkt", "hemau", "ingolstadt"], "pieces": ["fr_2"], "power": "FR"},
+          {"type": "move", "path": ["glatz", "neisse"], "pieces": ["pr_1"], "power": "PR"}]
+BOX = (0.0, 522.5, 393.0, 262.0)  # the intro map's south-west, where the moves are
+_TEXTS = re.compile(r"<text\b[^>]*>[^<]*</text>")
+
+
+def intro_map(lang: str) -> str:
+    from pbem.render import reportmap
+
+    view = {"map": load_forces(load_board()).start_view(intro=True), "variant": "intro"}
+    return reportmap.map_svg("maria", view, EVENTS, lang) or ""
+
+
+def over(svg: str) -> str:
+    """The layers over the ground of ``svg``, tooltips left out."""
+    from pbem.render import raster
+    from pbem.render.maria.mapview import map_ground
+
+    return raster.without_titles(raster._layers(svg, map_ground(svg))[1])
+
+
+def ink(picture: Any) -> int:
+    """Pixels of ``picture`` (RGB on the paper) that are not paper."""
+    from PIL import Image, ImageChops
+
+    paper = Image.new("RGB", picture.size, "#fbf8ef")
+    return sum(ImageChops.difference(picture, paper).convert("L").point(lambda v: 1 if v > 24 else 0).histogram()[1:])
+
+
+@pytest.mark.parametrize("box", [None, BOX])
+def test_the_shapes_laid_from_their_tiles_are_the_sheet_resvg_draws(box: Any) -> None:
+    """Each element drawn on a tile of an atlas and laid back where it stands (those that meet
+    drawn together, in their order): the same pixels as the whole sheet resvg draws, on the
+    whole map and on a crop (where the elements cut by its edge are clipped on their tile)."""
+    from PIL import Image, ImageChops
+
+    from pbem.render import raster, rastersprites
+
+    top = _TEXTS.sub("", over(intro_map("en")))
+    width = 720 if box is None else 640
+    sheet = raster._draw(top, width, box, None)
+    view = rastersprites.view_of(box or raster.view_box(top), *sheet.size)
+    raster._sprites.cache_clear()
+    laid = raster._over(Image.new("RGBA", sheet.size), top, view)
+    diff = ImageChops.difference(sheet, laid)
+    hist = diff.convert("L").histogram()
+    assert sum(hist[4:]) <= 0.0005 * sheet.width * sheet.height, f"{sum(hist[4:])} pixels differ"
+    assert sheet.getchannel("A").getbbox() is not None, "the layers over the ground draw something here"
+
+
+def test_the_atlas_is_a_fraction_of_the_picture() -> None:
+    """The point of the atlas: resvg pays by the pixel, and the pieces, marks and legend cover
+    little of the map."""
+    from pbem.render import raster, rastersprites
+
+    top = raster._bare(over(intro_map("en")))
+    defs = top[top.index(">") + 1:top.index("</defs>") + len("</defs>")]
+    body = top[top.index("</defs>") + len("</defs>"):top.rindex("</svg>")]
+    view = rastersprites.view_of(raster.view_box(top), 720, 829)
+    shapes = [element for kind, element in raster._items(body, frozenset()) if kind == "shape"]
+    tiles = rastersprites.draw(defs, [shapes], view)[0]
+    assert tiles
+    assert sum(t.tile.width * t.tile.height for t in tiles) < 0.35 * 720 * 829
+
+
+def test_packed_tiles_do_not_meet() -> None:
+    from pbem.render.rastersprites import pack
+
+    sizes = [(300, 40), (20, 20), (700, 10), (50, 90), (20, 20), (10, 5), (400, 60)]
+    at = pack(sizes, 640)
+    rects = [(x, y, x + w, y + h) for (w, h), (x, y) in zip(sizes, (at[i] for i in range(len(sizes))))]
+    for i, a in enumerate(rects):
+        assert a[0] >= 0 and a[1] >= 0 and a[2] <= 701
+        for b in rects[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+def test_a_layer_the_atlas_cannot_measure_is_drawn_whole() -> None:
+    """An element moved by a transform has no extent this can read from its coordinates: the
+    layer is then drawn by resvg as one sheet, the same picture."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    from pbem.render import raster
+
+    head = ('<svg height="100%" viewBox="0 0 200 100" width="100%" xmlns="http://www.w3.org/2000/svg">'
+            '<defs><style type="text/css">.x { fill: #336699; }</style></defs>')
+    ground = head + '<rect fill="#eeddcc" height="100" width="200" x="0" y="0" />'
+    top = '<g transform="translate(20 10)"><rect class="x" height="30" width="40" x="10" y="10" /></g><circle cx="150" cy="50" fill="#aa0000" r="20" /></svg>'
+    layered = raster.whole_map(ground + top, 200, len(ground))
+    at_once = raster.whole_map(ground + top, 200)
+    pictures = [Image.open(io.BytesIO(png)).convert("RGB") for png in (layered, at_once)]
+    hist = ImageChops.difference(*pictures).convert("L").histogram()
+    assert sum(hist[24:]) < 0.002 * sum(hist), f"{sum(hist[24:])} pixels differ"  # the odd anti-aliased edge
+    assert pictures[0].getpixel((50, 40))[2] > 120, "the moved rectangle is drawn"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_words_drawn_by_pillow_stand_where_resvg_draws_them(lang: str) -> None:
+    """Town names, counters' names and numbers, title and legend drawn by Pillow with the fonts
+    the drawing names: the same words in the same places as resvg draws them, to a pixel of
+    hinting; off by two pixels they would not be."""
+    from PIL import Image, ImageChops, ImageFilter
+
+    from pbem.render import raster, rastersprites, rastertext
+
+    top = over(intro_map(lang))
+    d = top.index("</defs>") + len("</defs>")
+    only = top[:d] + '<rect fill="#fbf8ef" height="4000" width="4000" x="-1000" y="-1000" />' + "".join(_TEXTS.findall(top)) + "</svg>"
+    theirs = raster._draw(only, 640, BOX, None).convert("RGB")
+    view = rastersprites.view_of(BOX, *theirs.size)
+    items = rastertext.words(top)
+
+    def ours(dx: float) -> Any:
+        picture = Image.new("RGB", theirs.size, "#fbf8ef")
+        rastertext.draw(picture, items, view.scale, view.dx + dx, view.dy)
+        return picture
+
+    def apart(picture: Any) -> int:
+        blurred = [p.convert("L").filter(ImageFilter.GaussianBlur(1.0)) for p in (picture, theirs)]
+        return sum(ImageChops.difference(*blurred).histogram()[48:])
+
+    drawn = ours(0.0)
+    assert abs(ink(drawn) - ink(theirs)) < 0.15 * ink(theirs)
+    assert apart(drawn) < 0.12 * ink(theirs)
+    assert apart(ours(2.0)) > 0.2 * ink(theirs)
+
+
+def test_chinese_is_drawn_in_noto_sans_cjk_tc() -> None:
+    from pbem.render import rastertext
+
+    assert rastertext.font(True, False, 12.0).getname() == ("Noto Sans CJK TC", "Regular")
+    assert rastertext.font(True, True, 12.0).getname() == ("Noto Sans CJK TC", "Bold")
+    assert rastertext.font(False, True, 12.0).getname() == ("DejaVu Sans", "Bold")
+    assert rastertext._runs("FR  法國（1）") == [(False, "FR  "), (True, "法國（"), (False, "1"), (True, "）")]
+
+
+def test_the_style_sheet_paints_a_name_with_its_halo() -> None:
+    from pbem.render import rastertext
+
+    svg = ('<style type="text/css"><![CDATA[\ntext { font-family: x; }\n.lbl { font-size: 7.4px; fill: #1d1d1d; paint-order: stroke; '
+           'stroke: #fbf8ef;\n stroke-width: 2.6px; }\n.lbl.major { font-weight: bold; }\n.rank { text-anchor: middle; dominant-baseline: central; }\n]]></style>'
+           '<text class="lbl major" style="font-size:8.8px" text-anchor="end" x="5" y="6">Prag &amp; Wien</text>'
+           '<text class="rank" fill="#ffffff" x="1" y="2">3</text>')
+    name, rank = rastertext.words(svg)
+    assert (name.text, name.size, name.bold, name.anchor, name.halo, name.halo_width) == ("Prag & Wien", 8.8, True, "end", "#fbf8ef", 2.6)
+    assert (rank.fill, rank.anchor, rank.central, rank.halo, rank.bold) == ("#ffffff", "middle", True, None, False)
