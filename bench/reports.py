@@ -29,7 +29,7 @@ from typing import Any
 from pbem.core.campaign import Campaign
 from pbem.demo import run_demo
 from pbem.core import publish
-from pbem.render import orderpage, raster, reportmap, reportpage
+from pbem.render import orderpage, pagekit, raster, reportmap, reportpage
 from pbem.render.maria import mapview
 
 
@@ -89,6 +89,7 @@ def forget_drawings() -> None:
     raster._sprites.cache_clear()
     orderpage._packed_map.cache_clear()
     orderpage.compress_svg.cache_clear()
+    pagekit.forget()  # the packed parts it keeps, the ground's with the phases' (a daily run packs the ground once)
 
 
 def share(part: float, whole: float) -> str:

@@ -15,7 +15,7 @@ import pytest
 from pbem.common.fair import PhaseRng, Rng
 from pbem.data import templates_dir
 from pbem.games.maria import GAME
-from pbem.render import orderpage
+from pbem.render import orderpage, pagekit
 from pbem.render.orderpage import unpack
 
 MAX_BYTES = 300 * 1024
@@ -62,7 +62,7 @@ def page_code(html: str) -> str:
     text = unpack(code.group(1)).decode("utf-8")
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == note.group(1)
     own = [(templates_dir() / "orderpage" / name).read_text(encoding="utf-8") for name in ("orderfile.js", "orderpage.js")]
-    assert text.startswith("\n".join(own))
+    assert text.startswith(pagekit.lean_script("\n".join(own)))
     return text
 
 
@@ -203,10 +203,12 @@ def test_every_kind_of_round_has_a_page(phase_suffix: str) -> None:
 
 
 def test_the_reports_map_is_used_when_given(stage: dict[str, Any]) -> None:
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect id="the-report-map"/><title>Kolin</title></svg>'
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><pattern id="hatch"/></defs>'
+           '<g id="ground"><rect id="the-report-map" fill="url(#hatch)"/><title>Kolin</title></g></svg>')
     html = orderpage.order_page("maria", GAME, stage, "frederick", campaign="maria-t", map_svg=svg)
     assert html is not None
-    assert page_parts(html)[1] == svg.replace("<title>Kolin</title>", ""), "the report's map, without the tooltips"
+    # the report's map, without the tooltips (a picture shows none) and the ids nothing refers to
+    assert page_parts(html)[1] == svg.replace("<title>Kolin</title>", "").replace(' id="ground"', "").replace(' id="the-report-map"', "")
 
 
 def test_no_page_for_a_game_without_a_form() -> None:
@@ -239,10 +241,41 @@ def test_the_scripts_political_messages_are_pbem_checks() -> None:
 def test_the_pages_base_85_is_the_one_their_script_reads() -> None:
     """The packed blocks' alphabet (pbem.render.pagekit) is the one unpack.js decodes, and holds
     nothing HTML treats specially inside a <script> element."""
-    from pbem.render import pagekit
-
     script = (templates_dir() / "orderpage" / "unpack.js").read_text(encoding="utf-8")
     assert f'var A = "{pagekit.PAGE85}";' in script
     assert len(set(pagekit.PAGE85)) == 85 and not set(pagekit.PAGE85) & set("<>&\"'\\` \n")
     for data in (b"", b"x", b"xy", b"xyz", b"\xff" * 4, bytes(range(256)) * 3):
         assert pagekit.unpack(pagekit.pack(data)) == data
+
+
+def test_packed_parts_open_as_one_block_whatever_was_kept() -> None:
+    """A block packed from parts opens to their bytes one after another, and the text is the
+    same whether the shared parts were packed before (kept) or not: same bytes in, same page."""
+    import os
+
+    parts = (b"<svg><g>ground</g>" * 3000, b"", os.urandom(101), b"<g>pieces</g>" * 4000, b"x")
+    for n in range(1, len(parts) + 1):
+        pagekit.forget()
+        cold = pagekit.pack(*parts[:n])
+        assert pagekit.pack(*parts[:n]) == cold
+        assert unpack(cold) == b"".join(parts[:n])
+    # the first part's text is the same in every block that starts with it
+    one, two = pagekit.pack(parts[0], b"one"), pagekit.pack(parts[0], b"two")
+    assert len(os.path.commonprefix([one, two])) > 0.9 * len(pagekit.pack(parts[0]))
+
+
+def test_a_maps_ids_go_unless_something_refers_to_them() -> None:
+    svg = ('<svg><defs><pattern id="hatch"/><marker id="head"/><style>#lit { fill: red }</style></defs>'
+           '<g id="ground"><rect id="a" fill="url(#hatch)"/><use href="#b"/><path id="b"/><title>Kolin</title></g>'
+           '<g id="pieces"><line id="c" marker-end="url(#head)"/><text id="lit">x</text></g></svg>')
+    lean = b"".join(pagekit.svg_parts(svg)).decode()
+    assert lean == svg.replace(' id="ground"', "").replace(' id="a"', "").replace(' id="c"', "").replace(' id="pieces"', "")
+    assert b"".join(pagekit.svg_parts(svg, titles=False)).decode() == lean.replace("<title>Kolin</title>", "")
+
+
+def test_the_pages_code_goes_without_comment_lines_and_indentation() -> None:
+    code = ('var a = 1; // stays\n  // goes\n/* goes\n   goes */ var b = 2;\n\n    /* goes */\n'
+            'var c = "http://x/*";\n  if (a) {\n    b();\n  }\n')
+    assert pagekit.lean_script(code) == 'var a = 1; // stays\nvar b = 2;\nvar c = "http://x/*";\nif (a) {\nb();\n}\n'
+    literal = "var t = `\n  // a line of text\n`;\n"  # a template literal's lines are text: left as they are
+    assert pagekit.lean_script(literal) == literal

@@ -22,6 +22,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from email.message import EmailMessage
+from functools import lru_cache
 
 Attachment = tuple[bytes, str, str, str]  # data, maintype, subtype, file name
 Related = tuple[bytes, str, str, str, str]  # data, maintype, subtype, file name, Content-ID
@@ -64,7 +65,7 @@ def report_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html
             else:
                 parts.append(_part(_type(maintype, subtype), _base64(data), "base64", disposition))
         body = _multipart("mixed", top, parts, version=False)
-    head = "".join(_POLICY.header_factory(name, value).fold(policy=_POLICY) for name, value in (
+    head = "".join(_header(name, value) for name, value in (
         ("From", sender), ("To", to), ("Subject", subject), ("Message-ID", mid),
         ("Auto-Submitted", "auto-generated"), ("MIME-Version", "1.0")))
     return head.encode("ascii") + body
@@ -124,6 +125,13 @@ def _seven_bit(body: str | bytes, line_limit: int = 990) -> bool:
 _ESCAPED = bytes([61, *range(127, 256)])  # the bytes quoted-printable writes as =XX (and more)
 
 
+@lru_cache(maxsize=256)
+def _header(name: str, value: str) -> str:
+    """A header line as the email package's SMTP policy folds it (the same sender and seats
+    come back in every phase's mails)."""
+    return str(_POLICY.header_factory(name, value).fold(policy=_POLICY))
+
+
 def _boundary_digest(text: str, html: str, attachments: Sequence[Attachment], related: Sequence[Related]) -> str:
     return hashlib.sha256(text.encode("utf-8") + html.encode("utf-8") + b"".join(a[0] for a in attachments)
                           + b"".join(r[0] for r in related)).hexdigest()[:32]
@@ -180,10 +188,17 @@ def _multipart(subtype: str, boundary: str, parts: Sequence[bytes], *, version: 
 
 def _base64(data: bytes) -> bytes:
     """Base64 in lines of 76 characters, each ended by CRLF."""
-    return b"".join(binascii.b2a_base64(data[i:i + 57], newline=False) + b"\r\n" for i in range(0, len(data), 57))
+    text = binascii.b2a_base64(data, newline=False)
+    return b"".join([text[i:i + 76] + b"\r\n" for i in range(0, len(text), 76)])
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")  # where bytes.splitlines splits
 
 
 def _lines(data: bytes) -> bytes:
     """``data`` with its line ends written CRLF (a last line without one stays without)."""
-    return b"".join(line.rstrip(b"\r\n") + b"\r\n" if line.endswith((b"\n", b"\r")) else line
-                    for line in data.splitlines(keepends=True))
+    if b"\r" not in data:
+        return data.replace(b"\n", b"\r\n")
+    if data.count(b"\r\n") == data.count(b"\r") == data.count(b"\n"):  # so already
+        return data
+    return _LINE_END.sub(b"\r\n", data)

@@ -57,10 +57,10 @@ from typing import Any
 import yaml
 
 from pbem.common.canonical import content_name
+from pbem.common.fair import H, Rng
 from pbem.core import mailout, outbox
 from pbem.core.atomic import link_or_copy, write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
-from pbem.common.fair import H, Rng
 from pbem.core.seal import derive_salt
 from pbem.games import schema_path
 from pbem.render import i18n, mappage, orderpage, report, reportmap, reportpage, sealedpage

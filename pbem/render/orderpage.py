@@ -18,6 +18,7 @@ This module is pure: :func:`order_page` returns the HTML text; writing it is the
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping
@@ -28,7 +29,7 @@ from typing import Any
 from pbem.data import templates_dir
 from pbem.games import presentation
 from pbem.games.base import Game, Phase
-from pbem.render import i18n, pagekit, raster
+from pbem.render import i18n, pagekit
 
 PAGE_VERSION = 1
 TEMPLATE_DIR = "orderpage"
@@ -297,6 +298,11 @@ MESSAGES: dict[str, str] = {
 
 def message_table(lang: str) -> dict[str, str]:
     """The page's words in ``lang``: gettext first, then the table above, then English."""
+    return dict(_message_table(lang))
+
+
+@lru_cache(maxsize=4)
+def _message_table(lang: str) -> dict[str, str]:
     return pagekit.message_table(lang, MESSAGES)
 
 
@@ -306,9 +312,10 @@ def _asset(name: str) -> str:
 
 @lru_cache(maxsize=8)
 def compress_svg(svg: str) -> str:
-    """``svg`` packed (:func:`pack`): about a sixth of its size (a phase's map is packed once for
-    every seat's page)."""
-    return pack(svg.encode("utf-8"))
+    """``svg`` packed (:func:`pack`), without the ids nothing in it refers to: about a sixth of
+    its size. A phase's map is packed once for every seat's page, and the layers that every
+    phase draws alike (the ground) once per process (:func:`pagekit.svg_parts`)."""
+    return pack(*pagekit.svg_parts(svg))
 
 
 pack, unpack = pagekit.pack, pagekit.unpack
@@ -371,30 +378,19 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     page = _asset("page.html")
     from html import escape
 
-    names = ["orderfile.js", "orderpage.js"]  # the signed file's bytes, then the page (PBEM)
-    if data.get("schema"):  # the shape check of pbem check, before the game's own checks
-        names.append("shape.js")
-    scripts = [_asset(n) for n in names]
-    own = ""
-    for path in form_scripts(str(data["game"])):
-        scripts.append(path.read_text(encoding="utf-8"))
-        if path.parent == templates_dir() / TEMPLATE_DIR:
-            names.append(path.name)
-        else:  # a plug-in game's own script
-            own += f" + the game's own {path.name}"
-    digest, code = _packed_code("\n".join(scripts) + "\nPBEM.boot();\n")
+    sources, digest, code = _page_code(str(data["game"]), bool(data.get("schema")))
     parts = {
         "@@LANG@@": escape(str(data["lang"])),
         # character references: the page stays ASCII, so a mail carries it as it is (7bit)
         "@@TITLE@@": escape(title).encode("ascii", "xmlcharrefreplace").decode("ascii"),
         "@@STYLE@@": _asset("orderpage.css"),
         "@@UNPACK@@": _asset("unpack.js"),
-        "@@DATA@@": pack(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
+        "@@DATA@@": pack(*_json_parts(data)),
         # shown as an <img>, which shows no tooltips: the places' <title>s stay out (a sixth of it)
         "@@MAP@@": _packed_map(map_svg) if map_svg else "",
         # the code travels packed too; the note names its source files and hash for anyone who
         # wants to check it against pbem's own
-        "@@CODE_NOTE@@": f"code: {' + '.join(names)} of pbem's templates/{TEMPLATE_DIR}/{own}, then PBEM.boot(); "
+        "@@CODE_NOTE@@": f"code: {sources}, then PBEM.boot(), without comment lines and indentation; "
                          f"gzip, base 85 (unpack.js); SHA-256 of the code: {digest}",
         "@@SCRIPT@@": code,
     }
@@ -405,14 +401,62 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
 
 @lru_cache(maxsize=8)
 def _packed_map(svg: str) -> str:
-    return compress_svg(raster.without_titles(svg))
+    return pack(*pagekit.svg_parts(svg, titles=False))
 
 
-@lru_cache(maxsize=4)
-def _packed_code(code: str) -> tuple[str, str]:
-    """The SHA-256 of the page's code and the code packed: the same for every page of a game,
-    so packed once."""
-    return hashlib.sha256(code.encode("utf-8")).hexdigest(), pack(code.encode("utf-8"))
+# What every page of a language says alike (Maria's board, the page's words, Rome's cards and
+# rules) goes first in the packed data, which then packs it once (:func:`pagekit.pack`).
+_SHARED_DATA = ("map", "text", "cards", "rules_doc", "rule_texts")
+
+
+def _json_parts(data: Mapping[str, Any]) -> list[bytes]:
+    """``data`` as one JSON object in two parts: the keys of ``_SHARED_DATA``, then the rest."""
+    head = ",".join(f"{_dump(k)}:{_dump_shared(k, data[k])}" for k in _SHARED_DATA if k in data)
+    rest = _dump({k: v for k, v in data.items() if k not in _SHARED_DATA})
+    if not head:
+        return [rest.encode("utf-8")]
+    return [("{" + head + ("," if rest != "{}" else "")).encode("utf-8"), rest[1:].encode("utf-8")]
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+_DUMPED: dict[str, list[tuple[Any, str]]] = {}  # key -> the last values seen (a copy) and their JSON
+
+
+def _dump_shared(key: str, value: Any) -> str:
+    """The JSON of a value every page of a language shares (the board: 50 KB), written once
+    for equal values (one per language)."""
+    seen = _DUMPED.setdefault(key, [])
+    for old, text in seen:
+        if old == value:
+            return text
+    text = _dump(value)
+    seen.insert(0, (copy.deepcopy(value), text))
+    del seen[4:]
+    return text
+
+
+@lru_cache(maxsize=8)
+def _page_code(game_name: str, schema: bool) -> tuple[str, str, str]:
+    """The sources the code note names, the SHA-256 of the page's code and the code packed: the
+    same for every page of a game, so read and packed once. The code goes without its comment
+    lines and indentation (:func:`pagekit.lean_script`): pbem's sources say what it does."""
+    names = ["orderfile.js", "orderpage.js"]  # the signed file's bytes, then the page (PBEM)
+    if schema:  # the shape check of pbem check, before the game's own checks
+        names.append("shape.js")
+    scripts = [_asset(n) for n in names]
+    own = ""
+    for path in form_scripts(game_name):
+        scripts.append(path.read_text(encoding="utf-8"))
+        if path.parent == templates_dir() / TEMPLATE_DIR:
+            names.append(path.name)
+        else:  # a plug-in game's own script
+            own += f" + the game's own {path.name}"
+    lean = pagekit.lean_script("\n".join(scripts) + "\nPBEM.boot();\n")
+    sources = f"{' + '.join(names)} of pbem's templates/{TEMPLATE_DIR}/{own}"
+    return sources, hashlib.sha256(lean.encode("utf-8")).hexdigest(), pack(lean.encode("utf-8"))
 
 
 def form_scripts(game_name: str) -> list[Path]:

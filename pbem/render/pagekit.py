@@ -6,8 +6,11 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
+import struct
+import zlib
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from pbem.data import templates_dir
@@ -44,15 +47,53 @@ def message_table(lang: str, messages: Mapping[str, str]) -> dict[str, str]:
 # pages open them with templates/orderpage/unpack.js and the browser's DecompressionStream.
 _PY85 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
 PAGE85 = "".join(c for c in map(chr, range(33, 127)) if c not in "<>&\"'\\`$^")
-_TO_PAGE, _FROM_PAGE = str.maketrans(_PY85, PAGE85), str.maketrans(PAGE85, _PY85)
+_TO_PAGE = bytes.maketrans(_PY85.encode("ascii"), PAGE85.encode("ascii"))
+_FROM_PAGE = str.maketrans(PAGE85, _PY85)
+_GZIP_HEAD = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, mtime 0, any system
+_EMPTY_BLOCK = b"\x00\x00\x00\xff\xff"  # a stored block of no bytes, not the last (RFC 1951 3.2.4)
+_WINDOW = 32768  # how far back deflate refers
 
 
-def pack(data: bytes) -> str:
-    """``data`` gzip-compressed (mtime 0: the same bytes give the same text; level 6, half the
-    time of level 9 for about 1 % more bytes) in the pages' base 85, in lines of 76
-    characters, so a mail carries the page as 7bit text."""
-    text = base64.b85encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii").translate(_TO_PAGE)
+def pack(*parts: bytes) -> str:
+    """The bytes of ``parts``, one after another, as one gzip member in the pages' base 85, in
+    lines of 76 characters, so a mail carries the page as 7bit text. The same bytes give the
+    same text.
+
+    Every part but the last is compressed once per process and kept, by its content and the
+    32 KB before it (what deflate may refer back to), and ends on a whole group of 4 bytes (a
+    sync flush, then empty stored blocks): its text is then the same wherever it stands. So a
+    caller puts first what many blocks share (a map's ground, the board's data), and what
+    differs is all a block costs. Level 6 throughout (half the time of level 9 for about 1 %
+    more bytes; one level, so that the text never depends on what was kept)."""
+    parts = parts or (b"",)
+    texts, window, crc = [], b"", 0
+    for i, part in enumerate(parts[:-1]):
+        texts.append(_shared(window, part, i == 0))
+        window = (window + part)[-_WINDOW:]
+        crc = zlib.crc32(part, crc)
+    last = parts[-1]
+    deflate = _deflater(6, window)
+    tail = ((b"" if len(parts) > 1 else _GZIP_HEAD) + deflate.compress(last) + deflate.flush()
+            + struct.pack("<II", zlib.crc32(last, crc), sum(map(len, parts)) & 0xFFFFFFFF))
+    text = "".join(texts) + _base85(tail)
     return "\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+
+
+@lru_cache(maxsize=96)
+def _shared(window: bytes, part: bytes, first: bool) -> str:
+    deflate = _deflater(6, window)
+    data = (_GZIP_HEAD if first else b"") + deflate.compress(part) + deflate.flush(zlib.Z_SYNC_FLUSH)
+    return _base85(data + _EMPTY_BLOCK * (-len(data) % 4))  # 5 bytes each: 4 groups' worth in 4 blocks
+
+
+def _deflater(level: int, window: bytes) -> Any:
+    if window:  # the bytes just before, which the reader has in its window too
+        return zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, window)
+    return zlib.compressobj(level, zlib.DEFLATED, -15)
+
+
+def _base85(data: bytes) -> str:
+    return base64.b85encode(data).translate(_TO_PAGE).decode("ascii")
 
 
 def packed_gzip(text: str) -> bytes:
@@ -63,3 +104,65 @@ def packed_gzip(text: str) -> bytes:
 def unpack(text: str) -> bytes:
     """The bytes :func:`pack` packed."""
     return gzip.decompress(packed_gzip(text))
+
+
+def forget() -> None:
+    """Empty what :func:`pack` and :func:`svg_parts` keep (a benchmark's phases start cold)."""
+    _shared.cache_clear()
+    _refs.cache_clear()
+    _lean.cache_clear()
+
+
+# A drawing in an offline page: cut before each of its layers (a group with an id), so that
+# the layers every phase draws alike (a map's ground) are packed once; each layer without the
+# ids nothing refers to (a sixth of a map's bytes), and without its tooltips where the page
+# shows it as a picture.
+_LAYER = re.compile(r'<g id="')
+_ID = re.compile(r' id="([^"]*)"')
+_REF = re.compile(r"#([A-Za-z_][\w.:-]*)")  # url(#x), href="#x", a style's #x (and colours: kept ids)
+_TITLE = re.compile(r"<title>[^<]*</title>")
+
+
+def svg_parts(svg: str, titles: bool = True) -> list[bytes]:
+    """``svg`` as :func:`pack` takes it: its layers, each as UTF-8 without the ids nothing in
+    the drawing refers to, and without its ``<title>`` tooltips unless ``titles``."""
+    cuts = [m.start() for m in _LAYER.finditer(svg)]
+    layers = [svg[a:b] for a, b in zip([0, *cuts], [*cuts, len(svg)], strict=True)]
+    refs = frozenset().union(*map(_refs, layers))
+    return [_lean(layer, refs, titles) for layer in layers]
+
+
+@lru_cache(maxsize=128)
+def _refs(layer: str) -> frozenset[str]:
+    return frozenset(_REF.findall(layer))
+
+
+@lru_cache(maxsize=128)
+def _lean(layer: str, refs: frozenset[str], titles: bool) -> bytes:
+    text = _ID.sub(lambda m: m.group(0) if m.group(1) in refs else "", layer)
+    return (text if titles else _TITLE.sub("", text)).encode("utf-8")
+
+
+def lean_script(code: str) -> str:
+    """``code`` (pbem's page scripts) without its comment lines, indentation and blank lines:
+    a fifth lighter packed. Only whole lines go (a line that starts a comment, the lines of a
+    ``/* */`` comment that starts a line); a script with a template literal (a backquote
+    outside comments), whose lines are text, is left as it is."""
+    out, comment = [], False
+    for line in code.split("\n"):
+        text = line.strip()
+        if comment:
+            end = text.find("*/")
+            if end < 0:
+                continue
+            comment, text = False, text[end + 2:].strip()
+        elif text.startswith("/*"):
+            end = text.find("*/", 2)
+            if end < 0:
+                comment = True
+                continue
+            text = text[end + 2:].strip()
+        if text and not text.startswith("//"):
+            out.append(text)
+    lean = "\n".join(out) + "\n"
+    return code if "`" in lean else lean
