@@ -81,8 +81,8 @@ def timed(module: Any, name: str, clock: Callable[[], float]) -> Iterator[Stopwa
 
 
 def forget_drawings() -> None:
-    """Empty the caches keyed by a phase's content (its SVG maps and their PNG images); the
-    board's ground, drawn once per size, stays."""
+    """Empty the caches keyed by a phase's content (its SVG maps and their PNG images, the
+    report sections its reports share); the board's ground, drawn once per size, stays."""
     mapview._render_map.cache_clear()
     raster._png.cache_clear()
     raster._layered.cache_clear()
@@ -90,6 +90,7 @@ def forget_drawings() -> None:
     orderpage._packed_map.cache_clear()
     orderpage.compress_svg.cache_clear()
     pagekit.forget()  # the packed parts it keeps, the ground's with the phases' (a daily run packs the ground once)
+    reportpage.forget_shared()  # the report sections every report of a phase shows alike
 
 
 def share(part: float, whole: float) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import markupsafe
+
 from pbem.games import presentation
 from pbem.render import i18n
 from pbem.render.i18n import render
@@ -34,12 +36,47 @@ def with_names(lang: str, ctx: dict[str, Any]) -> dict[str, Any]:
 
 def report_html(lang: str, which: str, ctx: dict[str, Any]) -> str:
     """The report ``which`` (``public`` or ``private``) as HTML in ``lang``."""
-    return render(lang, f"base/{which}.html", with_names(lang, ctx))
+    return _report(lang, which, ctx, "html")
 
 
 def report_text(lang: str, which: str, ctx: dict[str, Any]) -> str:
     """The report ``which`` (``public`` or ``private``) as plain text in ``lang``."""
-    return render(lang, f"base/{which}.txt", with_names(lang, ctx))
+    return _report(lang, which, ctx, "txt")
+
+
+def _report(lang: str, which: str, ctx: dict[str, Any], ext: str) -> str:
+    ctx = with_names(lang, ctx)
+    return render(lang, f"base/{which}.{ext}", dict(ctx, situation=situation(lang, ctx, ext)))
+
+
+# The situation sections rendered last, by what they show: the public report and every seat's
+# report of a phase show the same one in each language.
+_SITUATIONS: dict[tuple[str, str, str, str], str] = {}
+_KEPT = 8
+
+
+def situation(lang: str, ctx: dict[str, Any], ext: str) -> str:
+    """The situation section of a report (``ctx`` as :func:`with_names` gives it): the public
+    view as the game's ``situation`` template shows it, the same in the public report and in
+    every seat's, so rendered once for them all (it was a quarter of their rendering). Kept by
+    the public view's content, the last few only."""
+    view = ctx["public_view"] if "public_view" in ctx else ctx["view"]
+    key = (i18n.check_lang(lang), ext, ctx["game"], repr(view))
+    text = _SITUATIONS.get(key)
+    if text is None:
+        if len(_SITUATIONS) >= _KEPT:
+            _SITUATIONS.clear()
+        text = render(lang, [f"{ctx['game']}/situation.{ext}", f"base/situation.{ext}"],
+                      {"game": ctx["game"], "glossary": ctx["glossary"], "names_dir": ctx["names_dir"],
+                       "view": view, "public_view": view})
+        _SITUATIONS[key] = text
+    return markupsafe.Markup(text) if ext == "html" else text
+
+
+def forget_shared() -> None:
+    """Forget the situation sections rendered so far (a benchmark publishes each phase as a
+    daily run does, once)."""
+    _SITUATIONS.clear()
 
 
 # The sections of a report that its stored copy and its mail say differently (the map: a drawing

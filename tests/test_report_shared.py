@@ -1,0 +1,57 @@
+"""What every report of a phase says alike (the situation, each event's sentence) is rendered
+once for the public report and every seat's: the pages are the same bytes as when each report
+rendered it again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_report_advanced import SAMPLES
+
+from pbem.common.fair import PhaseRng, Rng
+from pbem.games import get_game
+from pbem.render import i18n, report, reportpage
+
+RECORD = {"kind": "phase", "phase": "x", "phase_number": 3, "resolved_at": "2027-01-04T09:00:00Z"}
+GAMES = {"maria": ("intro", SAMPLES + [{"type": "move", "power": "FR", "pieces": ["F1"], "path": ["Strasbourg", "Metz"], "force_march": True},
+                                       {"type": "no_such_type", "what": "<b>"}]),
+         "ror": ("early", [{"type": "no_such_type", "what": "<b>"}])}
+
+
+def contexts(game_name: str) -> list[tuple[str, dict[str, Any]]]:
+    """(which, context) of a phase's public report and of each seat's."""
+    game = get_game(game_name)
+    scenario, events = GAMES[game_name]
+    state = game.new_game(scenario, {}, PhaseRng(Rng(b"p", "public"), Rng(b"s", "secret")))
+    public_view = game.view(state, report.PUBLIC)
+    header = report.phase_header("c", game_name, RECORD, "0003-x")
+    public = report.public_context(header=header, view=public_view, events=events, record=RECORD, chain=None,
+                                   upcoming=None, map_svg=None, result=None)
+    out = [("public", public)]
+    for seat in game.seats(scenario, {}):
+        ctx = report.private_context(public, seat=seat, view=game.view(state, seat), own_events=[], openings=[],
+                                     form=None, map_svg=None)
+        out.append(("private", ctx))
+    return out
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_shared_sections_give_the_same_pages(game_name: str, lang: str) -> None:
+    reportpage.forget_shared()
+    for which, ctx in contexts(game_name):
+        for ext, page in (("html", reportpage.report_html), ("txt", reportpage.report_text)):
+            alone = i18n.render(lang, f"base/{which}.{ext}", reportpage.with_names(lang, ctx))  # each section rendered here
+            assert page(lang, which, ctx) == alone, (which, ext)
+            assert page(lang, which, ctx) == alone, (which, ext)  # and again from what is kept
+
+
+def test_a_changed_view_is_shown_not_the_kept_section() -> None:
+    reportpage.forget_shared()
+    (_, ctx), *_ = contexts("maria")
+    before = reportpage.report_text("en", "public", ctx)
+    view = dict(ctx["view"], draw_pile=ctx["view"]["draw_pile"] + 7)
+    after = reportpage.report_text("en", "public", dict(ctx, view=view))
+    assert before != after
+    assert after == i18n.render("en", "base/public.txt", reportpage.with_names("en", dict(ctx, view=view)))
