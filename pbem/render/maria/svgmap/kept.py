@@ -23,17 +23,17 @@ from pbem.render.maria.svgmap.svg import Box, overlaps
 class Place:
     """A place for a city's name and what of the empty board lies under it."""
 
-    __slots__ = ("spot", "one_cell", "symbols", "names", "owners", "label")
+    __slots__ = ("spot", "one_cell", "symbols", "big_names", "owners", "label")
 
     def __init__(self, spot: Spot, grid: Boxes) -> None:
         self.spot = spot
         self.one_cell = grid.one_cell(spot.box)
         hits = grid.hits(spot.box)
-        # the summed weight of the city symbols it covers, and the kept names it covers:
-        # (city, weight, important), as the grid's cost counts them
+        # as the grid's cost counts them: the summed weight of the city symbols it covers, the
+        # cities whose kept names it covers, and of those the important ones with their weights
         self.symbols = sum(w for _, w, owner, _ in hits if not owner)
-        self.names = tuple((owner, w, big) for _, w, owner, big in hits if owner)
-        self.owners = frozenset(owner for owner, _, _ in self.names)
+        self.owners = frozenset(owner for _, _, owner, _ in hits if owner)
+        self.big_names = tuple((owner, w) for _, w, owner, big in hits if owner and big)
         self.label: Label | None = None
 
 
@@ -62,6 +62,7 @@ class KeptNames:
         self.order: tuple[list[str], ...] = tuple(sorted(c for c, r in self.rank.items() if r == n)
                                                   for n in range(3))
         self._places: dict[tuple[str, bool], tuple[list[list[Place]], Box]] = {}
+        self._open: dict[str, tuple[list[Place], Box]] = {}
         self._reach: dict[str, frozenset[str]] = {}
         self._unnamed_near: dict[str, frozenset[str]] = {}
 
@@ -77,6 +78,14 @@ class KeptNames:
                     max(b[2] for b in boxes), max(b[3] for b in boxes))
             self._places[key] = (tiers, area)
         return self._places[key]
+
+    def open_places(self, cid: str) -> tuple[list[Place], Box]:
+        """The places tried for a small name (``cid``'s) that cover no city symbol, in order
+        (a small name goes only where it covers nothing), and the area they lie in."""
+        if cid not in self._open:
+            tiers, area = self.places(cid, False)
+            self._open[cid] = ([p for tier in tiers for p in tier if not p.symbols], area)
+        return self._open[cid]
 
     def label(self, cid: str, place: Place) -> Label:
         if place.label is None:
@@ -97,12 +106,16 @@ class KeptNames:
         return self._unnamed_near[cid]
 
 
+# The view's pieces and moved names are few: a coarse grid finds those near a name in a few steps.
+DYNAMIC_CELL = 96.0
+
+
 def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequence[Entry]) -> int:
     """What an important name covers at ``place``: city symbols, kept important names that
     stay, and the view's pieces and moved names (``near``; ``unique`` counts each box once)."""
     cost = place.symbols
-    for owner, weight, big in place.names:
-        if big and owner not in moved:
+    for owner, weight in place.big_names:
+        if owner not in moved:
             cost += weight
     box = place.spot.box
     for other, weight, owner, big in (near if place.one_cell else unique):
@@ -111,21 +124,22 @@ def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequ
     return cost
 
 
-def _first_free(tiers: Sequence[Sequence[Place]], area: Box, moved: Set[str],
-                dynamic: Boxes) -> Place | None:
-    """The first place where a small name covers nothing: no city symbol, no kept name that
-    stays, none of the view's pieces or moved names (in ``dynamic``, ``area`` holding every
-    place)."""
+def _first_free(places: Sequence[Place], area: Box, moved: Set[str], dynamic: Boxes) -> Place | None:
+    """The first of ``places`` (none covers a city symbol) where a small name covers nothing:
+    no kept name that stays, none of the view's pieces or moved names (in ``dynamic``; ``area``
+    holds every place)."""
     near: list[Entry] | None = None
-    for tier in tiers:
-        for place in tier:
-            if place.symbols or not place.owners <= moved:
-                continue
-            if near is None:
-                near = dynamic.near(area)
-            x0, y0, x1, y1 = place.spot.box
-            if not any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b, _, _, _ in near):
-                return place
+    for place in places:
+        if not place.owners <= moved:
+            continue
+        if near is None:
+            near = dynamic.near(area)
+        x0, y0, x1, y1 = place.spot.box
+        for other, _, _, _ in near:
+            if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
+                break
+        else:
+            return place
     return None
 
 
@@ -140,7 +154,7 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
     def important(cid: str) -> bool:
         return rank[cid] < 2 or cid in busy
 
-    dynamic = Boxes()
+    dynamic = Boxes(DYNAMIC_CELL)
     for box in obstacles:
         dynamic.add(box, PIECE_HIT)
     moved: set[str] = {c for c in busy if c in cities and rank[c] == 2}
@@ -169,21 +183,19 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
             small |= kept.unnamed_near(cid) - busy
     # as in the full placement, a small name goes only where it covers nothing
     for cid in sorted(small):
-        free = _first_free(*kept.places(cid, False), moved=moved, dynamic=dynamic)
+        free = _first_free(*kept.open_places(cid), moved=moved, dynamic=dynamic)
         if free is not None:
             label = kept.label(cid, free)
             dynamic.add(label.box, LABEL_HIT, cid, False)
             placed[cid] = label
-    for cid, label in kept.labels.items():
-        if cid not in moved:
-            placed[cid] = label
-    # in drawing order: by rank (a busy town's name among the minor fortresses'), then by city
+    # the names that did not move stay; all in drawing order: by rank (a busy town's name among
+    # the minor fortresses'), then by city
+    def pick(c: str) -> Label | None:
+        return placed.get(c) or (None if c in moved else kept.labels.get(c))
+
     busy_towns = sorted(c for c in placed if c in busy and rank[c] == 2)
-    return ([placed[c] for c in kept.order[0] if c in placed]
-            + [placed[c] for c in _merged(kept.order[1], busy_towns) if c in placed]
-            + [placed[c] for c in kept.order[2] if c in placed and c not in busy])
-
-
-def _merged(a: Sequence[str], b: Sequence[str]) -> list[str]:
-    """Two sorted lists as one."""
-    return sorted([*a, *b]) if b else list(a)
+    first, minor, towns = kept.order
+    return ([lbl for c in first if (lbl := pick(c))]
+            + [lbl for c in (sorted([*minor, *busy_towns]) if busy_towns else minor)
+               if (lbl := pick(c))]
+            + [lbl for c in towns if c not in busy and (lbl := pick(c))])

@@ -37,13 +37,13 @@ class Boxes:
     look past the names it is about to move (``skip``) or past the small names (``only_big``).
     """
 
-    CELL = 24.0
-
-    def __init__(self) -> None:
+    def __init__(self, cell: float = 24.0) -> None:
+        """``cell``: the side of the grid's squares (what :meth:`cost` counts depends on it)."""
+        self.cell = cell
         self.cells: dict[tuple[int, int], list[Entry]] = {}
 
     def _keys(self, box: Box) -> Iterable[tuple[int, int]]:
-        c = self.CELL
+        c = self.cell
         for i in range(int(box[0] // c), int(box[2] // c) + 1):
             for j in range(int(box[1] // c), int(box[3] // c) + 1):
                 yield (i, j)
@@ -51,7 +51,7 @@ class Boxes:
     def add(self, box: Box, weight: int, owner: str = "", big: bool = True) -> None:
         """Take ``box``; ``owner`` names the city whose name it is ("" for symbols)."""
         entry = (box, weight, owner, big)
-        c = self.CELL
+        c = self.cell
         cells = self.cells
         for i in range(int(box[0] // c), int(box[2] // c) + 1):
             for j in range(int(box[1] // c), int(box[3] // c) + 1):
@@ -62,7 +62,7 @@ class Boxes:
         """The summed weights of the boxes that ``box`` overlaps (each counted once); with
         ``first``, the weight of the first one found (enough to tell a free place)."""
         # the hot loop of the name placement: written out rather than built from helpers
-        c = self.CELL
+        c = self.cell
         x0, y0, x1, y1 = box
         i0, i1, j0, j1 = int(x0 // c), int(x1 // c), int(y0 // c), int(y1 // c)
         cells = self.cells
@@ -86,13 +86,18 @@ class Boxes:
 
     def owners(self, box: Box) -> set[str]:
         """The cities whose names ``box`` overlaps."""
-        return {owner for key in self._keys(box) for other, _, owner, _ in self.cells.get(key, ())
-                if owner and overlaps(box, other)}
+        c = self.cell
+        x0, y0, x1, y1 = box
+        cells = self.cells
+        return {owner for i in range(int(x0 // c), int(x1 // c) + 1)
+                for j in range(int(y0 // c), int(y1 // c) + 1)
+                for other, _, owner, _ in cells.get((i, j), ())
+                if owner and x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1}
 
     def one_cell(self, box: Box) -> bool:
         """Whether ``box`` lies in one cell of the grid (:meth:`cost` then counts every box it
         overlaps as added, else each different box once)."""
-        c = self.CELL
+        c = self.cell
         return int(box[0] // c) == int(box[2] // c) and int(box[1] // c) == int(box[3] // c)
 
     def hits(self, box: Box) -> list[Entry]:
@@ -103,7 +108,7 @@ class Boxes:
 
     def near(self, box: Box) -> list[Entry]:
         """The boxes that ``box`` overlaps, each as often as it was added."""
-        c = self.CELL
+        c = self.cell
         x0, y0, x1, y1 = box
         cells = self.cells
         seen: set[int] = set()
