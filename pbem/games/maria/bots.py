@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from operator import itemgetter
+from collections.abc import Callable
 from typing import Any
 
 from pbem.common.fair import Rng
@@ -245,71 +245,63 @@ class _Nearest:
     over them), from each city's cached distances: for a few cities, cheaper than a search."""
 
     def __init__(self, board: Any, cities: list[str]) -> None:
-        self._board = board
         self._numbers = board.numbers()
         self._dists = [board.numbered_distances(c) for c in sorted(cities)]
-        self._known: dict[str, int] = {}  # answers so far: the pieces' destinations overlap
-        self._fort: dict[str, bool] | None = None  # fortresses as targets: see _Targets
 
     def __bool__(self) -> bool:
         return bool(self._dists)
 
-    def _target(self, fort: str) -> bool:
-        return False
-
     def nearest_first(self, cities: list[str]) -> list[str]:
         """``cities`` nearest first, then by id (a city that reaches none counts 999 steps)."""
-        known, numbers, dists, forts = self._known, self._numbers, self._dists, self._fort
-        near_forts = self._board.fortresses_near
-        keyed = []
-        for city in cities:
-            best = known.get(city)
-            if best is None:
-                i = numbers[city]
-                best = min(map(itemgetter(i), dists), default=-1)
-                if best < 0:  # some of the cities are out of reach (-1): the nearest of the rest
-                    best = min((d for dist in dists if (d := dist[i]) >= 0), default=-1)
-                if forts is not None:
-                    for d, fort in near_forts(city):
-                        if 0 <= best <= d:
-                            break
-                        ok = forts.get(fort)
-                        if ok or ok is None and self._target(fort):
-                            best = d
-                            break
-                known[city] = best
-            keyed.append((999 if best < 0 else best, city))
-        keyed.sort()
-        return [c for _, c in keyed]
+        dists = self._dists
+        numbers = list(map(self._numbers.__getitem__, cities))
+        if len(dists) == 1:
+            steps = list(map(dists[0].__getitem__, numbers))
+        else:  # the least of each city's distances, in C loops
+            steps = list(map(min, *(map(dist.__getitem__, numbers) for dist in dists)))
+        if -1 in steps:  # some cities are out of reach of some targets: the nearest of the rest
+            for k, i in enumerate(numbers):
+                if steps[k] < 0:
+                    best = min((d for dist in dists if (d := dist[i]) >= 0), default=999)
+                    steps[k] = best
+        return [c for _, c in sorted(zip(steps, cities))]
 
 
 class _Targets(_Nearest):
     """Road steps from a city to the nearest city a bot likes to head for: enemy generals and
-    fortresses it could take (the answers of ``board.nearest`` over all of them). Each
-    fortress is asked whether it is a target only when it is the nearest one left to a city
-    (``board.fortresses_near``)."""
+    fortresses it could take (the answers of ``board.nearest`` over all of them): each enemy
+    general's city's distances, and one search from all the fortresses (``target_fortresses``)."""
 
     def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
         foe = enemy_test(state, power)
         super().__init__(board, list({g["city"] for g in state["generals"].values()
                                       if g["city"] is not None and foe(g["power"])}))
-        self._state, self._foe = state, foe
-        self._fort = {}
+        forts = target_fortresses(state, board, foe)
+        if forts:
+            self._dists.append(board.nearest(forts).numbered())
 
-    def _target(self, fort: str) -> bool:
-        assert self._fort is not None
-        ok = self._fort.get(fort)
-        if ok is None:
-            state, board = self._state, self._board
-            ok = board.cities[fort].map in state["maps"]
-            if ok:
-                holder = model.controller(state, board, fort)
-                ok = holder is None or self._foe(holder)
-            self._fort[fort] = ok
-        return ok
 
-    def __bool__(self) -> bool:
-        return bool(self._dists) or any(self._target(f) for f in model.fortresses_of(self._board))
+def target_fortresses(state: dict[str, Any], board: Any,
+                      foe: Callable[[str], bool]) -> frozenset[str]:
+    """The fortresses on the maps in play that nobody holds or that ``foe`` holds (M4.3),
+    remembered for each set of facts they depend on (the maps, the foes, peace, the control
+    table)."""
+    control = state["control"]
+    key = (board, tuple(state["maps"]), bool(state.get("peace")),
+           tuple(p for p in model.POWERS if foe(p)),
+           frozenset((c, e["power"]) for c, e in control.items()))
+    found = _FORT_TARGETS.get(key)
+    if found is None:
+        maps, cities = state["maps"], board.cities
+        found = frozenset(f for f in model.fortresses_of(board) if cities[f].map in maps and (
+            (holder := model.controller(state, board, f)) is None or foe(holder)))
+        if len(_FORT_TARGETS) >= 256:
+            _FORT_TARGETS.clear()
+        _FORT_TARGETS[key] = found
+    return found
+
+
+_FORT_TARGETS: dict[tuple[Any, ...], frozenset[str]] = {}
 
 
 def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:

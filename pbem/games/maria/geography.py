@@ -132,6 +132,10 @@ class NearestTargets:
         d = self._dist[self._index[city]]
         return default if d < 0 else d
 
+    def numbered(self) -> list[int]:
+        """The distances by city number (``Board.numbers``), -1 where no target is reachable."""
+        return self._dist
+
 
 @dataclass(frozen=True, eq=False)
 class Board:
