@@ -283,25 +283,31 @@ class _Targets(_Nearest):
 
 def target_fortresses(state: dict[str, Any], board: Any,
                       foe: Callable[[str], bool]) -> frozenset[str]:
-    """The fortresses on the maps in play that nobody holds or that ``foe`` holds (M4.3),
-    remembered for each set of facts they depend on (the maps, the foes, peace, the control
-    table)."""
-    control = state["control"]
-    key = (board, tuple(state["maps"]), bool(state.get("peace")),
-           tuple(p for p in model.POWERS if foe(p)),
-           frozenset((c, e["power"]) for c, e in control.items()))
-    found = _FORT_TARGETS.get(key)
+    """The fortresses on the maps in play that nobody holds or that ``foe`` holds (M4.2, M4.3):
+    those of the home countries, found once for each set of facts they depend on (the maps,
+    the foes, peace), changed by the entries of the control table."""
+    maps = state["maps"]
+    key = (board, tuple(maps), bool(state.get("peace")), tuple(p for p in model.POWERS if foe(p)))
+    found = _HOME_TARGETS.get(key)
     if found is None:
-        maps, cities = state["maps"], board.cities
-        found = frozenset(f for f in model.fortresses_of(board) if cities[f].map in maps and (
-            (holder := model.controller(state, board, f)) is None or foe(holder)))
-        if len(_FORT_TARGETS) >= 256:
-            _FORT_TARGETS.clear()
-        _FORT_TARGETS[key] = found
-    return found
+        cities = board.cities
+        on_maps = frozenset(f for f in model.fortresses_of(board) if cities[f].map in maps)
+        found = _HOME_TARGETS[key] = (on_maps, frozenset(
+            f for f in on_maps if (home := model.home_of(state, board, f)) is None or foe(home)))
+    on_maps, targets = found
+    taken, lost = [], []
+    for city, entry in state["control"].items():
+        if city in on_maps:
+            holder = entry["power"]
+            (taken if holder is None or foe(holder) else lost).append(city)
+    if lost:
+        targets = targets.difference(lost)
+    if taken:
+        targets = targets.union(taken)
+    return targets
 
 
-_FORT_TARGETS: dict[tuple[Any, ...], frozenset[str]] = {}
+_HOME_TARGETS: dict[tuple[Any, ...], tuple[frozenset[str], frozenset[str]]] = {}
 
 
 def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:

@@ -57,14 +57,19 @@ def train_cities(state: dict[str, Any], power: str) -> set[str]:
 def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str],
                     avoid: set[str], limit: int) -> int | None:
     """Fewest steps from ``start`` to a city of ``targets`` entering no city of ``blocked`` or
-    ``avoid``, at most ``limit``; None if there is none. The start city is not entered."""
+    ``avoid``, at most ``limit``; None if there is none. The start city is not entered.
+
+    A breadth-first search that goes on only from the cities whose road distance to some
+    target (pieces ignored: no path is shorter) still fits in the steps left."""
     if start in targets:
         return 0
-    roads = model.adjacency(board)
+    roads, index = model.adjacency(board), board.numbers()
+    near = [board.numbered_distances(t) for t in targets]
     closed = blocked | avoid  # the cities found so far join them
     closed.add(start)
     frontier = [start]
     for step in range(1, limit + 1):
+        rest = limit - step
         nxt = []
         for here in frontier:
             for there in roads[here]:
@@ -73,7 +78,11 @@ def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str]
                 if there in targets:
                     return step
                 closed.add(there)
-                nxt.append(there)
+                i = index[there]
+                for dist in near:
+                    if 0 <= dist[i] <= rest:
+                        nxt.append(there)
+                        break
         if not nxt:
             return None
         frontier = nxt
