@@ -129,16 +129,20 @@ class Reach:
 
 
 def hussar_cities(state: dict[str, Any], board: Any) -> list[str]:
-    """Every city a hussar may go to now (M7.1)."""
+    """Every city a hussar may go to now (M7.1): on the Bohemia map, within range of an Austrian
+    general, holding no piece of an enemy of Austria."""
+    if "bohemia" not in state["maps"]:
+        return []
     rng = int(state["options"]["hussars.range"])
     near: set[str] = set()
     for g in state["generals"].values():
         if g["power"] == "AU" and g["city"] is not None:
             near |= board.within(g["city"], rng)
-    occ = model.occupancy(state)
+    foe = enemy_test(state, "AU")
+    held = {v["city"] for v in (*state["generals"].values(), *state["trains"].values())
+            if v["city"] is not None and foe(v["power"])}
     cities = board.cities
-    return sorted(c for c in near if cities[c].map == "bohemia" and "bohemia" in state["maps"]
-                  and not any(model.are_enemies(state, "AU", p) for p in occ.get(c, [])))
+    return sorted(c for c in near.difference(held) if cities[c].map == "bohemia")
 
 
 def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:

@@ -89,9 +89,16 @@ def card_suit(card_id: str) -> str:
 
 
 def card_key(card_id: str) -> tuple[int, int, int, str]:
-    """Sort key for "lowest card id": suit S,H,D,C,R, then value as a number, then deck, letter."""
-    c = parse_card(card_id)
-    return (_SUIT_ORDER[c.suit], c.value, c.deck, c.letter)
+    """Sort key for "lowest card id": suit S,H,D,C,R, then value as a number, then deck, letter
+    (each card's key made once)."""
+    found = _CARD_KEYS.get(card_id)
+    if found is None:
+        c = parse_card(card_id)
+        found = _CARD_KEYS[card_id] = (_SUIT_ORDER[c.suit], c.value, c.deck, c.letter)
+    return found
+
+
+_CARD_KEYS: dict[str, tuple[int, int, int, str]] = {}
 
 
 def set_key(ids: Iterable[str]) -> tuple[tuple[int, int, int, str], ...]:

@@ -350,7 +350,12 @@ class Board:
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest road steps from ``a`` to ``b``, or None if none joins them."""
-        return self.distances_from(a).get(b)
+        dist = self._search(a)[0]  # from each city's cached search, no mapping built
+        i = self._numbering()[0].get(b)
+        if i is None:
+            return None
+        d = dist[i]
+        return None if d < 0 else d
 
     def within(self, city: str, n: int) -> frozenset[str]:
         """Every city at distance ``n`` or less, the city itself included (cached)."""

@@ -84,10 +84,9 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
             return N_("a force march must keep to main roads (M3.6)")
     elif len(path) > (4 if all_main else 3):
         return (N_("a general moves at most 3 cities, or 4 when every step is on a main road (M3.1)"))
-    if occ is None:
-        occ = model.occupancy(ctx.state)
-    if by_city is None:
-        by_city = model.generals_by_city(ctx.state)
+    if occ is None or by_city is None:
+        occ, by_city = pieces_in(ctx.state, {*path, *(
+            n for c in path for n in ctx.board.neighbours(c))} if force_march else set(path))
     for i, city in enumerate(path):
         last = i == len(path) - 1
         if known is None:
@@ -100,6 +99,27 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
         if prob:
             return prob
     return None
+
+
+def pieces_in(state: dict[str, Any], cities: set[str]
+              ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """``model.occupancy`` and ``model.generals_by_city`` of ``cities`` alone (one pass over
+    the pieces): what checking one path needs."""
+    occ: dict[str, list[str]] = {}
+    by_city: dict[str, list[str]] = {}
+    for g, v in state["generals"].items():
+        city = v["city"]
+        if city in cities:
+            occ.setdefault(city, []).append(v["power"])
+            by_city.setdefault(city, []).append(g)
+    for v in state["trains"].values():
+        if v["city"] in cities:
+            occ.setdefault(v["city"], []).append(v["power"])
+    gens = state["generals"]
+    for here in by_city.values():
+        if len(here) > 1:
+            here.sort(key=lambda g: (model.POWER_INDEX[gens[g]["power"]], gens[g]["rank"], g))
+    return occ, by_city
 
 
 def entry_problem(ctx: Ctx, power: str, movers: list[str], city: str, last: bool,
@@ -163,7 +183,7 @@ def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
     if len(path) > (3 if all_main else 2):
         return (N_("a supply train moves at most 2 cities, or 3 when every step is on a main road (M3.1)"))
     if occ is None:
-        occ = model.occupancy(state)
+        occ = pieces_in(state, set(path))[0]
     for i, city in enumerate(path):
         prob = territory_problem(state, board, power, city)
         if prob:
@@ -189,7 +209,7 @@ def reentry_problem(ctx: Ctx, power: str, site: str) -> str | None:
         return prob
     if board.cities[site].fortress != "none" and model.controller(state, board, site) != power:
         return N_("%(site)s is not controlled by %(power)s (M4.1)") % {"site": city_name(ctx, site), "power": model.POWER_NAMES[power]}
-    occ = model.occupancy(state)
+    occ = pieces_in(state, {site, *board.neighbours(site)})[0]
     if enemy_powers_in(state, power, occ.get(site, [])):
         return N_("%(site)s holds an enemy piece (M3.9)") % {"site": city_name(ctx, site)}
     for n in board.neighbours(site):
