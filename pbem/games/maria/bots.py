@@ -299,7 +299,8 @@ def target_fortresses(state: dict[str, Any], board: Any,
         found = _HOME_TARGETS[key] = (on_maps, frozenset(
             f for f in on_maps if (home := model.home_of(state, board, f)) is None or foe(home)))
     on_maps, targets = found
-    taken, lost = [], []
+    taken: list[str] = []
+    lost: list[str] = []
     for city, entry in state["control"].items():
         if city in on_maps:
             holder = entry["power"]
