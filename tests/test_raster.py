@@ -160,3 +160,31 @@ def test_the_style_sheet_paints_a_name_with_its_halo() -> None:
     name, rank = rastertext.words(svg)
     assert (name.text, name.size, name.bold, name.anchor, name.halo, name.halo_width) == ("Prag & Wien", 8.8, True, "end", "#fbf8ef", 2.6)
     assert (rank.fill, rank.anchor, rank.central, rank.halo, rank.bold) == ("#ffffff", "middle", True, None, False)
+
+
+def test_a_picture_over_its_ground_keeps_the_grounds_colours_and_adds_its_own() -> None:
+    """The whole map's PNG is encoded against its ground: where the picture is the ground, the
+    ground's palette colour; where it is not, the nearest of the ground's colours and those the
+    picture adds (a red the ground has not); a valid PNG that Pillow reads back, and the same
+    bytes for the same picture."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from pbem.render import rasterpng
+
+    ground = Image.new("RGB", (300, 200), "#fbf8ef")
+    pen = ImageDraw.Draw(ground)
+    for i in range(12):
+        pen.ellipse((i * 24, 20 + i * 10, i * 24 + 40, 60 + i * 10), fill=(200 - 9 * i, 210, 190 + 4 * i))
+    base = rasterpng.ground(ground)
+    assert rasterpng.over_ground(base, ground) == rasterpng.over_ground(base, ground.copy())
+    plain = Image.open(io.BytesIO(rasterpng.over_ground(base, ground)))
+    plain.load()
+    assert plain.mode == "P" and plain.convert("RGB").tobytes() == base.indices.convert("RGB").tobytes()
+    picture = ground.copy()
+    ImageDraw.Draw(picture).rectangle((100, 150, 130, 170), fill="#c8102e")
+    png = rasterpng.over_ground(base, picture)
+    drawn = Image.open(io.BytesIO(png)).convert("RGB")
+    assert drawn.getpixel((115, 160)) == (0xc8, 0x10, 0x2e)
+    assert drawn.crop((0, 0, 300, 140)).tobytes() == base.indices.convert("RGB").crop((0, 0, 300, 140)).tobytes()

@@ -6,8 +6,7 @@ crop around them drawn large enough to read on a phone. The SVG travels once, fo
 
 The SVG is drawn by resvg (the ``resvg-py`` wheel: the Rust renderer in one self-contained
 binary wheel, no system library; cairosvg would need libcairo and four more Python packages),
-then Pillow reduces it to a 40-colour palette, which keeps the map's flat colours and text and
-makes the PNG about a third of its full-colour size.
+then Pillow reduces it to a palette of about 40 colours (:mod:`pbem.render.rasterpng`).
 
 The board under the pieces (sectors, tints, roads, cities: the game's presentation says where
 those layers end, ``map_ground``) is most of resvg's work and the same in every phase: it is
@@ -28,17 +27,16 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image
 
-from pbem.render import rastersprites, rastertext
+from pbem.render import rasterpng, rastersprites, rastertext
 
 LATIN_FONTS = rastertext.LATIN
 CJK_FONTS = rastertext.CJK
-COLOURS = 40
 PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
 _TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</text>')
 _TITLE = re.compile(r"<title>[^<]*</title>")
@@ -67,19 +65,44 @@ def without_titles(svg: str) -> str:
     return _TITLE.sub("", svg)
 
 
-def whole_map(svg: str, width: int, ground: int = 0) -> bytes:
+def whole_map(svg: str, width: int, ground: int = 0, recurring: Sequence[tuple[int, int]] = ()) -> bytes:
     """The whole drawing, ``width`` pixels wide, without its words: at that size no name can be
     read (the crop and the SVG carry them), and without them the picture is the same in every
     language, so it is drawn once for all of them.
 
     ``ground`` (when not 0) is the length of the drawing's first layers, those that are the same
     in every phase (:meth:`pbem.games.base.Presentation.map_ground`): they are drawn once per
-    process and size, and each phase draws only the layers above them, on a transparent sheet
-    laid over that picture."""
+    process and size, and each phase draws only the layers above them, laid over that picture.
+    ``recurring``: spans of later layers that many phases draw alike
+    (:meth:`~pbem.games.base.Presentation.map_recurring`, Maria's legend); one that nothing
+    drawn before it meets is drawn with the ground."""
     if ground:
         under, over = _layers(svg, ground)
+        for start, end in sorted(recurring, reverse=True):
+            if ground <= start < end <= len(svg) and _apart(_bare(svg[ground:start]), _bare(svg[start:end])):
+                under = under[:-len("</svg>")] + svg[start:end] + "</svg>"
+                over = over[:len(over) - len(svg) + ground] + svg[ground:start] + svg[end:]
+                break
         return _layered(_bare(under), _bare(over), width, None)
     return _png(_bare(svg), width, None)
+
+
+def _apart(before: str, layer: str) -> bool:
+    """Whether no shape of ``before`` (part of a drawing, without words) meets one of ``layer``
+    (both measured by their coordinates)."""
+    def bounds(part: str) -> list[tuple[float, float, float, float]]:
+        out = []
+        for kind, element in _items(part, frozenset()):
+            box = rastersprites.extent(element) if kind == "shape" else None
+            if box is not None:
+                out.append(box)
+        return out
+    try:
+        mine = bounds(layer)
+        theirs = bounds(before)
+    except rastersprites.Unmeasured:
+        return False
+    return not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for a in mine for b in theirs)
 
 
 def _layers(svg: str, ground: int) -> tuple[str, str]:
@@ -93,7 +116,7 @@ def _layers(svg: str, ground: int) -> tuple[str, str]:
 
 def _bare(svg: str) -> str:
     """``svg`` without its words and tooltips, in no language."""
-    return _LANG.sub("", without_titles(_without_text(svg, lambda _cls, _x, _y, _words: False)), count=1)
+    return _LANG.sub("", without_titles(_TEXT.sub("", svg)), count=1)
 
 
 def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
@@ -132,7 +155,7 @@ def _without_text(svg: str, keep: Callable[[str, float, float, str], bool]) -> s
 
 @lru_cache(maxsize=64)
 def _png(svg: str, width: int, box: Box | None) -> bytes:
-    return _palette_png(_draw(svg, width, box, PAPER).convert("RGB"))
+    return rasterpng.palette_png(_draw(svg, width, box, PAPER).convert("RGB"))
 
 
 @lru_cache(maxsize=64)
@@ -147,7 +170,15 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
         if sheet.size != base.size:
             raise ValueError("the drawing's layers are not of one size") from None
         picture = Image.alpha_composite(base, sheet)
-    return _palette_png(picture.convert("RGB"))
+    if box is None:  # the whole map: encoded against its ground, which every phase shares
+        return rasterpng.over_ground(_ground_png(ground, width), picture.convert("RGB"))
+    return rasterpng.palette_png(picture.convert("RGB"))
+
+
+@lru_cache(maxsize=2)
+def _ground_png(ground: str, width: int) -> rasterpng.Ground:
+    """The whole map's ground as its PNGs reuse it (palette, indices, compressed bands)."""
+    return rasterpng.ground(_ground(ground, width, None).convert("RGB"))
 
 
 def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
@@ -237,16 +268,6 @@ def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Imag
     data = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=bool(fonts),
                                  font_files=fonts or None, background=background)
     return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
-
-
-def _palette_png(image: Image.Image) -> bytes:
-    # the octree keeps the small areas of strong colour (counters, legend swatches) that median
-    # cut merges into their neighbours, and (unlike max coverage) every region's own tint; zlib's
-    # default level: level 9 is ten times slower for 7 % fewer bytes
-    small = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, "PNG")
-    return out.getvalue()
 
 
 def size(png: bytes) -> tuple[int, int]:

@@ -45,7 +45,7 @@ def map_images(game: str, svg: str, public_events: list[dict[str, Any]], lang: s
     if box is not None:
         png = raster.crop(svg, box, ACTION_WIDTH, ground)
         out.append(MapImage("action", f"map-action.{key}.{lang}@pbem", f"map-{key}-action.png", png, *raster.size(png)))
-    png = raster.whole_map(svg, WHOLE_WIDTH, ground)
+    png = raster.whole_map(svg, WHOLE_WIDTH, ground, shown.map_recurring(svg))
     out.append(MapImage("whole", f"map-whole.{key}.{lang}@pbem", f"map-{key}.png", png, *raster.size(png)))
     return out
 

@@ -1,0 +1,125 @@
+"""Palette PNGs of map pictures.
+
+A picture is reduced to a palette of about 40 colours by Pillow's octree, which keeps the map's
+flat colours and text and makes the PNG about a third of its full-colour size.
+
+A picture laid over a ground drawn once per process (the whole map: the board, then a phase's
+pieces) is encoded against that ground: the ground's own palette and indices are taken once,
+the colours the phase adds are given up to 24 more entries, and the image is compressed in bands
+of rows, each ended by a full flush, so a band the phase leaves as the ground had it is the
+ground's band, compressed once (harder) and reused. What the phase changes costs the palette
+mapping and the compression; the rest costs nothing. The PNG is written here (IHDR, PLTE, one
+IDAT, IEND); its deflate stream is Python's zlib's, so the same picture gives the same bytes
+with the same zlib.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops
+
+COLOURS = 40  # the ground's palette
+EXTRA = 24  # at most this many more for what a phase lays over it
+BAND = 32  # rows compressed together
+_FINAL = b"\x03\x00"  # an empty last deflate block
+
+
+def palette_png(picture: Image.Image) -> bytes:
+    """``picture`` (RGB) as a PNG of at most :data:`COLOURS` colours."""
+    # the octree keeps the small areas of strong colour (counters, legend swatches) that median
+    # cut merges into their neighbours, and (unlike max coverage) every region's own tint; zlib's
+    # default level: level 9 is ten times slower for 7 % fewer bytes
+    small = picture.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG")
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Ground:
+    """A ground picture as the PNGs laid over it reuse it: its colours, palette indices and
+    bands (raw and compressed)."""
+
+    rgb: Image.Image
+    indices: Image.Image  # mode P
+    palette: tuple[int, ...]  # RGB, RGB... of the colours the indices use
+    raw: tuple[bytes, ...]  # each band's filtered rows (filter type 0 on each)
+    packed: tuple[bytes, ...]  # each band deflated, ended by a full flush
+
+
+def ground(rgb: Image.Image) -> Ground:
+    """``rgb`` reduced to its palette once, its bands compressed once."""
+    small = rgb.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    used = max(_used(small), default=0) + 1
+    palette = tuple((small.getpalette() or [])[:3 * used])
+    raw = tuple(_rows(small, y) for y in range(0, rgb.height, BAND))
+    return Ground(rgb, small, palette, raw, tuple(_deflate(band, 9) for band in raw))
+
+
+def over_ground(base: Ground, picture: Image.Image) -> bytes:
+    """``picture`` (RGB, the size of ``base``, drawn over it) as a PNG: the ground's pixels keep
+    their palette index; the pixels that differ are mapped to the ground's colours and those the
+    octree finds among them."""
+    width, height = picture.size
+    changed = ImageChops.difference(picture, base.rgb).convert("L").point(lambda v: 255 if v else 0)
+    bands = []
+    for y in range(0, height, BAND):
+        box = changed.crop((0, y, width, min(height, y + BAND))).getbbox()
+        bands.append(None if box is None else (box[0], y + box[1], box[2], y + box[3]))
+    boxes = [b for b in bands if b is not None]
+    palette = list(base.palette)
+    if boxes:
+        strip = Image.new("RGB", (max(b[2] - b[0] for b in boxes), sum(b[3] - b[1] for b in boxes)))
+        at = 0
+        for b in boxes:
+            strip.paste(picture.crop(b), (0, at))
+            at += b[3] - b[1]
+        new = strip.quantize(colors=EXTRA, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        theirs = new.getpalette() or []
+        for i in _used(new):
+            palette += theirs[3 * i:3 * i + 3]
+    entries = len(palette) // 3
+    lookup = Image.new("P", (1, 1))
+    lookup.putpalette(palette + palette[:3] * (256 - entries))
+    packed, adler = [], 1
+    for n, box in enumerate(bands):
+        y0 = n * BAND
+        if box is None:
+            raw, pack = base.raw[n], base.packed[n]
+        else:
+            area = (0, y0, width, min(height, y0 + BAND))
+            mapped = picture.crop(area).quantize(palette=lookup, dither=Image.Dither.NONE)
+            rows = Image.composite(mapped, base.indices.crop(area), changed.crop(area))
+            raw = _rows(rows, 0)
+            pack = _deflate(raw, 6)
+        packed.append(pack)
+        adler = zlib.adler32(raw, adler)
+    idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
+            + _chunk(b"PLTE", bytes(palette)) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
+
+
+def _used(image: Image.Image) -> list[int]:
+    """The palette indices ``image`` (mode P) uses, in order."""
+    return sorted(i for _n, i in image.getcolors(256) or [] if isinstance(i, int))
+
+
+def _rows(image: Image.Image, y: int) -> bytes:
+    """The rows of a band of ``image`` (mode P) from ``y``, each behind its filter byte (0)."""
+    width = image.width
+    data = image.crop((0, y, width, min(image.height, y + BAND))).tobytes()
+    return b"".join(b"\x00" + data[i:i + width] for i in range(0, len(data), width))
+
+
+def _deflate(raw: bytes, level: int) -> bytes:
+    """``raw`` deflated on its own and ended by a full flush: bands so made follow each other."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return c.compress(raw) + c.flush(zlib.Z_FULL_FLUSH)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
