@@ -87,6 +87,7 @@ def forget_drawings() -> None:
     raster._png.cache_clear()
     raster._layered.cache_clear()
     raster._sprites.cache_clear()
+    raster._apart.cache_clear()
     orderpage._packed_map.cache_clear()
     orderpage.compress_svg.cache_clear()
     pagekit.forget()  # the packed parts it keeps, the ground's with the phases' (a daily run packs the ground once)

@@ -79,14 +79,21 @@ def whole_map(svg: str, width: int, ground: int = 0, recurring: Sequence[tuple[i
     if ground:
         under, over = _layers(svg, ground)
         for start, end in sorted(recurring, reverse=True):
-            if ground <= start < end <= len(svg) and _apart(_bare(svg[ground:start]), _bare(svg[start:end])):
+            if ground <= start < end <= len(svg) and _apart(_bare(svg[ground:start]), _unchanging(svg[start:end])):
                 under = under[:-len("</svg>")] + svg[start:end] + "</svg>"
                 over = over[:len(over) - len(svg) + ground] + svg[ground:start] + svg[end:]
                 break
-        return _layered(_bare(under), _bare(over), width, None)
+        return _layered(_unchanging(under), _bare(over), width, None)
     return _png(_bare(svg), width, None)
 
 
+@lru_cache(maxsize=8)
+def _unchanging(svg: str) -> str:
+    """:func:`_bare` of a part that every phase draws alike (the ground, the legend), kept."""
+    return _bare(svg)
+
+
+@lru_cache(maxsize=8)
 def _apart(before: str, layer: str) -> bool:
     """Whether no shape of ``before`` (part of a drawing, without words) meets one of ``layer``
     (both measured by their coordinates)."""
