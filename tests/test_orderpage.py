@@ -251,6 +251,7 @@ def test_the_pages_base_85_is_the_one_their_script_reads() -> None:
 def test_packed_parts_open_as_one_block_whatever_was_kept() -> None:
     """A block packed from parts opens to their bytes one after another, and the text is the
     same whether the shared parts were packed before (kept) or not: same bytes in, same page."""
+    import difflib
     import os
 
     parts = (b"<svg><g>ground</g>" * 3000, b"", os.urandom(101), b"<g>pieces</g>" * 4000, b"x")
@@ -259,9 +260,14 @@ def test_packed_parts_open_as_one_block_whatever_was_kept() -> None:
         cold = pagekit.pack(*parts[:n])
         assert pagekit.pack(*parts[:n]) == cold
         assert unpack(cold) == b"".join(parts[:n])
-    # the first part's text is the same in every block that starts with it
+    # a part's text is the same wherever it stands (what lets it be kept)
     one, two = pagekit.pack(parts[0], b"one"), pagekit.pack(parts[0], b"two")
     assert len(os.path.commonprefix([one, two])) > 0.9 * len(pagekit.pack(parts[0]))
+    middle = os.urandom(2000)
+    a = "".join(pagekit.pack(b"head", middle, b"tail").split())
+    b = "".join(pagekit.pack(b"another head", middle).split())
+    common = difflib.SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    assert common.size > 0.95 * len("".join(pagekit.pack(middle).split()))
 
 
 def test_a_maps_ids_go_unless_something_refers_to_them() -> None:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -323,8 +324,6 @@ pack, unpack = pagekit.pack, pagekit.unpack
 
 def _view_box(svg: str | None) -> list[float] | None:
     """The map's viewBox, which the page's overlay shares."""
-    import re
-
     m = re.search(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"', svg or "")
     return [float(v) for v in m.groups()] if m else None
 
@@ -375,7 +374,6 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
     """The page's HTML from :func:`page_data` and the seat's map (SVG text, or none)."""
     text = data["text"]
     title = f"{text.get('Orders', 'Orders')} \u2014 {data['campaign']} \u2014 {data['phase']} \u2014 {data['seat']}"
-    page = _asset("page.html")
     from html import escape
 
     sources, digest, code = _page_code(str(data["game"]), bool(data.get("schema")))
@@ -394,9 +392,13 @@ def render_page(data: Mapping[str, Any], map_svg: str | None = None) -> str:
                          f"gzip, base 85 (unpack.js); SHA-256 of the code: {digest}",
         "@@SCRIPT@@": code,
     }
-    for marker, value in parts.items():
-        page = page.replace(marker, value)
-    return page
+    return "".join([parts.get(piece, piece) for piece in _template()])
+
+
+@cache
+def _template() -> list[str]:
+    """page.html cut at its @@MARKERS@@ (a marker stands alone between two cuts)."""
+    return re.split(r"(@@[A-Z_]+@@)", _asset("page.html"))
 
 
 @lru_cache(maxsize=8)

@@ -51,45 +51,35 @@ _TO_PAGE = bytes.maketrans(_PY85.encode("ascii"), PAGE85.encode("ascii"))
 _FROM_PAGE = str.maketrans(PAGE85, _PY85)
 _GZIP_HEAD = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, mtime 0, any system
 _EMPTY_BLOCK = b"\x00\x00\x00\xff\xff"  # a stored block of no bytes, not the last (RFC 1951 3.2.4)
-_WINDOW = 32768  # how far back deflate refers
+_LAST_BLOCK = b"\x01\x00\x00\xff\xff"  # the same, the last
 
 
 def pack(*parts: bytes) -> str:
     """The bytes of ``parts``, one after another, as one gzip member in the pages' base 85, in
-    lines of 76 characters, so a mail carries the page as 7bit text. The same bytes give the
-    same text.
+    lines of at most 75 characters, so a mail carries the page as 7bit text. The same bytes
+    give the same text.
 
-    Every part but the last is compressed once per process and kept, by its content and the
-    32 KB before it (what deflate may refer back to), and ends on a whole group of 4 bytes (a
-    sync flush, then empty stored blocks): its text is then the same wherever it stands. So a
-    caller puts first what many blocks share (a map's ground, the board's data), and what
-    differs is all a block costs. Level 6 throughout (half the time of level 9 for about 1 %
-    more bytes; one level, so that the text never depends on what was kept)."""
+    Each part is compressed on its own (deflate level 6: half the time of level 9 for about
+    1 % more bytes) and ends on a whole group of 4 bytes (a sync flush, then empty stored
+    blocks), so its text is the same wherever it stands: it is worked out once per process and
+    kept, by its content. A caller cuts what many blocks share (a map's ground, the board's
+    data, a layer both of a phase's maps draw) into parts of their own; each part costs about
+    1 % more bytes than one stream would (deflate refers no further back than its part)."""
     parts = parts or (b"",)
-    texts, window, crc = [], b"", 0
-    for i, part in enumerate(parts[:-1]):
-        texts.append(_shared(window, part, i == 0))
-        window = (window + part)[-_WINDOW:]
+    crc = 0
+    for part in parts:
         crc = zlib.crc32(part, crc)
-    last = parts[-1]
-    deflate = _deflater(6, window)
-    tail = ((b"" if len(parts) > 1 else _GZIP_HEAD) + deflate.compress(last) + deflate.flush()
-            + struct.pack("<II", zlib.crc32(last, crc), sum(map(len, parts)) & 0xFFFFFFFF))
-    text = "".join(texts) + _base85(tail)
-    return "\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+    end = _base85(_LAST_BLOCK + struct.pack("<II", crc, sum(map(len, parts)) & 0xFFFFFFFF))
+    return "\n".join([*(_piece(part, i == 0) for i, part in enumerate(parts)), end])
 
 
-@lru_cache(maxsize=96)
-def _shared(window: bytes, part: bytes, first: bool) -> str:
-    deflate = _deflater(6, window)
+@lru_cache(maxsize=128)
+def _piece(part: bytes, first: bool) -> str:
+    """A part's text: its own lines of 75 characters (15 groups), the last one shorter."""
+    deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
     data = (_GZIP_HEAD if first else b"") + deflate.compress(part) + deflate.flush(zlib.Z_SYNC_FLUSH)
-    return _base85(data + _EMPTY_BLOCK * (-len(data) % 4))  # 5 bytes each: 4 groups' worth in 4 blocks
-
-
-def _deflater(level: int, window: bytes) -> Any:
-    if window:  # the bytes just before, which the reader has in its window too
-        return zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, window)
-    return zlib.compressobj(level, zlib.DEFLATED, -15)
+    text = _base85(data + _EMPTY_BLOCK * (-len(data) % 4))  # 5 bytes each: 4 groups' worth in 4 blocks
+    return "\n".join([text[i:i + 75] for i in range(0, len(text), 75)])
 
 
 def _base85(data: bytes) -> str:
@@ -108,7 +98,7 @@ def unpack(text: str) -> bytes:
 
 def forget() -> None:
     """Empty what :func:`pack` and :func:`svg_parts` keep (a benchmark's phases start cold)."""
-    _shared.cache_clear()
+    _piece.cache_clear()
     _names.cache_clear()
     _lean.cache_clear()
     _unreferenced.cache_clear()
