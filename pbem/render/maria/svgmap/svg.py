@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable, Mapping
 
 
@@ -26,11 +28,16 @@ Attrs = Mapping[str, object]
 Box = tuple[float, float, float, float]
 
 
+_SPECIAL = re.compile('[&<>"\n\r\t]')  # what an attribute's value must escape (a text, the first three)
+
+
 def esc_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def esc_attr(value: str) -> str:
+    if _SPECIAL.search(value) is None:  # most values: nothing to escape
+        return value
     return (esc_text(value).replace('"', "&quot;").replace("\n", "&#10;")
             .replace("\r", "&#13;").replace("\t", "&#09;"))
 
