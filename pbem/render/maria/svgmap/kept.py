@@ -25,15 +25,25 @@ class Place:
 
     __slots__ = ("spot", "one_cell", "symbols", "big_names", "owners", "label")
 
-    def __init__(self, spot: Spot, grid: Boxes) -> None:
+    def __init__(self, spot: Spot, grid: Boxes, near: Sequence[Entry]) -> None:
+        """``near``: the boxes of ``grid`` near the place, each as often as it was added."""
         self.spot = spot
         self.one_cell = grid.one_cell(spot.box)
-        hits = grid.hits(spot.box)
+        x0, y0, x1, y1 = spot.box
+        hits = [e for e in near if x0 < e[0][2] and e[0][0] < x1 and y0 < e[0][3] and e[0][1] < y1]
+        if not self.one_cell:  # the grid's cost then counts each different box once
+            hits = list(dict.fromkeys(hits))
         # as the grid's cost counts them: the summed weight of the city symbols it covers, the
         # cities whose kept names it covers, and of those the important ones with their weights
-        self.symbols = sum(w for _, w, owner, _ in hits if not owner)
-        self.owners = frozenset(owner for _, _, owner, _ in hits if owner)
-        self.big_names = tuple((owner, w) for _, w, owner, big in hits if owner and big)
+        symbols, owners, big_names = 0, set(), []
+        for _, weight, owner, big in hits:
+            if not owner:
+                symbols += weight
+                continue
+            owners.add(owner)
+            if big:
+                big_names.append((owner, weight))
+        self.symbols, self.owners, self.big_names = symbols, frozenset(owners), tuple(big_names)
         self.label: Label | None = None
 
 
@@ -71,12 +81,12 @@ class KeptNames:
         key = (cid, important)
         if key not in self._places:
             x, y = self.pos[cid]
-            tiers = [[Place(s, self.grid) for s in tier]
-                     for tier in spots(self.board.cities[cid], x, y, self.lang, important)]
-            boxes = [p.spot.box for tier in tiers for p in tier]
+            tried = spots(self.board.cities[cid], x, y, self.lang, important)
+            boxes = [s.box for tier in tried for s in tier]
             area = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                     max(b[2] for b in boxes), max(b[3] for b in boxes))
-            self._places[key] = (tiers, area)
+            near = self.grid.near(area)
+            self._places[key] = ([[Place(s, self.grid, near) for s in tier] for tier in tried], area)
         return self._places[key]
 
     def open_places(self, cid: str) -> tuple[list[Place], Box]:

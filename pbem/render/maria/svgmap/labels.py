@@ -100,12 +100,6 @@ class Boxes:
         c = self.cell
         return int(box[0] // c) == int(box[2] // c) and int(box[1] // c) == int(box[3] // c)
 
-    def hits(self, box: Box) -> list[Entry]:
-        """The boxes that ``box`` overlaps, as :meth:`cost` counts them."""
-        if self.one_cell(box):
-            return [e for e in self.cells.get(next(iter(self._keys(box))), ()) if overlaps(box, e[0])]
-        return list(dict.fromkeys(self.near(box)))
-
     def near(self, box: Box) -> list[Entry]:
         """The boxes that ``box`` overlaps, each as often as it was added."""
         c = self.cell
