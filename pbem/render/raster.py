@@ -150,8 +150,11 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
         # town are most of the ground's drawing)
         return _CIRCLE.sub(near, _without_text(part, keep))
     if ground:
-        under, over = (without_titles(shown(part)) for part in _layers(svg, ground))
-        return _layered(_LANG.sub("", under, count=1), over, width, box)
+        under, over = _layers(svg, ground)
+        # the words over the ground all stay: Pillow passes those the box cannot show at no
+        # cost, and both languages' crops then cut their shapes into the same runs, drawn once
+        return _layered(_LANG.sub("", without_titles(shown(under)), count=1), without_titles(_CIRCLE.sub(near, over)),
+                        width, box)
     return _png(shown(svg), width, box)
 
 

@@ -7,7 +7,9 @@ A picture laid over a ground drawn once per process (the whole map: the board, t
 pieces) is encoded against that ground: the ground's own palette and indices are taken once,
 the colours the phase adds are given up to 24 more entries, and the image is compressed in bands
 of rows, each ended by a full flush, so a band the phase leaves as the ground had it is the
-ground's band, compressed once (harder) and reused. What the phase changes costs the palette
+ground's band, compressed once (harder) and reused; a band the phase changes is compressed with
+the rows before it as its dictionary (they precede it in the stream), which keeps the PNG as
+small as one compressed whole. What the phase changes costs the palette
 mapping and the compression; the rest costs nothing. The PNG is written here (IHDR, PLTE, one
 IDAT, IEND); its deflate stream is Python's zlib's, so the same picture gives the same bytes
 with the same zlib.
@@ -85,19 +87,21 @@ def over_ground(base: Ground, picture: Image.Image) -> bytes:
     entries = len(palette) // 3
     lookup = Image.new("P", (1, 1))
     lookup.putpalette(palette + palette[:3] * (256 - entries))
-    packed, adler = [], 1
+    mapped = picture.quantize(palette=lookup, dither=Image.Dither.NONE) if boxes else None
+    packed, adler, before = [], 1, b""
     for n, box in enumerate(bands):
         y0 = n * BAND
         if box is None:
             raw, pack = base.raw[n], base.packed[n]
         else:
             area = (0, y0, width, min(height, y0 + BAND))
-            mapped = picture.crop(area).quantize(palette=lookup, dither=Image.Dither.NONE)
-            rows = Image.composite(mapped, base.indices.crop(area), changed.crop(area))
+            assert mapped is not None
+            rows = Image.composite(mapped.crop(area), base.indices.crop(area), changed.crop(area))
             raw = _rows(rows, 0)
-            pack = _deflate(raw, 6)
+            pack = _deflate(raw, 6, before)
         packed.append(pack)
         adler = zlib.adler32(raw, adler)
+        before = (before + raw)[-32768:]
     idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
             + _chunk(b"PLTE", bytes(palette)) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
@@ -115,9 +119,11 @@ def _rows(image: Image.Image, y: int) -> bytes:
     return b"".join(b"\x00" + data[i:i + width] for i in range(0, len(data), width))
 
 
-def _deflate(raw: bytes, level: int) -> bytes:
-    """``raw`` deflated on its own and ended by a full flush: bands so made follow each other."""
-    c = zlib.compressobj(level, zlib.DEFLATED, -15)
+def _deflate(raw: bytes, level: int, before: bytes = b"") -> bytes:
+    """``raw`` deflated and ended by a full flush, so that bands so made follow each other;
+    ``before``: the rows that precede it in the image (up to deflate's 32 KB window), which it
+    may refer back to."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, zdict=before) if before else zlib.compressobj(level, zlib.DEFLATED, -15)
     return c.compress(raw) + c.flush(zlib.Z_FULL_FLUSH)
 
 
