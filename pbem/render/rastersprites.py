@@ -205,7 +205,9 @@ def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
         groups += [(r, [shape for _n, shape in sorted(shapes)], box) for shapes, box in _clusters(boxes)]
     if not groups:
         return [[] for _run in runs]
-    at = pack([(x1 - x0, y1 - y0) for _r, _s, (x0, y0, x1, y1) in groups], view.width)
+    sizes = [(x1 - x0, y1 - y0) for _r, _s, (x0, y0, x1, y1) in groups]
+    # a sheet about as wide as high wastes least: resvg pays for every pixel of it
+    at = pack(sizes, math.ceil(math.sqrt(1.2 * sum(w * h for w, h in sizes))))
     width = max(at[i][0] + g[2][2] - g[2][0] for i, g in enumerate(groups))
     height = max(at[i][1] + g[2][3] - g[2][1] for i, g in enumerate(groups))
     # a tile cut by the picture's edge is clipped there, so that what it holds stays inside it
