@@ -107,14 +107,16 @@ def test_line_ends_and_base64_lines_as_before() -> None:
     bytes.splitlines knows, a last line without one left so; base 64 in lines of 76."""
     import binascii
 
-    from pbem.core.mailout import _base64, _lines
+    from pbem.core.mailout import _base64, _crlf_lines, _lines
 
     def lines(data: bytes) -> bytes:
         return b"".join(line.rstrip(b"\r\n") + b"\r\n" if line.endswith((b"\n", b"\r")) else line
                         for line in data.splitlines(keepends=True))
 
-    for data in (b"", b"a", b"a\n", b"a\r\nb\r\n", b"a\rb\nc\r\n\r\n\n\rd", b"x\r\n" * 50 + b"end", bytes(range(256))):
+    for data in (b"", b"a", b"a\n", b"\n", b"a\n\n", b"a\r\nb\r\n", b"a\rb\nc\r\n\r\n\n\rd", b"x\r\n" * 50 + b"end",
+                 b"x\n" * 50 + b"end", bytes(range(256))):
         assert _lines(data) == lines(data), data
+        assert _crlf_lines(data) == b"\r\n".join(data.splitlines()) + b"\r\n", data
     for n in (0, 1, 56, 57, 58, 114, 1000):
         data = bytes(range(256)) * 4
         old = b"".join(binascii.b2a_base64(data[:n][i:i + 57], newline=False) + b"\r\n" for i in range(0, n, 57))

@@ -144,7 +144,7 @@ def _type(maintype: str, subtype: str) -> str:
 def _text_part(subtype: str, text: str, cte: str, disposition: str | None = None, version: bool = False) -> bytes:
     """A text part as the email package's ``set_content`` writes it: lines split as
     ``bytes.splitlines`` splits them, each ended by CRLF."""
-    data = b"\r\n".join(text.encode("utf-8").splitlines()) + b"\r\n"
+    data = _crlf_lines(text.encode("utf-8"))
     if cte == "base64":
         body = _base64(data)
     elif cte == "quoted-printable":
@@ -152,6 +152,14 @@ def _text_part(subtype: str, text: str, cte: str, disposition: str | None = None
     else:
         body = data
     return _part(f'text/{subtype}; charset="utf-8"', body, cte, disposition, version=version)
+
+
+def _crlf_lines(data: bytes) -> bytes:
+    """Every line of ``data`` ended by CRLF, the last one too."""
+    if b"\r" in data:
+        return b"\r\n".join(data.splitlines()) + b"\r\n"
+    data = data.replace(b"\n", b"\r\n")  # one pass where the lines end with LF alone
+    return data if data.endswith(b"\r\n") else data + b"\r\n"
 
 
 def _part(content_type: str, body: bytes, cte: str, disposition: str | None = None, *, cid: str | None = None,
