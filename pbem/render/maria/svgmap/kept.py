@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 from functools import partial
+from operator import itemgetter
 
 from pbem.games.maria.board import Board
 from pbem.render.maria.svgmap.labels import (LABEL_HIT, PIECE_HIT, Boxes, Entry, Label, Spot,
@@ -68,9 +69,9 @@ class KeptNames:
         for cid in sorted(c for c in board.cities if c not in self.labels):
             self.unnamed.add(name_reach(board.cities[cid], pos[cid], lang), 0, cid)
         self.rank = {cid: name_rank(city, set()) for cid, city in board.cities.items()}
-        # the cities of each rank, in order
-        self.order: tuple[list[str], ...] = tuple(sorted(c for c, r in self.rank.items() if r == n)
-                                                  for n in range(3))
+        # the empty board's names of each rank, by city
+        self.by_rank: tuple[list[tuple[str, Label]], ...] = tuple(
+            sorted((c, lbl) for c, lbl in self.labels.items() if self.rank[c] == n) for n in range(3))
         self._places: dict[tuple[str, bool], tuple[list[list[Place]], Box]] = {}
         self._open: dict[str, tuple[list[Place], Box]] = {}
         self._reach: dict[str, frozenset[str]] = {}
@@ -198,14 +199,15 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
             label = kept.label(cid, free)
             dynamic.add(label.box, LABEL_HIT, cid, False)
             placed[cid] = label
-    # the names that did not move stay; all in drawing order: by rank (a busy town's name among
-    # the minor fortresses'), then by city
-    def pick(c: str) -> Label | None:
-        return placed.get(c) or (None if c in moved else kept.labels.get(c))
-
-    busy_towns = sorted(c for c in placed if c in busy and rank[c] == 2)
-    first, minor, towns = kept.order
-    return ([lbl for c in first if (lbl := pick(c))]
-            + [lbl for c in (sorted([*minor, *busy_towns]) if busy_towns else minor)
-               if (lbl := pick(c))]
-            + [lbl for c in towns if c not in busy and (lbl := pick(c))])
+    # the names that did not move stay where the empty board put them; all in drawing order:
+    # by rank (a busy town's name among the minor fortresses'), then by city
+    new: tuple[list[tuple[str, Label]], ...] = ([], [], [])
+    for c, label in placed.items():
+        new[min(rank[c], 1) if c in busy else rank[c]].append((c, label))
+    out = []
+    for staying, placed_again in zip(kept.by_rank, new, strict=True):
+        named = [pair for pair in staying if pair[0] not in moved]
+        if placed_again:
+            named = sorted(named + placed_again, key=itemgetter(0))
+        out += [label for _, label in named]
+    return out
