@@ -493,11 +493,12 @@ def test_what_a_kept_place_covers_is_what_the_grid_counts(lang: str) -> None:
             for place in (p for tier in tiers for p in tier):
                 box = place.spot.box
                 assert area[0] <= box[0] and area[1] <= box[1] and box[2] <= area[2] and box[3] <= area[3]
-                assert place.owners == kept.grid.owners(box)
-                for moved in (set(), set(rng.sample(ids, 200)), set(place.owners)):
-                    covered = place.symbols + sum(w for o, w in place.big_names if o not in moved)
+                cover = place.covered()
+                assert cover.owners == kept.grid.owners(box)
+                for moved in (set(), set(rng.sample(ids, 200)), set(cover.owners)):
+                    covered = cover.symbols + sum(w for o, w in cover.big_names if o not in moved)
                     assert covered == kept.grid.cost(box, moved, only_big=True)
-                    free = not place.symbols and place.owners <= moved
+                    free = not cover.symbols and cover.owners <= moved
                     assert free == (kept.grid.cost(box, moved, first=True) == 0)
                     checked += 1
     assert checked > 1000

@@ -10,9 +10,10 @@ placement rule of :mod:`.labels` puts them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from functools import partial
 from operator import itemgetter
+from typing import NamedTuple
 
 from pbem.games.maria.board import Board
 from pbem.render.maria.svgmap.labels import (LABEL_HIT, PIECE_HIT, Boxes, Entry, Label, Spot,
@@ -21,31 +22,45 @@ from pbem.render.maria.svgmap.labels import (LABEL_HIT, PIECE_HIT, Boxes, Entry,
 from pbem.render.maria.svgmap.svg import Box, overlaps
 
 
-class Place:
-    """A place for a city's name and what of the empty board lies under it."""
+class Cover(NamedTuple):
+    """What of the empty board lies under a place, as the grid's cost counts it: whether the
+    place lies in one cell of the grid, the summed weight of the city symbols it covers, the
+    cities whose kept names it covers, and of those the important ones with their weights."""
 
-    __slots__ = ("spot", "one_cell", "symbols", "big_names", "owners", "label")
+    one_cell: bool
+    symbols: int
+    owners: frozenset[str]
+    big_names: tuple[tuple[str, int], ...]
+
+
+class Place:
+    """A place for a city's name; what it covers is worked out when first asked."""
+
+    __slots__ = ("spot", "grid", "near", "cover", "label")
 
     def __init__(self, spot: Spot, grid: Boxes, near: Sequence[Entry]) -> None:
         """``near``: the boxes of ``grid`` near the place, each as often as it was added."""
-        self.spot = spot
-        self.one_cell = grid.one_cell(spot.box)
-        x0, y0, x1, y1 = spot.box
-        hits = [e for e in near if x0 < e[0][2] and e[0][0] < x1 and y0 < e[0][3] and e[0][1] < y1]
-        if not self.one_cell:  # the grid's cost then counts each different box once
-            hits = list(dict.fromkeys(hits))
-        # as the grid's cost counts them: the summed weight of the city symbols it covers, the
-        # cities whose kept names it covers, and of those the important ones with their weights
-        symbols, owners, big_names = 0, set(), []
-        for _, weight, owner, big in hits:
-            if not owner:
-                symbols += weight
-                continue
-            owners.add(owner)
-            if big:
-                big_names.append((owner, weight))
-        self.symbols, self.owners, self.big_names = symbols, frozenset(owners), tuple(big_names)
+        self.spot, self.grid, self.near = spot, grid, near
+        self.cover: Cover | None = None
         self.label: Label | None = None
+
+    def covered(self) -> Cover:
+        if self.cover is None:
+            one_cell = self.grid.one_cell(self.spot.box)
+            x0, y0, x1, y1 = self.spot.box
+            hits = [e for e in self.near if x0 < e[0][2] and e[0][0] < x1 and y0 < e[0][3] and e[0][1] < y1]
+            if not one_cell:  # the grid's cost then counts each different box once
+                hits = list(dict.fromkeys(hits))
+            symbols, owners, big_names = 0, set(), []
+            for _, weight, owner, big in hits:
+                if not owner:
+                    symbols += weight
+                    continue
+                owners.add(owner)
+                if big:
+                    big_names.append((owner, weight))
+            self.cover = Cover(one_cell, symbols, frozenset(owners), tuple(big_names))
+        return self.cover
 
 
 class KeptNames:
@@ -73,7 +88,6 @@ class KeptNames:
         self.by_rank: tuple[list[tuple[str, Label]], ...] = tuple(
             sorted((c, lbl) for c, lbl in self.labels.items() if self.rank[c] == n) for n in range(3))
         self._places: dict[tuple[str, bool], tuple[list[list[Place]], Box]] = {}
-        self._open: dict[str, tuple[list[Place], Box]] = {}
         self._reach: dict[str, frozenset[str]] = {}
         self._unnamed_near: dict[str, frozenset[str]] = {}
 
@@ -82,21 +96,13 @@ class KeptNames:
         key = (cid, important)
         if key not in self._places:
             x, y = self.pos[cid]
-            tried = spots(self.board.cities[cid], x, y, self.lang, important)
+            tried = list(spots(self.board.cities[cid], x, y, self.lang, important))
             boxes = [s.box for tier in tried for s in tier]
             area = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                     max(b[2] for b in boxes), max(b[3] for b in boxes))
             near = self.grid.near(area)
             self._places[key] = ([[Place(s, self.grid, near) for s in tier] for tier in tried], area)
         return self._places[key]
-
-    def open_places(self, cid: str) -> tuple[list[Place], Box]:
-        """The places tried for a small name (``cid``'s) that cover no city symbol, in order
-        (a small name goes only where it covers nothing), and the area they lie in."""
-        if cid not in self._open:
-            tiers, area = self.places(cid, False)
-            self._open[cid] = ([p for tier in tiers for p in tier if not p.symbols], area)
-        return self._open[cid]
 
     def label(self, cid: str, place: Place) -> Label:
         if place.label is None:
@@ -124,24 +130,26 @@ DYNAMIC_CELL = 96.0
 def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequence[Entry]) -> int:
     """What an important name covers at ``place``: city symbols, kept important names that
     stay, and the view's pieces and moved names (``near``; ``unique`` counts each box once)."""
-    cost = place.symbols
-    for owner, weight in place.big_names:
+    cover = place.cover or place.covered()
+    cost = cover.symbols
+    for owner, weight in cover.big_names:
         if owner not in moved:
             cost += weight
     box = place.spot.box
-    for other, weight, owner, big in (near if place.one_cell else unique):
+    for other, weight, owner, big in (near if cover.one_cell else unique):
         if overlaps(box, other) and not (owner and not big):
             cost += weight
     return cost
 
 
-def _first_free(places: Sequence[Place], area: Box, moved: Set[str], dynamic: Boxes) -> Place | None:
-    """The first of ``places`` (none covers a city symbol) where a small name covers nothing:
-    no kept name that stays, none of the view's pieces or moved names (in ``dynamic``; ``area``
-    holds every place)."""
+def _first_free(tiers: Iterable[Iterable[Place]], area: Box, moved: Set[str], dynamic: Boxes) -> Place | None:
+    """The first place where a small name covers nothing: no city symbol, no kept name that
+    stays, none of the view's pieces or moved names (in ``dynamic``; ``area`` holds every
+    place)."""
     near: list[Entry] | None = None
-    for place in places:
-        if not place.owners <= moved:
+    for place in (p for tier in tiers for p in tier):
+        cover = place.cover or place.covered()
+        if cover.symbols or not cover.owners <= moved:
             continue
         if near is None:
             near = dynamic.near(area)
@@ -181,7 +189,7 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
         dynamic.add(label.box, LABEL_HIT, cid, True)
         placed[cid] = label
         # small names under it give way (kept important ones were in its cost)
-        moved |= {o for o in place.owners if not important(o)}
+        moved |= {o for o in place.covered().owners if not important(o)}
     # Small names to place again: the moved ones and, as the full placement would have placed
     # them together, the small names within their reach; then the unnamed towns that may now
     # find room where a name left.
@@ -194,7 +202,7 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
             small |= kept.unnamed_near(cid) - busy
     # as in the full placement, a small name goes only where it covers nothing
     for cid in sorted(small):
-        free = _first_free(*kept.open_places(cid), moved=moved, dynamic=dynamic)
+        free = _first_free(*kept.places(cid, False), moved=moved, dynamic=dynamic)
         if free is not None:
             label = kept.label(cid, free)
             dynamic.add(label.box, LABEL_HIT, cid, False)

@@ -3,10 +3,10 @@ placement rule; :mod:`.kept` keeps the empty board's names and moves those a vie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from pbem.games.maria.board import Board, City
 from pbem.render.maria.svgmap.style import FORTRESS_NAME, NAME_SIZE
@@ -147,8 +147,7 @@ def name_reach(city: City, at: tuple[float, float], lang: str) -> Box:
     return (x - gap - w, y - gap - 2 * h, x + gap + w, y + gap + 2 * h)
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(NamedTuple):
     """One place a name may take: its type size, where its text is anchored, and its box."""
 
     size: float
@@ -158,14 +157,14 @@ class Spot:
     box: Box
 
 
-def spots(city: City, x: float, y: float, lang: str, important: bool) -> list[list[Spot]]:
-    """The places tried for a city's name, eight around it in each of two tiers: a town's name
-    in its type, then smaller; an important name close by, then a little farther out."""
+def spots(city: City, x: float, y: float, lang: str, important: bool) -> Iterator[list[Spot]]:
+    """The places tried for a city's name, eight around it in each of two tiers (each worked
+    out when reached): a town's name in its type, then smaller; an important name close by,
+    then a little farther out."""
     text = city.display_name(lang)
     gap0 = 9.0 if city.electoral else 6.5 if city.fortress == "major" else 4.5
     tries = (((FORTRESS_NAME, gap0), (FORTRESS_NAME, gap0 + FARTHER)) if important
              else ((NAME_SIZE, gap0), (SMALL_NAME, gap0)))
-    tiers = []
     for size, gap in tries:
         w = text_width(text, size)
         h = size * 1.05
@@ -184,14 +183,13 @@ def spots(city: City, x: float, y: float, lang: str, important: bool) -> list[li
             left = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
             tier.append(Spot(size, tx, ty, anchor,
                              (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)))
-        tiers.append(tier)
-    return tiers
+        yield tier
 
 
 P = TypeVar("P")
 
 
-def choose(tiers: Sequence[Sequence[P]], important: bool, cost: Callable[[P], int]) -> tuple[int, P]:
+def choose(tiers: Iterable[Sequence[P]], important: bool, cost: Callable[[P], int]) -> tuple[int, P]:
     """The first place of least ``cost``, tier by tier: the next tier is tried only while no
     place is free, and for an important name only while the best place covers another name or
     a piece (a name touching a town's dot stays by its own city)."""
