@@ -491,7 +491,7 @@ def test_what_a_kept_place_covers_is_what_the_grid_counts(lang: str) -> None:
         for important in (True, False):
             tiers, area = kept.places(cid, important)
             for place in (p for tier in tiers for p in tier):
-                box = place.spot.box
+                box = place.box
                 assert area[0] <= box[0] and area[1] <= box[1] and box[2] <= area[2] and box[3] <= area[3]
                 cover = place.covered()
                 assert cover.owners == kept.grid.owners(box)

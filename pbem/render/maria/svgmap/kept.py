@@ -36,18 +36,18 @@ class Cover(NamedTuple):
 class Place:
     """A place for a city's name; what it covers is worked out when first asked."""
 
-    __slots__ = ("spot", "grid", "near", "cover", "label")
+    __slots__ = ("spot", "box", "grid", "near", "cover", "label")
 
     def __init__(self, spot: Spot, grid: Boxes, near: Sequence[Entry]) -> None:
         """``near``: the boxes of ``grid`` near the place, each as often as it was added."""
-        self.spot, self.grid, self.near = spot, grid, near
+        self.spot, self.box, self.grid, self.near = spot, spot[4], grid, near
         self.cover: Cover | None = None
         self.label: Label | None = None
 
     def covered(self) -> Cover:
         if self.cover is None:
-            one_cell = self.grid.one_cell(self.spot.box)
-            x0, y0, x1, y1 = self.spot.box
+            one_cell = self.grid.one_cell(self.box)
+            x0, y0, x1, y1 = self.box
             hits = [e for e in self.near if x0 < e[0][2] and e[0][0] < x1 and y0 < e[0][3] and e[0][1] < y1]
             if not one_cell:  # the grid's cost then counts each different box once
                 hits = list(dict.fromkeys(hits))
@@ -97,9 +97,8 @@ class KeptNames:
         if key not in self._places:
             x, y = self.pos[cid]
             tried = list(spots(self.board.cities[cid], x, y, self.lang, important))
-            boxes = [s.box for tier in tried for s in tier]
-            area = (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                    max(b[2] for b in boxes), max(b[3] for b in boxes))
+            x0, y0, x1, y1 = zip(*(s[4] for tier in tried for s in tier))
+            area = (min(x0), min(y0), max(x1), max(y1))
             near = self.grid.near(area)
             self._places[key] = ([[Place(s, self.grid, near) for s in tier] for tier in tried], area)
         return self._places[key]
@@ -135,7 +134,7 @@ def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequ
     for owner, weight in cover.big_names:
         if owner not in moved:
             cost += weight
-    box = place.spot.box
+    box = place.box
     for other, weight, owner, big in (near if cover.one_cell else unique):
         if overlaps(box, other) and not (owner and not big):
             cost += weight
@@ -153,7 +152,7 @@ def _first_free(tiers: Iterable[Iterable[Place]], area: Box, moved: Set[str], dy
             continue
         if near is None:
             near = dynamic.near(area)
-        x0, y0, x1, y1 = place.spot.box
+        x0, y0, x1, y1 = place.box
         for other, _, _, _ in near:
             if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
                 break

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from pbem.games.maria.board import Board, City
 from pbem.render.maria.svgmap.style import FORTRESS_NAME, NAME_SIZE
@@ -147,14 +147,8 @@ def name_reach(city: City, at: tuple[float, float], lang: str) -> Box:
     return (x - gap - w, y - gap - 2 * h, x + gap + w, y + gap + 2 * h)
 
 
-class Spot(NamedTuple):
-    """One place a name may take: its type size, where its text is anchored, and its box."""
-
-    size: float
-    x: float
-    y: float
-    anchor: str
-    box: Box
+# One place a name may take: its type size, where its text is anchored (x, y, anchor), its box.
+Spot = tuple[float, float, float, str, Box]
 
 
 def spots(city: City, x: float, y: float, lang: str, important: bool) -> Iterator[list[Spot]]:
@@ -181,8 +175,7 @@ def spots(city: City, x: float, y: float, lang: str, important: bool) -> Iterato
         tier = []
         for tx, ty, anchor in candidates:
             left = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
-            tier.append(Spot(size, tx, ty, anchor,
-                             (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)))
+            tier.append((size, tx, ty, anchor, (left - 0.8, ty - h * 0.78, left + w + 0.8, ty + h * 0.22)))
         yield tier
 
 
@@ -209,11 +202,12 @@ def choose(tiers: Iterable[Sequence[P]], important: bool, cost: Callable[[P], in
 
 def label_at(city: City, spot: Spot, lang: str) -> Label:
     """``city``'s name written at ``spot``."""
+    size, x, y, anchor, box = spot
     attrs = {"class": "lbl major" if city.fortress == "major" else "lbl",
              "id": f"label-{city.id}",
-             "style": None if spot.size == NAME_SIZE else f"font-size:{spot.size}px",
-             "text-anchor": spot.anchor, "x": rnd(spot.x), "y": rnd(spot.y)}
-    return Label(city.id, spot.size, spot.x, spot.y, spot.anchor, spot.box,
+             "style": None if size == NAME_SIZE else f"font-size:{size}px",
+             "text-anchor": anchor, "x": rnd(x), "y": rnd(y)}
+    return Label(city.id, size, x, y, anchor, box,
                  svg_text(city.display_name(lang), attrs))
 
 
@@ -224,7 +218,7 @@ def place_label(city: City, x: float, y: float, lang: str, important: bool,
     A town's name that fits nowhere is tried in a smaller type; an important name (which is
     printed whatever it covers) is tried a little farther out instead.
     """
-    c, spot = choose(spots(city, x, y, lang, important), important, lambda s: cost(s.box))
+    c, spot = choose(spots(city, x, y, lang, important), important, lambda s: cost(s[4]))
     return c, label_at(city, spot, lang)
 
 
