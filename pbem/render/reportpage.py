@@ -46,37 +46,76 @@ def report_text(lang: str, which: str, ctx: dict[str, Any]) -> str:
 
 def _report(lang: str, which: str, ctx: dict[str, Any], ext: str) -> str:
     ctx = with_names(lang, ctx)
-    return render(lang, f"base/{which}.{ext}", dict(ctx, situation=situation(lang, ctx, ext)))
+    kept = _kept(lang, ctx, ext)
+    return render(lang, f"base/{which}.{ext}",
+                  dict(ctx, situation=situation(lang, ctx, ext, kept), event_texts=event_texts(lang, ctx, ext, kept)))
 
 
-# The situation sections rendered last, by what they show: the public report and every seat's
-# report of a phase show the same one in each language.
-_SITUATIONS: dict[tuple[str, str, str, str], str] = {}
+# What the reports of a phase say alike, rendered once for the public report and every seat's
+# report (about half of their rendering): by language, format, game and the public view's
+# content, the last few phases only.
+_SHARED: dict[tuple[str, str, str, str], dict[str, Any]] = {}
 _KEPT = 8
+_MARK = "\x00pbem-event\x00"
 
 
-def situation(lang: str, ctx: dict[str, Any], ext: str) -> str:
-    """The situation section of a report (``ctx`` as :func:`with_names` gives it): the public
-    view as the game's ``situation`` template shows it, the same in the public report and in
-    every seat's, so rendered once for them all (it was a quarter of their rendering). Kept by
-    the public view's content, the last few only."""
-    view = ctx["public_view"] if "public_view" in ctx else ctx["view"]
-    key = (i18n.check_lang(lang), ext, ctx["game"], repr(view))
-    text = _SITUATIONS.get(key)
-    if text is None:
-        if len(_SITUATIONS) >= _KEPT:
-            _SITUATIONS.clear()
-        text = render(lang, [f"{ctx['game']}/situation.{ext}", f"base/situation.{ext}"],
-                      {"game": ctx["game"], "glossary": ctx["glossary"], "names_dir": ctx["names_dir"],
-                       "view": view, "public_view": view})
-        _SITUATIONS[key] = text
+def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
+    """What is kept for the reports showing ``ctx``'s public view in ``lang`` and ``ext``."""
+    view = _public_view(ctx)
+    key = (i18n.check_lang(lang), ext, str(ctx["game"]), repr(view))
+    kept = _SHARED.get(key)
+    if kept is None:
+        if len(_SHARED) >= _KEPT:
+            _SHARED.clear()
+        kept = _SHARED[key] = {"situation": None, "events": {}}
+    return kept
+
+
+def _public_view(ctx: dict[str, Any]) -> Any:
+    return ctx["public_view"] if "public_view" in ctx else ctx["view"]
+
+
+def _alone(ctx: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """The context a shared section is rendered in: the game, its names and the public view."""
+    view = _public_view(ctx)
+    return dict({"game": ctx["game"], "glossary": ctx["glossary"], "names_dir": ctx["names_dir"],
+                 "view": view, "public_view": view}, **more)
+
+
+def _page_text(text: str, ext: str) -> str:
     return markupsafe.Markup(text) if ext == "html" else text
 
 
+def situation(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> str:
+    """The situation section of a report (``ctx`` as :func:`with_names` gives it): the public
+    view as the game's ``situation`` template shows it, the same in the public report and in
+    every seat's."""
+    kept = kept if kept is not None else _kept(lang, ctx, ext)
+    if kept["situation"] is None:
+        game = ctx["game"]
+        kept["situation"] = render(lang, [f"{game}/situation.{ext}", f"base/situation.{ext}"], _alone(ctx))
+    return _page_text(kept["situation"], ext)
+
+
+def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> list[str]:
+    """The sentence of each of ``ctx``'s events, as the report's event list includes it: an
+    event the public report and a seat's report both show is said alike in both (its sentence
+    reads the event, the game's names and the public view), so it is rendered once."""
+    kept = kept if kept is not None else _kept(lang, ctx, ext)
+    said: dict[str, str] = kept["events"]
+    events = list(ctx["events"])
+    keys = [repr(e) for e in events]
+    new = {k: e for k, e in zip(keys, events) if k not in said}
+    if new:
+        out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK))
+        said.update(zip(new, out.split(_MARK)[1::2]))
+    return [_page_text(said[k], ext) for k in keys]
+
+
 def forget_shared() -> None:
-    """Forget the situation sections rendered so far (a benchmark publishes each phase as a
-    daily run does, once)."""
-    _SITUATIONS.clear()
+    """Forget the sections rendered so far (a benchmark publishes each phase as a daily run
+    does, once)."""
+    _SHARED.clear()
 
 
 # The sections of a report that its stored copy and its mail say differently (the map: a drawing
