@@ -113,3 +113,15 @@ def test_entropy_has_one_chinese_word() -> None:
     """The players' random values are 亂數 in every zh-TW sentence (reports, forms, receipts)."""
     said = [m.string for m in _catalog("zh_TW") if m.id and "entropy" in str(m.id) and m.string]
     assert said and not [s for s in said if "熵" in str(s)]
+
+
+@pytest.mark.parametrize("lang, wanted", [("en", ":  (a&lt;b)| ()"), ("zh-TW", "：（a&lt;b）|（）")])
+def test_marks_punctuate_each_language_and_escape_only_html(lang: str, wanted: str) -> None:
+    """The punctuation the names and macros give (i18n.Marks): full-width in Chinese, the
+    bracketed value escaped in HTML only, nothing printed for a missing value."""
+    env = i18n.environment(lang)
+    src = '{% import "base/macros.EXT" as m %}{{ m.colon() }}{{ m.paren("a<b") }}|{{ m.paren(none) }}'
+    html = env.from_string("{% autoescape true %}" + src.replace("EXT", "html") + "{% endautoescape %}").render()
+    text = env.from_string(src.replace("EXT", "txt")).render()
+    assert html == wanted
+    assert text == wanted.replace("&lt;", "<")
