@@ -188,3 +188,27 @@ def test_a_picture_over_its_ground_keeps_the_grounds_colours_and_adds_its_own() 
     drawn = Image.open(io.BytesIO(png)).convert("RGB")
     assert drawn.getpixel((115, 160)) == (0xc8, 0x10, 0x2e)
     assert drawn.crop((0, 0, 300, 140)).tobytes() == base.indices.convert("RGB").crop((0, 0, 300, 140)).tobytes()
+
+
+@pytest.mark.parametrize("attrs", ['transform="rotate(30)"', 'opacity="0.5"', 'style="font-style:italic"',
+                                   'stroke="#fff" style="paint-order:normal"', 'x="1 2 3"'])
+def test_words_painted_in_a_way_pillow_does_not_draw_are_left_to_resvg(attrs: str) -> None:
+    """A word rotated, faded, slanted, stroked over its fill or placed glyph by glyph is not
+    drawn by Pillow wrongly: the layer goes to resvg whole, words and all."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    from pbem.render import raster, rastertext
+
+    text = f'<text class="n" x="40" y="50" {attrs}>Prag</text>'.replace('x="40" y="50" x="1 2 3"', 'x="1 2 3" y="50"')
+    with pytest.raises(rastertext.Unsupported):
+        rastertext.words('<style type="text/css">.n { font-size: 20px; }</style>' + text)
+    head = ('<svg height="100%" viewBox="0 0 200 100" width="100%" xmlns="http://www.w3.org/2000/svg">'
+            '<defs><style type="text/css">.n { font-size: 20px; }</style></defs>')
+    ground = head + '<rect fill="#eeddcc" height="100" width="200" x="0" y="0" />'
+    svg = ground + '<circle cx="150" cy="50" fill="#aa0000" r="20" />' + text + "</svg>"
+    pictures = [Image.open(io.BytesIO(png)).convert("RGB") for png in (raster.crop(svg, (0, 0, 200, 100), 200, len(ground)),
+                                                                        raster.crop(svg, (0, 0, 200, 100), 200))]
+    hist = ImageChops.difference(*pictures).convert("L").histogram()
+    assert sum(hist[24:]) < 0.002 * sum(hist), f"{sum(hist[24:])} pixels differ"

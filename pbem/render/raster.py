@@ -175,7 +175,7 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
     view = rastersprites.view_of((x, y, w, h), base.width, base.height)
     try:
         picture = _over(base, top, view)
-    except rastersprites.Unmeasured:  # drawn whole by resvg, words and all
+    except (rastersprites.Unmeasured, rastertext.Unsupported):  # drawn whole by resvg, words and all
         sheet = _draw(top, width, box, None)
         if sheet.size != base.size:
             raise ValueError("the drawing's layers are not of one size") from None
@@ -236,6 +236,8 @@ def _items(body: str, styled: frozenset[str]) -> list[tuple[str, str]]:
         if element.startswith("<title"):
             continue
         if element.startswith("<text"):
+            if not _TEXT_ELEMENT.match(element):  # spans or markup within: resvg's to draw
+                raise rastersprites.Unmeasured("words with markup")
             out.append(("text", element))
             continue
         m = _PLAIN_GROUP.match(element)

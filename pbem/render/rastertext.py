@@ -27,7 +27,7 @@ _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 _TEXT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
-_NUMBER = re.compile(r"-?[\d.]+")
+_NUMBER = re.compile(r"-?\d*\.?\d+")
 
 
 @dataclass(frozen=True)
@@ -82,19 +82,37 @@ def words(svg: str, rules: tuple[tuple[int, int, frozenset[str], dict[str, str]]
     return [w for m in _TEXT.finditer(svg) if (w := element(m.group(1), m.group(2), rules)) is not None]
 
 
+class Unsupported(ValueError):
+    """A ``<text>`` painted in a way this does not draw (resvg then draws the layer)."""
+
+
+_PAINTED = {"font-family", "font-size", "font-weight", "fill", "stroke", "stroke-width", "stroke-linejoin",
+            "paint-order", "text-anchor", "dominant-baseline", "letter-spacing"}
+_NAMED = {"class", "id", "x", "y", "style", "lang", "xml:lang"}
+
+
 def element(attrs: str, content: str, rules: tuple[tuple[int, int, frozenset[str], dict[str, str]], ...]) -> Words | None:
     """The painting of one ``<text>`` element: presentation attributes, then the style sheet's
-    rules, then its own ``style`` (the order CSS gives them)."""
+    rules, then its own ``style`` (the order CSS gives them). Raises :class:`Unsupported` for
+    a property this does not paint (a transform, a rotation, an opacity, a fill painted over
+    its stroke...)."""
     a = dict(_ATTR.findall(attrs))
     text = html.unescape(content)
-    if not text.strip() or "x" not in a or "y" not in a:
-        return None
-    props = {k: v for k, v in a.items() if k not in ("class", "style", "id", "x", "y")}
+    props = {k: v for k, v in a.items() if k not in _NAMED}
     classes = set(a.get("class", "").split())
     for _spec, _place, sel, decls in rules:
         if sel <= classes:
             props.update(decls)
     props.update(_declarations(a.get("style", "")))
+    odd = set(props) - _PAINTED
+    if odd or not _NUMBER.fullmatch(a.get("x", "0")) or not _NUMBER.fullmatch(a.get("y", "0")):
+        raise Unsupported(", ".join(sorted(odd)) or "x, y")
+    if props.get("stroke", "none") != "none" and props.get("paint-order", "").split()[:1] != ["stroke"]:
+        raise Unsupported("a stroke painted over the fill")
+    if props.get("dominant-baseline", "auto") not in ("auto", "alphabetic", "central"):
+        raise Unsupported("dominant-baseline")
+    if not text.strip() or "x" not in a or "y" not in a:
+        return None
 
     def number(key: str, default: float) -> float:
         m = _NUMBER.match(props.get(key, ""))
@@ -156,7 +174,7 @@ def draw(picture: Image.Image, items: list[Words], scale: float, dx: float, dy: 
         y = round(y)
         halo = round(item.halo_width * scale / 2, 2) if item.halo is not None and item.halo_width > 0 else 0.0
         for stroke, colour in ((halo, item.halo), (0.0, item.fill)):
-            if colour is None or (stroke == 0.0 and colour is item.halo):
+            if colour is None or colour == "none" or (stroke == 0.0 and colour is item.halo):
                 continue
             for cjk, ch, offset in glyphs:
                 gx = x + offset
