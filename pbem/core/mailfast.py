@@ -41,6 +41,11 @@ class _Unusual(Exception):
 
 
 _BREAK = re.compile(rb"\r\n?|\n")
+# a header field: its name (printable ASCII but the colon), its value and continuation lines
+_FIELD_LF = re.compile(r"([\041-\071\073-\176]+):[ \t]*([^\r\n]*(?:\n[ \t][^\r\n]*)*)\n")
+_FIELD_CRLF = re.compile(r"([\041-\071\073-\176]+):[ \t]*([^\r\n]*(?:\r\n[ \t][^\r\n]*)*)\r\n")
+_BLOCK_LF = re.compile(f"(?:{_FIELD_LF.pattern})+")
+_BLOCK_CRLF = re.compile(f"(?:{_FIELD_CRLF.pattern})+")
 _UU = ("x-uuencode", "uuencode", "uue", "x-uue")
 
 
@@ -186,28 +191,16 @@ def _head(raw: bytes) -> tuple[list[tuple[str, str]], bytes]:
     if blank < 0:
         raise _Unusual
     block = raw[:blank + len(eol)]
-    # no other line break in the block, so no empty line before the one found
-    if not block.isascii() or (block.count(b"\r") != block.count(b"\r\n") if eol == b"\r\n" else b"\r" in block) \
-            or (eol == b"\r\n" and block.count(b"\n") != block.count(b"\r\n")):
+    if not block.isascii():
         raise _Unusual
-    sep = eol.decode("ascii")
-    out: list[tuple[str, str]] = []
-    folded: list[str] = []
-    for line in block.decode("ascii").split(sep)[:-1]:
-        if line[:1] in (" ", "\t") and out:  # a continuation
-            folded.append(sep + line)
-            continue
-        name, colon, value = line.partition(":")
-        if not colon or not name or not name.isprintable() or " " in name:
-            raise _Unusual
-        if folded:
-            out[-1] = (out[-1][0], out[-1][1] + "".join(folded))
-            folded = []
-        out.append((name, value.lstrip(" \t")))  # as the compat32 policy reads a field
-    if not out:
+    head = block.decode("ascii")
+    lf = eol == b"\n"
+    # (no other line break in the block, so no empty line before the one found)
+    if (_BLOCK_LF if lf else _BLOCK_CRLF).fullmatch(head) is None:
         raise _Unusual
-    if folded:
-        out[-1] = (out[-1][0], out[-1][1] + "".join(folded))
+    # each field as the compat32 policy's header_source_parse reads it: the first line's value
+    # without its leading blanks, its continuation lines, no last line break
+    out: list[tuple[str, str]] = (_FIELD_LF if lf else _FIELD_CRLF).findall(head)
     return out, raw[blank + 2 * len(eol):]
 
 

@@ -267,13 +267,14 @@ def _mail_shape(mail: dict[str, str] | None) -> str:
 
 
 @cache
-def _receipt_marked(lang: str, problems: int, mail: str) -> str:
+def _receipt_marked(lang: str, problems: int, mail: str) -> tuple[str, ...]:
+    """The receipt's text split at its marks: text, a value's name, text, ..., text."""
     from pbem.render import i18n
 
     ctx: dict[str, Any] = {name: _MARK % name for name in _RECEIPT_FIELDS}
     ctx["problems"] = [_MARK % f"p{i}" for i in range(problems)]
     ctx["mail"] = {"subject": _MARK % "subject" if mail == "subject" else "", "date": _MARK % "date" if mail else ""}
-    return i18n.render(lang, "base/mail_receipt.txt", ctx)
+    return tuple(_MARKS.split(i18n.render(lang, "base/mail_receipt.txt", ctx)))
 
 
 def receipt_text(lang: str, ctx: dict[str, Any]) -> str:
@@ -285,7 +286,8 @@ def receipt_text(lang: str, ctx: dict[str, Any]) -> str:
     values.update((f"p{i}", "" if p is None else str(p)) for i, p in enumerate(ctx["problems"]))
     if shape:
         values.update(subject=str(mail["subject"]), date=str(mail["date"]))
-    return _MARKS.sub(lambda m: values[m.group(1)], _receipt_marked(lang, len(ctx["problems"]), shape))
+    pieces = _receipt_marked(lang, len(ctx["problems"]), shape)
+    return "".join([values[piece] if i % 2 else piece for i, piece in enumerate(pieces)])
 
 
 def request_receipt(camp: Campaign, seat: Seat, cand: Candidate, *, kind: str, seq: int, phase_id: str) -> Path:
