@@ -183,12 +183,13 @@ def fsync_dir(path: Path | str) -> None:
         os.close(fd)
 
 
-def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
+def write_bytes(path: Path | str, data: bytes, mode: int = 0o644) -> None:
     """Atomically replace ``path`` with ``data`` (in an open group covering it: at its commit)."""
     text = os.fspath(path)
     if _group and text.startswith(_group[0].prefixes):
         _write_pending(_group[0], text, data, mode)
         return
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temp_path(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)

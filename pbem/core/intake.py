@@ -219,7 +219,7 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
     }
     path = folder / name
     atomic.write_bytes(path, cand.raw)
-    atomic.write_bytes(folder / (name + ".verdict.json"), canonical(verdict) + b"\n")
+    atomic.write_bytes(f"{path}.verdict.json", canonical(verdict) + b"\n")
     run.best[doc.player] = Accepted(doc.player, doc.seq, path, verdict)
     return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders, stored=verdict)
 

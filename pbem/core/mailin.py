@@ -311,6 +311,8 @@ def _header(msg: Mail, name: str) -> str:
         value = str(msg.get(name, ""))
     except Exception:  # noqa: BLE001 - e.g. HeaderParseError on a hostile Message-ID
         return ""
+    if value.isascii():
+        return value
     # raw 8-bit bytes in a header arrive as surrogate escapes: keep them printable
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
