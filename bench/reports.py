@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem.core.campaign import Campaign
 from pbem.demo import run_demo
-from pbem.core import publish
+from pbem.core import mailout, publish
 from pbem.render import orderpage, pagekit, raster, reportmap, reportpage
 from pbem.render.maria import mapview
 
@@ -91,6 +91,7 @@ def forget_drawings() -> None:
     orderpage._packed_map.cache_clear()
     orderpage.compress_svg.cache_clear()
     pagekit.forget()  # the packed parts it keeps, the ground's with the phases' (a daily run packs the ground once)
+    mailout._base64.cache_clear()  # the map images' base 64, kept from one seat's mail to the next
     reportpage.forget_shared()  # the report sections every report of a phase shows alike
 
 

@@ -133,8 +133,10 @@ def _header(name: str, value: str) -> str:
 
 
 def _boundary_digest(text: str, html: str, attachments: Sequence[Attachment], related: Sequence[Related]) -> str:
-    return hashlib.sha256(text.encode("utf-8") + html.encode("utf-8") + b"".join(a[0] for a in attachments)
-                          + b"".join(r[0] for r in related)).hexdigest()[:32]
+    digest = hashlib.sha256(text.encode("utf-8"))
+    for data in [html.encode("utf-8"), *(a[0] for a in attachments), *(r[0] for r in related)]:
+        digest.update(data)
+    return digest.hexdigest()[:32]
 
 
 def _type(maintype: str, subtype: str) -> str:
@@ -194,8 +196,10 @@ def _multipart(subtype: str, boundary: str, parts: Sequence[bytes], *, version: 
     return b"".join(lines)
 
 
+@lru_cache(maxsize=8)
 def _base64(data: bytes) -> bytes:
-    """Base64 in lines of 76 characters, each ended by CRLF."""
+    """Base64 in lines of 76 characters, each ended by CRLF (kept for the next mail: a phase's
+    map images go to every seat of a language)."""
     text = binascii.b2a_base64(data, newline=False)
     return b"".join([text[i:i + 76] + b"\r\n" for i in range(0, len(text), 76)])
 
