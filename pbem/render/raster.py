@@ -209,11 +209,20 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
     runs = tuple(tuple(elements) for kind, elements in steps if kind == "shape")
     sprites = iter(_sprites(head[head.index(">") + 1:], runs, view))  # the <svg> tag names the language
     picture = base.copy()
+    # the view in its units, and how far out a word may stand and still reach into it (no
+    # character wider than 20 units, none standing higher or lower than 40)
+    west, north = -view.dx / view.scale, -view.dy / view.scale
+    east, south = west + view.width / view.scale, north + view.height / view.scale
     for kind, elements in steps:
         if kind == "shape":
             for sprite in next(sprites):
                 picture.alpha_composite(sprite.tile, (sprite.x, sprite.y))
             continue
+        at = _TEXT_AT.search(elements[0])
+        if at and "transform" not in elements[0]:
+            tx, ty, reach = float(at.group(1)), float(at.group(2)), 20.0 * (len(elements[0]) - elements[0].index(">"))
+            if tx + reach < west or tx - reach > east or ty + 40 < north or ty - 40 > south:
+                continue
         m = _TEXT_ELEMENT.match(elements[0])
         words = rastertext.element(m.group(1), m.group(2), rules) if m else None
         if words is not None:
@@ -222,6 +231,7 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
 
 
 _TEXT_ELEMENT = re.compile(r"<text\b([^>]*)>([^<]*)</text>$")
+_TEXT_AT = re.compile(r' x="(-?[\d.]+)" y="(-?[\d.]+)"')
 _PLAIN_GROUP = re.compile(r'<g((?: (?:id|class)="[^"]*")*) ?>')
 
 

@@ -173,9 +173,10 @@ def draw(picture: Image.Image, items: list[Words], scale: float, dx: float, dy: 
             y += (ascent - descent) / 2
         y = round(y)
         halo = round(item.halo_width * scale / 2, 2) if item.halo is not None and item.halo_width > 0 else 0.0
-        for stroke, colour in ((halo, item.halo), (0.0, item.fill)):
-            if colour is None or colour == "none" or (stroke == 0.0 and colour is item.halo):
+        for stroke, paint in ((halo, item.halo), (0.0, item.fill)):
+            if paint is None or paint == "none" or (stroke == 0.0 and paint is item.halo):
                 continue
+            colour = ink(paint, picture.mode)
             for cjk, ch, offset in glyphs:
                 gx = x + offset
                 whole = math.floor(gx)
@@ -199,6 +200,14 @@ def glyph(cjk: bool, bold: bool, size: float, ch: str, shift: float, stroke: flo
     if mask.width == 0 or mask.height == 0:
         return None, 0, 0
     return mask, left, top
+
+
+@lru_cache(maxsize=256)
+def ink(paint: str, mode: str) -> float | tuple[int, ...]:
+    """A CSS colour as ``mode``'s pixel value."""
+    from PIL import ImageColor
+
+    return ImageColor.getcolor(paint, mode)
 
 
 @lru_cache(maxsize=8192)
