@@ -367,7 +367,7 @@ class _Publisher:
                 if schema is not None:
                     self._write(f"forms/{schema.name}", report.PUBLIC, schema.read_text(encoding="utf-8"))
             # the offline order page: write, check and sign the next orders in a browser (issue 9);
-            # the seat's mail carries it and reports/ keeps no second copy (about 130 KB a page)
+            # the seat's mail carries it and reports/ keeps no second copy (about 115 KB a page)
             owed = dict(upcoming.senders).get(seat_name) if upcoming else None
             page = orderpage.order_page(
                 self.game_name, game, self.state, seat_name, campaign=self.camp.id, nonce=self.camp.nonce, lang=lang,
