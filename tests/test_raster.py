@@ -10,8 +10,6 @@ import pytest
 
 from pbem.games.maria.board import load_board, load_forces
 
-pytest.importorskip("resvg_py")
-
 EVENTS = [{"type": "move", "path": ["neumarkt", "hemau", "ingolstadt"], "pieces": ["fr_2"], "power": "FR"},
           {"type": "move", "path": ["glatz", "neisse"], "pieces": ["pr_1"], "power": "PR"}]
 BOX = (0.0, 522.5, 393.0, 262.0)  # the intro map's south-west, where the moves are
@@ -82,7 +80,7 @@ def test_packed_tiles_do_not_meet() -> None:
 
     sizes = [(300, 40), (20, 20), (700, 10), (50, 90), (20, 20), (10, 5), (400, 60)]
     at = pack(sizes, 640)
-    rects = [(x, y, x + w, y + h) for (w, h), (x, y) in zip(sizes, (at[i] for i in range(len(sizes))))]
+    rects = [(x, y, x + w, y + h) for (w, h), (x, y) in zip(sizes, (at[i] for i in range(len(sizes))), strict=True)]
     for i, a in enumerate(rects):
         assert a[0] >= 0 and a[1] >= 0 and a[2] <= 701
         for b in rects[i + 1:]:
