@@ -109,10 +109,12 @@ class KeptNames:
         return place.label
 
     def reach(self, cid: str) -> frozenset[str]:
-        """The cities whose kept names lie where ``cid``'s name could go."""
+        """The towns (neither fortresses nor electoral cities) whose kept names lie where
+        ``cid``'s name could go."""
         if cid not in self._reach:
             city = self.board.cities[cid]
-            self._reach[cid] = frozenset(self.grid.owners(name_reach(city, self.pos[cid], self.lang)))
+            self._reach[cid] = frozenset(o for o in self.grid.owners(name_reach(city, self.pos[cid], self.lang))
+                                         if self.rank[o] == 2)
         return self._reach[cid]
 
     def unnamed_near(self, cid: str) -> frozenset[str]:
@@ -146,18 +148,19 @@ def _first_free(tiers: Iterable[Iterable[Place]], area: Box, moved: Set[str], dy
     stays, none of the view's pieces or moved names (in ``dynamic``; ``area`` holds every
     place)."""
     near: list[Entry] | None = None
-    for place in (p for tier in tiers for p in tier):
-        cover = place.cover or place.covered()
-        if cover.symbols or not cover.owners <= moved:
-            continue
-        if near is None:
-            near = dynamic.near(area)
-        x0, y0, x1, y1 = place.box
-        for other, _, _, _ in near:
-            if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
-                break
-        else:
-            return place
+    for tier in tiers:
+        for place in tier:
+            cover = place.cover or place.covered()
+            if cover.symbols or not cover.owners <= moved:
+                continue
+            if near is None:
+                near = dynamic.near(area)
+            x0, y0, x1, y1 = place.box
+            for other, _, _, _ in near:
+                if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
+                    break
+            else:
+                return place
     return None
 
 
@@ -194,7 +197,7 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
     # find room where a name left.
     small = {c for c in moved if not important(c)}
     for cid in sorted(small):
-        small |= {o for o in kept.reach(cid) if not important(o)}
+        small |= kept.reach(cid) - busy
     moved |= small
     for cid in sorted(moved):
         if cid in kept.labels:
