@@ -19,7 +19,7 @@ from pbem.games.maria.rules.movement import (
     train_max,
     train_path_problem,
 )
-from pbem.games.maria.rules.supply import enemy_test, in_supply
+from pbem.games.maria.rules.supply import enemy_fortresses, enemy_test, in_supply
 
 
 def _ctx(state: dict[str, Any]) -> Ctx:
@@ -147,8 +147,12 @@ def hussar_cities(state: dict[str, Any], board: Any) -> list[str]:
 
 def legal_orders(state: dict[str, Any], power: str) -> dict[str, Any]:
     """The legal choices of ``power`` in the current round."""
+    return _legal_orders(state, power, power in phase_powers(state))
+
+
+def _legal_orders(state: dict[str, Any], power: str, phase_power: bool) -> dict[str, Any]:
     kind = kind_of(state)
-    out: dict[str, Any] = {"kind": kind, "phase_power": power in phase_powers(state)}
+    out: dict[str, Any] = {"kind": kind, "phase_power": phase_power}
     if not out["phase_power"]:
         return out
     ctx = _ctx(state)
@@ -249,70 +253,69 @@ class _Nearest:
     over them), from each city's cached distances: for a few cities, cheaper than a search."""
 
     def __init__(self, board: Any, cities: list[str]) -> None:
+        self._board = board
         self._numbers = board.numbers()
         self._dists = [board.numbered_distances(c) for c in sorted(cities)]
+        self._forts: frozenset[str] = frozenset()  # fortresses as targets: see _Targets
 
     def __bool__(self) -> bool:
-        return bool(self._dists)
+        return bool(self._dists) or bool(self._forts)
 
     def nearest_first(self, cities: list[str]) -> list[str]:
         """``cities`` nearest first, then by id (a city that reaches none counts 999 steps)."""
         dists = self._dists
         numbers = list(map(self._numbers.__getitem__, cities))
-        if len(dists) == 1:
+        if not dists:
+            steps = [999] * len(cities)
+        elif len(dists) == 1:
             steps = list(map(dists[0].__getitem__, numbers))
         else:  # the least of each city's distances, in C loops
             steps = list(map(min, *(map(dist.__getitem__, numbers) for dist in dists)))
         if -1 in steps:  # some cities are out of reach of some targets: the nearest of the rest
             for k, i in enumerate(numbers):
                 if steps[k] < 0:
-                    best = min((d for dist in dists if (d := dist[i]) >= 0), default=999)
-                    steps[k] = best
+                    steps[k] = min((d for dist in dists if (d := dist[i]) >= 0), default=999)
+        forts = self._forts
+        if forts:  # a fortress nearer than that, if any: each city's fortresses nearest first
+            near_forts = self._board.fortresses_near
+            for k, city in enumerate(cities):
+                best = steps[k]
+                for d, fort in near_forts(city):
+                    if d >= best:
+                        break
+                    if fort in forts:
+                        steps[k] = d
+                        break
         return [c for _, c in sorted(zip(steps, cities))]
 
 
 class _Targets(_Nearest):
     """Road steps from a city to the nearest city a bot likes to head for: enemy generals and
     fortresses it could take (the answers of ``board.nearest`` over all of them): each enemy
-    general's city's distances, and one search from all the fortresses (``target_fortresses``)."""
+    general's city's distances, then the city's fortresses nearest first, up to the first one
+    it could take (``target_fortresses``)."""
 
     def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
         foe = enemy_test(state, power)
         super().__init__(board, list({g["city"] for g in state["generals"].values()
                                       if g["city"] is not None and foe(g["power"])}))
-        forts = target_fortresses(state, board, foe)
-        if forts:
-            self._dists.append(board.nearest(forts).numbered())
+        self._forts = target_fortresses(state, board, foe)
 
 
 def target_fortresses(state: dict[str, Any], board: Any,
                       foe: Callable[[str], bool]) -> frozenset[str]:
-    """The fortresses on the maps in play that nobody holds or that ``foe`` holds (M4.2, M4.3):
-    those of the home countries, found once for each set of facts they depend on (the maps,
-    the foes, peace), changed by the entries of the control table."""
-    maps = state["maps"]
-    key = (board, tuple(maps), bool(state.get("peace")), tuple(p for p in model.POWERS if foe(p)))
-    found = _HOME_TARGETS.get(key)
-    if found is None:
-        cities = board.cities
-        on_maps = frozenset(f for f in model.fortresses_of(board) if cities[f].map in maps)
-        found = _HOME_TARGETS[key] = (on_maps, frozenset(
-            f for f in on_maps if (home := model.home_of(state, board, f)) is None or foe(home)))
-    on_maps, targets = found
-    taken: list[str] = []
-    lost: list[str] = []
-    for city, entry in state["control"].items():
-        if city in on_maps:
-            holder = entry["power"]
-            (taken if holder is None or foe(holder) else lost).append(city)
-    if lost:
-        targets = targets.difference(lost)
-    if taken:
-        targets = targets.union(taken)
-    return targets
+    """The fortresses on the maps in play that ``foe`` or nobody holds (M4.3)."""
+    held, free = enemy_fortresses(state, board, foe)
+    key = (board, tuple(state["maps"]))
+    on_maps = _ON_MAPS.get(key)
+    if on_maps is None:
+        cities, maps = board.cities, state["maps"]
+        on_maps = _ON_MAPS[key] = frozenset(f for f in model.fortresses_of(board)
+                                            if cities[f].map in maps)
+    return (held | free) & on_maps
 
 
-_HOME_TARGETS: dict[tuple[Any, ...], tuple[frozenset[str], frozenset[str]]] = {}
+_ON_MAPS: dict[tuple[Any, ...], frozenset[str]] = {}
 
 
 def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:
@@ -459,14 +462,15 @@ def _politics_bot(state: dict[str, Any], power: str, legal: dict[str, Any],
 
 def bot_orders(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     """Random legal orders for ``power`` (including random battle plans and standing orders)."""
-    if kind_of(state) == "stage" and power in phase_powers(state):
+    phase_power = power in phase_powers(state)
+    if kind_of(state) == "stage" and phase_power:
         stage = _stage_bot(state, power, rng)
         if rng.below(3) == 0:
             stage["standing"] = {"default_plan": _random_plan(rng),
                                  "hussar_policy": rng.choice(
                                      ["pay", "refuse", {"pay_up_to": rng.below(10)}])}
         return stage
-    legal = legal_orders(state, power)
+    legal = _legal_orders(state, power, phase_power)
     kind = legal["kind"]
     orders: dict[str, Any] = {}
     if rng.below(3) == 0:

@@ -132,10 +132,6 @@ class NearestTargets:
         d = self._dist[self._index[city]]
         return default if d < 0 else d
 
-    def numbered(self) -> list[int]:
-        """The distances by city number (``Board.numbers``), -1 where no target is reachable."""
-        return self._dist
-
 
 @dataclass(frozen=True, eq=False)
 class Board:
@@ -165,6 +161,7 @@ class Board:
     _bfs_numbers: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict,
                                                                  repr=False)
     _fort_distances: list[list[int]] = field(default_factory=list, repr=False)
+    _balls: dict[tuple[str, int], Mapping[str, int]] = field(default_factory=dict, repr=False)
     _territory_cities: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _tagged: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
@@ -356,6 +353,28 @@ class Board:
             return None
         d = dist[i]
         return None if d < 0 else d
+
+    def distances_within(self, city: str, n: int) -> Mapping[str, int]:
+        """Road distance from ``city`` to every city at most ``n`` steps away, the city itself
+        included (cached): a search that stops at depth ``n``, far cheaper than the whole map."""
+        key = (city, n)
+        found = self._balls.get(key)
+        if found is None:
+            adjacent = self._adjacent
+            if city not in adjacent:
+                raise KeyError(f"no city '{city}' on map {self.id}")
+            dist = {city: 0}
+            frontier = [city]
+            for step in range(1, n + 1):
+                nxt = []
+                for here in frontier:
+                    for there in adjacent[here]:
+                        if there not in dist:
+                            dist[there] = step
+                            nxt.append(there)
+                frontier = nxt
+            found = self._balls[key] = MappingProxyType(dist)
+        return found
 
     def within(self, city: str, n: int) -> frozenset[str]:
         """Every city at distance ``n`` or less, the city itself included (cached)."""

@@ -27,15 +27,13 @@ def protector(ctx: Ctx, power: str, city: str) -> str | None:
     """The nearest general (then the lowest id) that protects ``city`` against ``power`` (M4.4),
     or ``None``: the reports name it when a conquest waits or is dropped."""
     rng = int(ctx.opt("fortress.protection_range"))
-    dist, index = ctx.board.numbered_distances(city), ctx.board.numbers()
+    dist = ctx.board.distances_within(city, rng)
     state = ctx.state
     near = []
     for gid, g in state["generals"].items():
-        c = g["city"]
-        if c is not None and model.are_enemies(state, power, g["power"]):
-            d = dist[index[c]]
-            if 0 <= d <= rng:
-                near.append((d, gid))
+        d = dist.get(g["city"])
+        if d is not None and model.are_enemies(state, power, g["power"]):
+            near.append((d, gid))
     return min(near)[1] if near else None
 
 

@@ -37,11 +37,36 @@ def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[st
     for p in neutral:
         blocked |= model.home_cities(state, board, p)
     if state["options"]["supply.enemy_fortress_blocks"]:
-        for f in model.fortresses_of(board):
-            holder = model.controller(state, board, f)
-            if holder is not None and enemy(holder):
-                blocked.add(f)
+        blocked |= enemy_fortresses(state, board, enemy)[0]
     return blocked
+
+
+def enemy_fortresses(state: dict[str, Any], board: Any, foe: Callable[[str], bool]
+                     ) -> tuple[frozenset[str], frozenset[str]]:
+    """The fortresses ``foe`` holds and those nobody holds (M4.2, M4.3): the home countries'
+    (found once for each set of facts they depend on: the foes, peace), changed by the
+    entries of the control table."""
+    key = (board, bool(state.get("peace")), tuple(p for p in model.POWERS if foe(p)))
+    found = _HOME_FORTRESSES.get(key)
+    if found is None:
+        forts = model.fortresses_of(board)
+        homes = [model.home_of(state, board, f) for f in forts]
+        found = _HOME_FORTRESSES[key] = (
+            frozenset(forts),
+            frozenset(f for f, h in zip(forts, homes, strict=True) if h is not None and foe(h)),
+            frozenset(f for f, h in zip(forts, homes, strict=True) if h is None))
+    forts, held, free = found
+    changed = [c for c in state["control"] if c in forts]
+    if changed:
+        holders = [state["control"][c]["power"] for c in changed]
+        held = held.difference(changed).union(
+            c for c, h in zip(changed, holders, strict=True) if h is not None and foe(h))
+        free = free.difference(changed).union(
+            c for c, h in zip(changed, holders, strict=True) if h is None)
+    return held, free
+
+
+_HOME_FORTRESSES: dict[tuple[Any, ...], tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
 
 
 def train_cities(state: dict[str, Any], power: str) -> set[str]:
@@ -63,8 +88,8 @@ def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str]
     target (pieces ignored: no path is shorter) still fits in the steps left."""
     if start in targets:
         return 0
-    roads, index = model.adjacency(board), board.numbers()
-    near = [board.numbered_distances(t) for t in targets]
+    roads = model.adjacency(board)
+    near = [board.distances_within(t, limit - 1) for t in targets]
     closed = blocked | avoid  # the cities found so far join them
     closed.add(start)
     frontier = [start]
@@ -78,9 +103,9 @@ def supply_distance(board: Any, start: str, targets: set[str], blocked: set[str]
                 if there in targets:
                     return step
                 closed.add(there)
-                i = index[there]
                 for dist in near:
-                    if 0 <= dist[i] <= rest:
+                    d = dist.get(there)
+                    if d is not None and d <= rest:
                         nxt.append(there)
                         break
         if not nxt:
