@@ -165,3 +165,49 @@ def test_resolve_leaves_the_state_it_was_given_unchanged() -> None:
             assert json.dumps(state) == before, f"round {rounds} ({phase.kind}) changed its input"
             state, rounds = new, rounds + 1
         assert rounds > 20 and state["bid_log"]
+
+
+def test_every_destination_the_bots_find_passes_the_whole_path_check() -> None:
+    """The bots' searches walk along roads within the length limits, so only the cities a path
+    enters are left to the movement rules (bots.Reach.legal): every path they offer must pass the
+    whole check, roads and lengths included (M3.1, M3.6)."""
+    from pbem.common.fair import PhaseRng, Rng
+    from pbem.games.maria import bots
+    from pbem.games.maria.context import Ctx
+    from pbem.games.maria.rules.movement import general_path_problem, train_path_problem
+
+    root = Rng(b"every-destination")
+    state = adjudicate.new_game("advanced", {}, PhaseRng(root.fork("p"), root.fork("s")),
+                                None, None)
+    checked = forced = stacked = 0
+    rounds = 0
+    while (phase := adjudicate.current_phase(state)) is not None and rounds < 40:
+        if phase.kind == "stage":
+            ctx = Ctx(state, model.board_of(state), PhaseRng(root.fork("c"), root.fork("d")))
+            for power in phase.powers:
+                legal = bots.legal_orders(state, power)
+                for pid, choice in legal["moves"].items():
+                    start = (state["generals"].get(pid) or state["trains"][pid])["city"]
+                    for force in (False, True):
+                        for path in choice.get("force_march" if force else "paths", {}).values():
+                            if pid in state["generals"]:
+                                problem = general_path_problem(ctx, power, [pid], start, path,
+                                                               force)
+                            else:
+                                problem = train_path_problem(ctx, power, pid, start, path)
+                            assert problem is None, (pid, path, problem)
+                            checked += 1
+                            forced += force
+                for stack in legal["stacks"].values():
+                    start = state["generals"][stack["stack"][0]]["city"]
+                    for path in stack["paths"].values():
+                        problem = general_path_problem(ctx, power, stack["stack"], start, path,
+                                                       False)
+                        assert problem is None, (stack["stack"], path, problem)
+                        stacked += 1
+        orders = {p: bots.bot_orders(state, p, root.fork(f"bot-{rounds}-{p}"))
+                  for p in phase.powers}
+        state = adjudicate.resolve(state, orders, PhaseRng(root.fork(f"p{rounds}"),
+                                                           root.fork(f"s{rounds}"))).state
+        rounds += 1
+    assert checked > 500 and forced > 50 and stacked > 0, (checked, forced, stacked)

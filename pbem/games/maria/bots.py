@@ -14,10 +14,10 @@ from pbem.games.maria.context import Ctx
 from pbem.games.maria.orders import kind_of
 from pbem.games.maria.rules.hussars import hussar_count
 from pbem.games.maria.rules.movement import (
-    general_path_problem,
+    general_entry_problem,
     reentry_problem,
+    train_entry_problem,
     train_max,
-    train_path_problem,
 )
 from pbem.games.maria.rules.supply import enemy_fortresses, enemy_test, in_supply
 
@@ -32,8 +32,9 @@ def destinations(ctx: Ctx, power: str, movers: list[str], kind: str,
     each with one legal path (fewest steps, then lowest ids): cities entered, in order.
 
     Breadth-first searches (any roads up to 3 cities, main roads up to 4; trains 2 and 3; main
-    roads up to 8 for a force march) through the cities a move may pass; every path found is
-    then checked once more by the movement rules themselves."""
+    roads up to 8 for a force march) through the cities a move may pass: every path found walks
+    along roads within the length limits (M3.1, M3.6), and the cities it enters are then checked
+    by the movement rules themselves."""
     reach = Reach(ctx, power, movers, kind, force)
     return {city: reach.path(city) for city in reach.cities if reach.legal(city)}
 
@@ -43,11 +44,14 @@ class Reach:
     sorted, built by ``path``), each checked by the movement rules only when asked (``legal``): a bot that
     heads for the nearest target checks the cities nearest first and stops at the first legal
     one. ``occ`` and ``by_city`` may be passed in by a caller that asks for many pieces in one
-    position."""
+    position; ``entries``, each city's answer of the movement rules, by one that asks for
+    several single generals of ``power`` with the same ``force`` (their answers are the same:
+    a path never enters its own start city)."""
 
     def __init__(self, ctx: Ctx, power: str, movers: list[str], kind: str, force: bool = False,
                  occ: dict[str, list[str]] | None = None,
-                 by_city: dict[str, list[str]] | None = None) -> None:
+                 by_city: dict[str, list[str]] | None = None,
+                 entries: dict[tuple[str, bool], str | None] | None = None) -> None:
         state = ctx.state
         self.ctx, self.power, self.movers, self.force = ctx, power, movers, force
         self.general = kind == "general"
@@ -58,7 +62,7 @@ class Reach:
         self._found = self._search()  # city -> the parents of the search that found it
         self.cities = sorted(self._found)
         self._checked: dict[str, bool] = {}
-        self._entries: dict[tuple[str, bool], str | None] = {}  # each city's answer, once
+        self._entries = {} if entries is None else entries  # each city's answer, once
 
     def _search(self) -> dict[str, dict[str, str]]:
         state, board, power, occ = self.ctx.state, self.ctx.board, self.power, self.occ
@@ -109,13 +113,14 @@ class Reach:
         """True if the movement rules allow the path to ``city`` (checked once)."""
         ok = self._checked.get(city)
         if ok is None:
+            # the searches walk along roads within the length limits (M3.1, M3.6): only the
+            # cities entered are left to check
             path = self.path(city)
             if self.general:
-                prob = general_path_problem(self.ctx, self.power, self.movers, self.start, path,
-                                            self.force, self.occ, self.by_city, self._entries)
+                prob = general_entry_problem(self.ctx, self.power, self.movers, path,
+                                             self.force, self.occ, self.by_city, self._entries)
             else:
-                prob = train_path_problem(self.ctx, self.power, self.movers[0], self.start, path,
-                                          self.occ)
+                prob = train_entry_problem(self.ctx, self.power, path, self.occ)
             ok = self._checked[city] = prob is None
         return ok
 
@@ -349,6 +354,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
     idle = 2 if model.is_intro(state) else 4
     own_near: _Nearest | None = None
     occ, by_city = model.occupancy(state), model.generals_by_city(state)
+    entries: dict[bool, dict[tuple[str, bool], str | None]] = {False: {}, True: {}}
     for pid in ids:
         if pid in done:
             continue
@@ -360,7 +366,8 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
                      if h != pid and h in mine and h not in done]
             group = [pid] + (mates[:1] if mates and rng.below(3) == 0 else [])
             force = r == 2 and len(group) == 1
-            reach = Reach(ctx, power, group, "general", force, occ, by_city)
+            reach = Reach(ctx, power, group, "general", force, occ, by_city,
+                          entries[force] if len(group) == 1 else None)
             dest = _pick(rng, reach, near)
             if dest is None:
                 continue

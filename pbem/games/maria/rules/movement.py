@@ -52,6 +52,8 @@ def territory_problem(state: dict[str, Any], board: Any, power: str, city: str,
         return N_("there is no city '%(city)s' on the map") % {"city": city}
     if c.map not in state["maps"] or c.map not in MAPS_OF_POWER.get(power, ()):
         return N_("%(power)s's pieces may not enter the %(map)s map (M1.4)") % {"power": model.POWER_NAMES[power], "map": c.map}
+    if not state.get("neutral"):
+        return None  # M3.8 holds only while a power is neutral
     home = model.home_of(state, board, city)
     if home is not None and home != power and model.is_neutral(state, home):
         return N_("%(value)s is in the home country of neutral %(power)s (M3.8)") % {"value": c.name, "power": model.POWER_NAMES[home]}
@@ -84,6 +86,16 @@ def general_path_problem(ctx: Ctx, power: str, movers: list[str], start: str,
             return N_("a force march must keep to main roads (M3.6)")
     elif len(path) > (4 if all_main else 3):
         return (N_("a general moves at most 3 cities, or 4 when every step is on a main road (M3.1)"))
+    return general_entry_problem(ctx, power, movers, path, force_march, occ, by_city, known)
+
+
+def general_entry_problem(ctx: Ctx, power: str, movers: list[str], path: list[str],
+                          force_march: bool, occ: dict[str, list[str]] | None = None,
+                          by_city: dict[str, list[str]] | None = None,
+                          known: dict[tuple[str, bool], str | None] | None = None) -> str | None:
+    """:func:`general_path_problem` for a ``path`` known to be a walk along roads within the
+    length limits (a search along the roads found it): why the movers may not enter its cities
+    (M1.4, M3.2, M3.3, M3.6, M3.8), or None."""
     if occ is None or by_city is None:
         occ, by_city = pieces_in(ctx.state, {*path, *(
             n for c in path for n in ctx.board.neighbours(c))} if force_march else set(path))
@@ -133,7 +145,8 @@ def entry_problem(ctx: Ctx, power: str, movers: list[str], city: str, last: bool
     powers_here = occ.get(city, [])
     # pieces of our own moving stack are never in the path (it does not revisit start);
     # every general of a mixed stack must be allowed in the city (M1.4, M3.8)
-    for p in sorted({gens[g]["power"] for g in movers} | {power}):
+    powers = {gens[g]["power"] for g in movers}
+    for p in (power,) if powers == {power} else sorted(powers | {power}):
         prob = territory_problem(state, board, p, city)
         if prob:
             return prob
@@ -182,6 +195,15 @@ def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
         return problem
     if len(path) > (3 if all_main else 2):
         return (N_("a supply train moves at most 2 cities, or 3 when every step is on a main road (M3.1)"))
+    return train_entry_problem(ctx, power, path, occ)
+
+
+def train_entry_problem(ctx: Ctx, power: str, path: list[str],
+                        occ: dict[str, list[str]] | None = None) -> str | None:
+    """:func:`train_path_problem` for a ``path`` known to be a walk along roads within the
+    length limits (a search along the roads found it): why the train may not enter its cities
+    (M1.4, M3.2, M3.8), or None."""
+    state, board = ctx.state, ctx.board
     if occ is None:
         occ = pieces_in(state, set(path))[0]
     for i, city in enumerate(path):

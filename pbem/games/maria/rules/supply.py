@@ -29,10 +29,10 @@ def path_blocked_cities(state: dict[str, Any], board: Any, power: str) -> set[st
     """Cities a supply path of ``power`` may not enter (M6.2): those holding an enemy general or
     an enemy train, the home countries of neutral powers, and (option) enemy fortresses."""
     enemy = enemy_test(state, power)
-    blocked: set[str] = set()
-    for piece in (*state["generals"].values(), *state["trains"].values()):
-        if piece["city"] is not None and enemy(piece["power"]):
-            blocked.add(piece["city"])
+    pieces = (*state["generals"].values(), *state["trains"].values())
+    foes = {p for p in {piece["power"] for piece in pieces} if enemy(p)}
+    blocked = {piece["city"] for piece in pieces
+               if piece["city"] is not None and piece["power"] in foes}
     neutral = [p for p in state.get("neutral", []) if p != power]
     for p in neutral:
         blocked |= model.home_cities(state, board, p)

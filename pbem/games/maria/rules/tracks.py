@@ -78,7 +78,7 @@ def remove_marker(ctx: Ctx, city: str, to: str, cause: str) -> None:
 def region_cities(state: dict[str, Any], board: Any, region: str) -> frozenset[str]:
     """Every city a region name names (M9.19): a home id, a territory, a map or a city tag."""
     if region in model.POWERS:
-        return frozenset(c for c in board.cities if model.home_of(state, board, c) == region)
+        return frozenset(model.home_cities(state, board, region))
     if region in ("silesia", "poland", "neutral"):
         return frozenset(board.cities_in(region))
     if region in ("bohemia", "flanders"):
@@ -204,7 +204,9 @@ def transfer(ctx: Ctx, moves: list[tuple[str, str, str, Any]], cause: str) -> No
         occ = model.occupancy(state)
         dist = board.distances_from(start)
         best: tuple[int, int, str] | None = None
-        for city, d in dist.items():
+        for city, d in dist.items():  # nearest first: none farther than a city found can win
+            if best is not None and d > best[0]:
+                break
             if not wanted(city) or board.map_of(city) not in state["maps"]:
                 continue
             if territory_problem(state, board, power, city) is not None:
