@@ -4,6 +4,7 @@ M12.5, M12.7)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.common.catalog import N_
@@ -16,25 +17,19 @@ from pbem.games.maria.rules.supply import eliminate
 MAX_STACK = 2
 
 
-def _stacks(state: dict[str, Any]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for g in model.on_map(state):
-        out.setdefault(state["generals"][g]["city"], []).append(g)
-    return out
-
-
 def list_battles(ctx: Ctx, acting: list[str], orders: dict[str, dict[str, Any]]
                  ) -> list[dict[str, Any]]:
     """The battles of step (d) as listed at its start (M5.1), in fighting order (M12.4, M12.7)."""
     state, board = ctx.state, ctx.board
     gens = state["generals"]
-    stacks = _stacks(state)
+    stacks = model.generals_by_city(state)
     pairs: list[dict[str, Any]] = []
+    acts = set(acting)
     for a_city in sorted(stacks):
         a_gens = stacks[a_city]
-        if not any(gens[g]["power"] in acting for g in a_gens):
+        if acts.isdisjoint([gens[g]["power"] for g in a_gens]):
             continue
-        if all(gens[g].get("blocked") for g in a_gens):
+        if not [g for g in a_gens if not gens[g].get("blocked")]:
             continue  # M3.10, M5.1: a stack of blocked generals does not attack
         a_power = model.commanding_power(state, a_gens, acting)
         for d_city in board.neighbours(a_city):
@@ -129,7 +124,11 @@ def retreat_paths(ctx: Ctx, losers: list[str], start: str, winner_city: str,
     state, board = ctx.state, ctx.board
     gens = state["generals"]
     powers = sorted({gens[g]["power"] for g in losers})
-    dist = board.distances_from(winner_city)
+    # every city a walk of ``length`` steps away from the winner's neighbour reaches, and every
+    # neighbour of one, lies within length + 1 of the winner's city
+    dist: Mapping[str, int] = board.distances_within(winner_city, length + 1)
+    if dist.get(start, 2) > 1:
+        dist = board.distances_from(winner_city)
     occ = model.occupancy(state)
     moving = set(losers)
     out: list[list[str]] = []

@@ -49,12 +49,12 @@ def enemy_fortresses(state: dict[str, Any], board: Any, foe: Callable[[str], boo
     key = (board, bool(state.get("peace")), tuple(p for p in model.POWERS if foe(p)))
     found = _HOME_FORTRESSES.get(key)
     if found is None:
-        forts = model.fortresses_of(board)
-        homes = [model.home_of(state, board, f) for f in forts]
+        ids = model.fortresses_of(board)
+        homes = [model.home_of(state, board, f) for f in ids]
         found = _HOME_FORTRESSES[key] = (
-            frozenset(forts),
-            frozenset(f for f, h in zip(forts, homes, strict=True) if h is not None and foe(h)),
-            frozenset(f for f, h in zip(forts, homes, strict=True) if h is None))
+            frozenset(ids),
+            frozenset(f for f, h in zip(ids, homes, strict=True) if h is not None and foe(h)),
+            frozenset(f for f, h in zip(ids, homes, strict=True) if h is None))
     forts, held, free = found
     changed = [c for c in state["control"] if c in forts]
     if changed:
