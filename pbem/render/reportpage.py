@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import jinja2
 import markupsafe
 
 from pbem.games import presentation
@@ -47,13 +48,17 @@ def report_text(lang: str, which: str, ctx: dict[str, Any]) -> str:
 def _report(lang: str, which: str, ctx: dict[str, Any], ext: str) -> str:
     ctx = with_names(lang, ctx)
     kept = _kept(lang, ctx, ext)
-    return render(lang, f"base/{which}.{ext}",
-                  dict(ctx, situation=situation(lang, ctx, ext, kept), event_texts=event_texts(lang, ctx, ext, kept)))
+    try:
+        shared = {"situation": situation(lang, ctx, ext, kept), "event_texts": event_texts(lang, ctx, ext, kept)}
+    except jinja2.UndefinedError:  # a game's template that reads more of the page: rendered within each page
+        shared = {}
+    return render(lang, f"base/{which}.{ext}", dict(ctx, **shared))
 
 
 # What the reports of a phase say alike, rendered once for the public report and every seat's
 # report (about half of their rendering): by language, format, game and the public view's
-# content, the last few phases only.
+# content, the last few phases only. A game's situation and event templates read the event, the
+# game's names (``glossary``, ``names_dir``) and the public view (``public_view``, also ``view``).
 _SHARED: dict[tuple[str, str, str, str], dict[str, Any]] = {}
 _KEPT = 8
 _MARK = "\x00pbem-event\x00"
