@@ -465,6 +465,8 @@ def yaml_comment(text: str, indent: int = 0) -> str:
 
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a monospaced font (CJK characters take two)."""
+    if text.isascii():  # no ASCII character is wide
+        return len(text)
     import unicodedata
 
     return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
