@@ -9,8 +9,10 @@ binary wheel, no system library; cairosvg would need libcairo and four more Pyth
 then Pillow reduces it to a palette of about 40 colours (:mod:`pbem.render.rasterpng`).
 
 The board under the pieces (sectors, tints, roads, cities: the game's presentation says where
-those layers end, ``map_ground``) is most of resvg's work and the same in every phase: it is
-drawn once per process and size (for a crop, once for both languages). Over it, each image lays
+those layers end, ``map_ground``) is most of resvg's work and the same in every phase: the whole
+map's is drawn once per process and size; a crop's is assembled from square tiles on a fixed
+grid, each drawn once (:mod:`pbem.render.rastertiles`: kept for the process and on disk, the
+crop's scale held to a few steps so that the tiles serve every phase). Over it, each image lays
 the layers above in their order: their shapes drawn by resvg on a small atlas, each element on
 a tile of its own (:mod:`pbem.render.rastersprites`: the wheel costs by the pixel, and the
 pieces cover a tenth of the map), their words drawn by Pillow (:mod:`pbem.render.rastertext`:
@@ -128,8 +130,35 @@ def _bare(svg: str) -> str:
 
 def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
     """The part ``box`` (x, y, w, h in view units) of the drawing, ``width`` pixels wide;
-    ``ground`` as for :func:`whole_map` (the layers under the pieces, drawn once for every
-    language when they have no words of one there)."""
+    ``ground`` as for :func:`whole_map` (the layers under the pieces, then assembled from tiles
+    drawn once: :mod:`pbem.render.rastertiles`, which widens the box to a steady scale and moves
+    it onto the tiles' pixel grid)."""
+    if ground:
+        from pbem.render import rastertiles
+
+        under, over = _layers(svg, ground)
+        drawn = rastertiles.steady_box(box, width, view_box(svg))[0]
+        # the words over the ground all stay: Pillow passes those the box cannot show at no
+        # cost, and both languages' crops then cut their shapes into the same runs, drawn once
+        return _layered(_LANG.sub("", without_titles(under), count=1),
+                        without_titles(_CIRCLE.sub(_near(drawn), over)), width, box)
+    return _png(_within(svg, box), width, box)
+
+
+def _near(box: Box) -> Callable[[re.Match[str]], str]:
+    """A circle (a :data:`_CIRCLE` match) if it can show in ``box``, else nothing."""
+    x, y, w, h = box
+
+    def near(m: re.Match[str]) -> str:
+        reach = float(m.group(3)) + 20.0  # the radius, a stroke and its anti-aliased edge
+        cx, cy = float(m.group(1)), float(m.group(2))
+        return m.group(0) if x - reach <= cx <= x + w + reach and y - reach <= cy <= y + h + reach else ""
+    return near
+
+
+def _within(svg: str, box: Box) -> str:
+    """``svg`` without what ``box`` cannot show: words, and circles (the tints around every town
+    are most of the ground's drawing)."""
     x, y, w, h = box
 
     def keep(_cls: str, tx: float, ty: float, words: str) -> bool:
@@ -139,23 +168,7 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
         reach = max(25.0, 18.0 * len(words))
         rise = 45.0 if len(words) == 1 else 25.0
         return x - reach <= tx <= x + w + reach and y - rise <= ty <= y + h + rise
-
-    def near(m: re.Match[str]) -> str:
-        reach = float(m.group(3)) + 20.0  # the radius, a stroke and its anti-aliased edge
-        cx, cy = float(m.group(1)), float(m.group(2))
-        return m.group(0) if x - reach <= cx <= x + w + reach and y - reach <= cy <= y + h + reach else ""
-
-    def shown(part: str) -> str:
-        # what the box cannot show is not drawn: words, and circles (the tints around every
-        # town are most of the ground's drawing)
-        return _CIRCLE.sub(near, _without_text(part, keep))
-    if ground:
-        under, over = _layers(svg, ground)
-        # the words over the ground all stay: Pillow passes those the box cannot show at no
-        # cost, and both languages' crops then cut their shapes into the same runs, drawn once
-        return _layered(_LANG.sub("", without_titles(shown(under)), count=1), without_titles(_CIRCLE.sub(near, over)),
-                        width, box)
-    return _png(shown(svg), width, box)
+    return _CIRCLE.sub(_near(box), _without_text(svg, keep))
 
 
 def _without_text(svg: str, keep: Callable[[str, float, float, str], bool]) -> str:
@@ -170,7 +183,15 @@ def _png(svg: str, width: int, box: Box | None) -> bytes:
 
 @lru_cache(maxsize=64)
 def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
-    base = _ground(ground, width, box)
+    """``top`` over ``ground``: the whole map (``box`` None), or the crop ``box`` (widened to a
+    steady scale, its ground assembled from tiles: :mod:`pbem.render.rastertiles`)."""
+    if box is None:
+        base = _ground(ground, width)
+    else:
+        from pbem.render import rastertiles
+
+        box, step = rastertiles.steady_box(box, width, view_box(ground))
+        base = rastertiles.ground(ground, box, step, width, max(1, round(width * box[3] / box[2])))
     x, y, w, h = box if box is not None else view_box(top)
     view = rastersprites.view_of((x, y, w, h), base.width, base.height)
     try:
@@ -188,7 +209,7 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
 @lru_cache(maxsize=2)
 def _ground_png(ground: str, width: int) -> rasterpng.Ground:
     """The whole map's ground as its PNGs reuse it (palette, indices, compressed bands)."""
-    return rasterpng.ground(_ground(ground, width, None).convert("RGB"))
+    return rasterpng.ground(_ground(ground, width).convert("RGB"))
 
 
 def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
@@ -267,10 +288,11 @@ def _sprites(defs: str, runs: tuple[tuple[str, ...], ...], view: rastersprites.V
     return rastersprites.draw(defs, [list(run) for run in runs], view)
 
 
-@lru_cache(maxsize=4)
-def _ground(svg: str, width: int, box: Box | None) -> Image.Image:
-    """The layers no phase changes, drawn once (never changed: a picture is laid over a copy)."""
-    return _draw(svg, width, box, PAPER)
+@lru_cache(maxsize=2)
+def _ground(svg: str, width: int) -> Image.Image:
+    """The whole map's layers that no phase changes, drawn once (never changed: a picture is
+    laid over a copy)."""
+    return _draw(svg, width, None, PAPER)
 
 
 def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Image.Image:

@@ -1,0 +1,156 @@
+"""A crop's ground (the layers no phase changes) assembled from tiles drawn once.
+
+The crop's box changes every phase, and drawing the ground under it was most of a crop's cost
+(about 100-150 ms of resvg). Here the ground is cut, at the crop's scale, into square tiles on a
+fixed grid from the drawing's top-left corner; each tile is drawn by resvg alone (never as part
+of a larger drawing, so its pixels do not depend on which crop asked for it first), kept for the
+process and on disk (``$XDG_CACHE_HOME/pbem``), and a crop is assembled from the tiles it covers.
+The crop's box is moved by less than a pixel so that it starts on the tiles' pixel grid.
+
+Its scale is held to a few steps (:func:`steady_box`): a box that needed a scale between two
+steps is widened to the next, so that the tiles of one step serve every crop of that step, in
+every phase and on later days. Steps of 1/8 keep the names within 12 % of the size the box
+would have given them, town names readable on a phone (two pixels a unit at the narrowest
+box, 320 units on 640 pixels).
+
+The cache is a speed-up only: each file is checked (its pixels' SHA-256) and one that is
+damaged, or a folder that cannot be written, costs only the time to draw the tile again; what
+a crop shows is the same whether its tiles came from the disk or were drawn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import zlib
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image
+
+from pbem.render import raster
+
+TILE = 256  # pixels: a tile costs resvg about 30 ms, most of it reading the drawing
+BASE = 0.5  # view units per pixel at the narrowest step (2 pixels a unit)
+STEP = 1.125  # from one step to the next (exact in binary, as every step and tile corner is)
+_FORMAT = b"pbem map tile 1\0"
+
+Box = raster.Box
+
+
+def steady_box(box: Box, width: int, view: Box) -> tuple[Box, float]:
+    """``box`` as the crop draws it ``width`` pixels wide, and its view units per pixel: widened
+    (about its centre, kept inside ``view``, the drawing's viewBox) to the next scale step, and
+    moved by less than a pixel onto the pixel grid of the tiles. A box that cannot widen inside
+    the drawing keeps its own scale."""
+    x, y, w, h = box
+    vx, vy, vw, vh = view
+    own = w / width
+    step = BASE
+    while step < own:
+        step *= STEP
+    if own < BASE or width * step > vw or h * width * step / w > vh:
+        step = own
+    nw, nh = width * step, h * width * step / w
+    nx = min(max(x + (w - nw) / 2, vx), vx + vw - nw)
+    ny = min(max(y + (h - nh) / 2, vy), vy + vh - nh)
+    px, py = max(0, round((nx - vx) / step)), max(0, round((ny - vy) / step))
+    return (vx + px * step, vy + py * step, nw, nh), step
+
+
+def ground(svg: str, box: Box, step: float, width: int, height: int) -> Image.Image:
+    """The drawing ``svg`` (the ground's layers, without tooltips nor language) in ``box`` (as
+    :func:`steady_box` gives it) at ``step`` view units a pixel: ``width`` x ``height`` pixels,
+    RGBA, assembled from tiles."""
+    if "<filter" in svg:  # a filter's effect reaches across the tiles' edges: the box drawn whole
+        return raster._draw(raster._within(svg, box), width, box, raster.PAPER)
+    vx, vy = raster.view_box(svg)[:2]
+    px, py = round((box[0] - vx) / step), round((box[1] - vy) / step)
+    picture = Image.new("RGB", (width, height))
+    for j in range(py // TILE, (py + height - 1) // TILE + 1):
+        for i in range(px // TILE, (px + width - 1) // TILE + 1):
+            picture.paste(_tile(svg, step, i, j), (i * TILE - px, j * TILE - py))
+    return picture.convert("RGBA")
+
+
+@lru_cache(maxsize=96)
+def _tile(svg: str, step: float, i: int, j: int) -> Image.Image:
+    """Tile ``(i, j)`` of the grid at ``step``: from this process, the disk, or resvg. It is
+    named by what it draws (the part of ``svg`` it can show, so that a tile that the languages'
+    words do not reach serves both)."""
+    vx, vy = raster.view_box(svg)[:2]
+    region = (vx + i * TILE * step, vy + j * TILE * step, TILE * step, TILE * step)
+    part = raster._within(svg, region)
+    name = hashlib.sha256(b"%r %d\0%s" % (region, TILE, part.encode("utf-8"))).hexdigest()[:40]
+    folder = _folder()
+    if folder is not None:
+        pixels = _read(folder / name)
+        if pixels is not None:
+            return Image.frombytes("RGB", (TILE, TILE), pixels)
+    tile = raster._draw(part, TILE, region, raster.PAPER).convert("RGB")
+    if folder is not None:
+        _write(folder / name, tile.tobytes())
+    return tile
+
+
+def _read(path: Path) -> bytes | None:
+    """A tile's pixels as stored, or ``None`` when missing or damaged."""
+    try:
+        data = path.read_bytes()
+        pixels = zlib.decompress(data[32:])
+    except (OSError, zlib.error):
+        return None
+    if len(pixels) != TILE * TILE * 3 or hashlib.sha256(pixels).digest() != data[:32]:
+        return None
+    return pixels
+
+
+def _write(path: Path, pixels: bytes) -> None:
+    """Stored whole or not at all (written aside, then renamed); a folder that cannot be
+    written only costs the next process the drawing."""
+    try:
+        fd, part = tempfile.mkstemp(dir=path.parent, prefix=".tile-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(hashlib.sha256(pixels).digest() + zlib.compress(pixels, 1))
+        os.replace(part, path)
+    except OSError:
+        try:
+            os.unlink(part)
+        except OSError:
+            pass
+
+
+@lru_cache(maxsize=1)
+def _folder() -> Path | None:
+    """The tiles' folder: one per pbem version, the code that draws them, renderer and fonts
+    (what else a tile's pixels depend on besides the drawing); ``None`` when it cannot be made."""
+    import importlib.metadata
+
+    import pbem
+
+    h = hashlib.sha256(_FORMAT)
+    try:
+        renderer = importlib.metadata.version("resvg-py")
+    except importlib.metadata.PackageNotFoundError:
+        renderer = "?"
+    for part in (pbem.__version__, renderer, *raster.LATIN_FONTS, *raster.CJK_FONTS):
+        h.update(part.encode("utf-8") + b"\0")
+    for module in (raster.__file__, __file__):  # how a tile is drawn
+        h.update(hashlib.sha256(Path(module).read_bytes()).digest())
+    for font in (*raster.LATIN_FONTS, *raster.CJK_FONTS):
+        try:
+            st = os.stat(font)
+            h.update(b"%d %d\0" % (st.st_size, st.st_mtime_ns))
+        except OSError:
+            h.update(b"-\0")
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem"
+    folder = root / f"map-tiles-{h.hexdigest()[:24]}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None
+    return folder
