@@ -67,6 +67,10 @@ def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
     from hidden troop numbers or a hand's value: the report that names who owes orders is public."""
     step = state["step"]
     seated = {p for _, ps in model.seats(state) for p in ps}
+    if step in model.STAGES:  # stage_powers names only powers in the game
+        ordering = stage_order_powers(state)
+        return tuple(p for p in model.stage_powers(state, step)
+                     if p in seated and p in ordering)
     with_player = [p for p in state["powers"] if p in seated]
     if step == "setup":
         return tuple(with_player)
@@ -81,10 +85,6 @@ def phase_powers(state: dict[str, Any]) -> tuple[str, ...]:
         au_on_map = any(g["power"] == "AU" and g["city"] is not None
                         for g in state["generals"].values())
         return ("AU",) if "AU" in with_player and au_on_map else ()
-    if step in model.STAGES:
-        ordering = stage_order_powers(state)
-        return tuple(p for p in model.stage_powers(state, step)
-                     if p in with_player and p in ordering)
     return ()
 
 
@@ -261,13 +261,17 @@ replaces (a withdrawn general's cause, M9.17, is a new record when it ends): new
 holding the same values."""
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Immutable values, taken as they are (what ``plain_copy`` gives back for them)."""
+
+
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``state`` a round may change: plain data copied, except the parts no round
     changes in place (``SHARED``, ``SHARED_POLITICS``), which it shares, those it changes
     only entry by entry (``SHALLOW``) and the pieces' records (``RECORDS``)."""
     st: dict[str, Any] = {}
     for k, v in state.items():
-        if k in SHARED:
+        if k in SHARED or type(v) in _SCALARS:
             st[k] = v
         elif type(v) is dict and k in SHALLOW:
             st[k] = dict(v)

@@ -82,11 +82,11 @@ class Reach:
         for limit, main_only in searches:
             parent = {start: start}
             frontier = [start]
-            roads = board.main_neighbours if main_only else board.neighbours
+            roads = board.road_table(main_only)
             for _ in range(limit):
                 nxt = []
                 for here in frontier:
-                    for n in roads(here):
+                    for n in roads[here]:
                         if n in parent:
                             continue
                         parent[n] = here
@@ -208,9 +208,10 @@ def _legal_orders(state: dict[str, Any], power: str, phase_power: bool) -> dict[
         off = sorted(t for t, v in state["trains"].items()
                      if v["power"] == power and v["city"] is None)
         on = sum(1 for v in state["trains"].values() if v["power"] == power and v["city"])
+        occ = model.occupancy(state)
         out["reentries"] = [] if not off or on >= train_max(state, power) else [
             {"train": off[0], "site": s} for s in model.reentry_sites(ctx.state, ctx.board, power)
-            if reentry_problem(ctx, power, s) is None]
+            if reentry_problem(ctx, power, s, occ) is None]
         out["reentry_cost"] = int(state["options"]["trains.reentry_cost"])
         out["hand"] = list(state["cards"]["hands"].get(power, []))
         out["suits"] = {g: ctx.board.suit_of(gens[g]["city"]) for g in moves if g in gens}
@@ -227,8 +228,9 @@ def _legal_orders(state: dict[str, Any], power: str, phase_power: bool) -> dict[
                            and (not needs or in_supply(state, ctx.board, g, supplied))}
         off_map = [g for g in model.general_ids(state)
                    if gens[g]["power"] == power and gens[g]["city"] is None]
+        occ = model.occupancy(state) if off_map else {}
         sites = [s for s in model.reentry_sites(ctx.state, ctx.board, power)
-                 if reentry_problem(ctx, power, s) is None
+                 if reentry_problem(ctx, power, s, occ) is None
                  and len(model.generals_in(state, s)) < 2] if off_map else []
         out["returns"] = {g: list(sites) for g in off_map}
         out["cost"] = int(state["options"]["winter.recruit_cost"])
@@ -392,7 +394,8 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
                  if v["power"] == power and v["city"] is None)
     on = sum(1 for v in state["trains"].values() if v["power"] == power and v["city"])
     if off and on < train_max(state, power) and rng.below(2):
-        sites = [s for s in model.reentry_sites(state, board, power) if reentry_problem(ctx, power, s) is None]
+        sites = [s for s in model.reentry_sites(state, board, power)
+                 if reentry_problem(ctx, power, s, occ) is None]
         if sites:
             out["reentries"] = [{"train": off[0], "site": rng.choice(sites)}]
     return out

@@ -178,6 +178,10 @@ class Board:
         """The cities one road away (cross-map links count), sorted by id."""
         return self._adjacent[city]
 
+    def road_table(self, main_only: bool = False) -> Mapping[str, tuple[str, ...]]:
+        """City -> :meth:`neighbours` (or :meth:`main_neighbours`): the table hot searches read."""
+        return self._main_adjacent if main_only else self._adjacent
+
     def main_neighbours(self, city: str) -> tuple[str, ...]:
         """The cities one main road away, sorted by id."""
         return self._main_adjacent[city]

@@ -218,9 +218,11 @@ def train_entry_problem(ctx: Ctx, power: str, path: list[str],
     return None
 
 
-def reentry_problem(ctx: Ctx, power: str, site: str) -> str | None:
+def reentry_problem(ctx: Ctx, power: str, site: str,
+                    occ: dict[str, list[str]] | None = None) -> str | None:
     """Why a train (or a returning general, without the stacking test) may not be placed on
-    ``site`` (M3.9, M4.1), or None."""
+    ``site`` (M3.9, M4.1), or None. ``occ`` (``model.occupancy``) may be passed in by a caller
+    that asks for many sites in one position."""
     state, board = ctx.state, ctx.board
     if site not in board.cities:
         return N_("there is no city '%(site)s' on the map") % {"site": site}
@@ -231,7 +233,8 @@ def reentry_problem(ctx: Ctx, power: str, site: str) -> str | None:
         return prob
     if board.cities[site].fortress != "none" and model.controller(state, board, site) != power:
         return N_("%(site)s is not controlled by %(power)s (M4.1)") % {"site": city_name(ctx, site), "power": model.POWER_NAMES[power]}
-    occ = pieces_in(state, {site, *board.neighbours(site)})[0]
+    if occ is None:
+        occ = pieces_in(state, {site, *board.neighbours(site)})[0]
     if enemy_powers_in(state, power, occ.get(site, [])):
         return N_("%(site)s holds an enemy piece (M3.9)") % {"site": city_name(ctx, site)}
     for n in board.neighbours(site):
