@@ -24,8 +24,12 @@ class Accepted:
 
     seat: str
     seq: int
-    path: Path
+    where: Path | str  # the file (intake keeps it as text: a Path per file costs more than its write)
     verdict: dict[str, Any]
+
+    @property
+    def path(self) -> Path:
+        return Path(self.where)
 
 
 def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:

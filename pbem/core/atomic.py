@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 SCRATCH = ".tmp"
-_scratch: list[Path] = []  # the campaign folders held by this process, innermost last
+_scratch: list[str] = []  # the campaign folders held by this process (as "folder/"), innermost last
 
 
 class _Group:
@@ -104,13 +104,15 @@ def _find_syncfs() -> Callable[[int], int] | None:
 _syncfs = _find_syncfs()
 
 
-def read_bytes(path: Path) -> bytes | None:
+def read_bytes(path: Path | str) -> bytes | None:
     """``path``'s bytes as the open group will leave them (a pending write's), or None if
     there is no such file."""
     if _group:
         hit = _group[0].pending.get(os.fspath(path))
         if hit is not None:
             return hit[1]
+    if not os.access(path, os.F_OK):  # (no exception raised and caught for a missing file)
+        return None
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -124,7 +126,7 @@ def scratch(root: Path) -> Iterator[None]:
     """Within this block, atomic writes under ``root`` keep their temp files in ``root/.tmp``
     (on the same file system, so the rename stays atomic)."""
     (root / SCRATCH).mkdir(exist_ok=True)
-    _scratch.append(root)
+    _scratch.append(os.path.join(root, ""))
     try:
         yield
     finally:
@@ -158,8 +160,7 @@ def _alive(pid: int) -> bool:
 def _temp_path(path: Path | str) -> str:
     # string work throughout: pathlib's joins cost more than a small write on a memory disk
     text = os.fspath(path)
-    for root in reversed(_scratch):
-        prefix = os.path.join(root, "")
+    for prefix in reversed(_scratch):
         if text.startswith(prefix):  # under root
             rel = text[len(prefix):].replace(os.sep, "!")
             return f"{prefix}{SCRATCH}{os.sep}.tmp-{rel}-{os.getpid()}"
@@ -239,7 +240,7 @@ def write_text(path: Path, text: str, mode: int = 0o644) -> None:
     write_bytes(path, text.encode("utf-8"), mode)
 
 
-def write_if_changed(path: Path, data: bytes, mode: int = 0o644) -> bool:
+def write_if_changed(path: Path | str, data: bytes, mode: int = 0o644) -> bool:
     """Write only when the content differs (keeps reruns cheap and mtimes stable)."""
     if read_bytes(path) == data:
         return False

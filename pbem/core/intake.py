@@ -18,6 +18,7 @@ pbem mail strangers, nor mail a player text a stranger chose.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -217,9 +218,9 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
         "problems": problems,
         "archive_head": run.pin,  # the receipt prints it: the record the file was accepted on
     }
-    path = folder / name
+    path = os.path.join(folder, name)  # (text: a Path per file costs more than its write)
     atomic.write_bytes(path, cand.raw)
-    atomic.write_bytes(f"{path}.verdict.json", canonical(verdict) + b"\n")
+    atomic.write_bytes(path + ".verdict.json", canonical(verdict) + b"\n")
     run.best[doc.player] = Accepted(doc.player, doc.seq, path, verdict)
     return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders, stored=verdict)
 

@@ -75,7 +75,7 @@ class Source:
 
     name: str
     candidates: list[Candidate] = field(default_factory=list)
-    maildir_file: Path | None = None
+    maildir_file: Path | str | None = None
     taken: set[str] | None = None  # the names in cur/ without their info part (":2,...")
 
     def done(self) -> None:
@@ -117,7 +117,7 @@ def _not_regular(mode: int) -> str:
     return f"it is {kind}, not a regular file; only regular files are read"
 
 
-def read_regular(p: Path, limit: int, too_big: Callable[[int], str]) -> tuple[bytes | None, str | None]:
+def read_regular(p: Path | str, limit: int, too_big: Callable[[int], str]) -> tuple[bytes | None, str | None]:
     """The bytes of ``p`` if it is a regular file of at most ``limit`` bytes, else why not
     (``too_big(size)`` for a file over the limit).
 
@@ -195,7 +195,7 @@ def _looks_like_mbox(p: Path) -> bool:
         return fh.read(5) == b"From "
 
 
-def _mail_file(p: Path, name: str, max_bytes: int, received: datetime | None = None) -> Source:
+def _mail_file(p: Path | str, name: str, max_bytes: int, received: datetime | None = None) -> Source:
     raw, problem = read_regular(p, MAX_MAIL_BYTES, too_large)
     if raw is None:
         return Source(name, [Candidate(name, problem=problem)])
@@ -222,10 +222,12 @@ def delivery_order(name: str) -> list[tuple[int, str]]:
 
 def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
     taken = _bare_names(p / "cur")
-    for f in sorted((p / "new").iterdir(), key=lambda f: delivery_order(f.name)):
-        if f.name.startswith("."):
+    new = os.path.join(p, "new")  # (a name a mail: text paths, not pathlib's)
+    for name in sorted(os.listdir(new), key=delivery_order):
+        if name.startswith("."):
             continue
-        source = _mail_file(f, f"{p.name}/new/{f.name}", max_bytes, _maildir_time(f.name))
+        f = os.path.join(new, name)
+        source = _mail_file(f, f"{p.name}/new/{name}", max_bytes, _maildir_time(name))
         source.maildir_file = f
         source.taken = taken
         yield source

@@ -63,12 +63,18 @@ def new_message(*, sender: str, to: str, subject: str, mid: str, text: str, head
 
 def queue(outbox: Path, name: str, msg: EmailMessage | bytes) -> Path:
     """Write ``msg`` to ``outbox/<name>.eml`` atomically (unchanged bytes are not rewritten)."""
+    return Path(queue_text(outbox, name, msg))
+
+
+def queue_text(outbox: Path | str, name: str, msg: EmailMessage | bytes) -> str:
+    """:func:`queue`, the file's path given as text: intake queues a receipt per accepted file,
+    and making a ``Path`` costs more than the rest of the call."""
     file_name = _SAFE.sub("_", name) + ".eml"
     folder = os.fspath(outbox)
-    sent = os.path.join(os.path.dirname(folder), "sent", file_name)  # (intake queues many: no pathlib)
-    if os.path.exists(sent):
-        return Path(sent)
-    path = Path(os.path.join(folder, file_name))
+    sent = os.path.join(os.path.dirname(folder), "sent", file_name)
+    if os.access(sent, os.F_OK):  # (os.path.exists raises and catches for a missing file)
+        return sent
+    path = os.path.join(folder, file_name)
     data = msg if isinstance(msg, bytes) else msg.as_bytes(policy=email.policy.SMTP)
     atomic.write_if_changed(path, data)
     return path

@@ -113,13 +113,18 @@ def send(camp: Campaign, seat: Seat, template: str, context: dict[str, Any], *, 
 
 def _queue(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, headers: dict[str, str] | None) -> Path:
     """Queue a rendered mail ``text`` (its first line is the subject) to ``seat``."""
+    return Path(_queue_text(camp, seat, text, name=name, kind=kind, headers=headers))
+
+
+def _queue_text(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, headers: dict[str, str] | None) -> str:
+    """:func:`_queue`, the file's path given as text."""
     subject, _, body = text.partition("\n")
     msg = outbox.new_message(
         sender=str(camp.create_record().get("gm_email", "pbem@localhost")), to=seat.email,
         subject=" ".join(subject.split()), mid=outbox.message_id(kind, name, camp.id),
         text=body.lstrip("\n"), headers=headers,
     )
-    return outbox.queue(camp.outbox, f"{kind}-{name}", msg)
+    return outbox.queue_text(camp.outbox, f"{kind}-{name}", msg)
 
 
 # -- refusals of what did not verify ------------------------------------------------------------
@@ -236,10 +241,10 @@ def refuse_verified(camp: Campaign, roster: dict[str, Seat], refused: Refused, b
 
 
 def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: int, body_hash: str,
-            raw_hash: str, pin: str, problems: Iterable[str], understood: str) -> Path:
+            raw_hash: str, pin: str, problems: Iterable[str], understood: str) -> str:
     """The receipt of accepted orders: the hashes of what was accepted, the archive head it was
     accepted on (the pin ``pbem audit --pin`` checks), every order that will be VOID and why, and
-    the orders as understood."""
+    the orders as understood. Returns the queued file's path as text."""
     from pbem.render.i18n import check_lang, say_problem
 
     key = body_hash[:24]
@@ -248,7 +253,7 @@ def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: 
         "problems": [say_problem(seat.lang, p) for p in problems], "understood": understood,
         "campaign": camp.id, "seat": seat.name, "tz": seat.tz,
     }
-    return _queue(camp, seat, receipt_text(check_lang(seat.lang), ctx), name=key, kind="receipt", headers=thread(cand))
+    return _queue_text(camp, seat, receipt_text(check_lang(seat.lang), ctx), name=key, kind="receipt", headers=thread(cand))
 
 
 # A receipt's text is the same for every file but for the values in it: it is rendered once per
