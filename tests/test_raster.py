@@ -284,3 +284,21 @@ def test_a_crop_is_the_same_whether_its_tiles_are_drawn_stored_damaged_or_unwrit
     (tmp_path / "file").write_text("not a folder")
     assert fresh(tmp_path / "file") == drawn
     rastertiles._folder.cache_clear()
+
+
+def test_a_tile_inside_a_clip_rectangle_is_drawn_without_the_clip() -> None:
+    """The sectors' tints are clipped to the map: a tile that the map's rectangle holds leaves
+    the clip out (resvg's mask costs time) and is the same picture; one the edge crosses keeps it."""
+    from PIL import ImageChops
+
+    from pbem.render import raster, rastertiles
+    from pbem.render.maria.mapview import map_ground
+
+    svg = intro_map("en")
+    ground = raster._LANG.sub("", raster.without_titles(raster._layers(svg, map_ground(svg))[0]), count=1)
+    inside, edge = (160.0, 520.0, 128.0, 128.0), (0.0, 520.0, 128.0, 128.0)
+    part = raster._within(ground, inside)
+    assert "clip-path=" in part and "clip-path=" not in rastertiles._unclipped(part, inside)
+    assert "clip-path=" in rastertiles._unclipped(raster._within(ground, edge), edge)
+    clipped = raster._draw(part, 256, inside, raster.PAPER)
+    assert ImageChops.difference(clipped, raster._draw(rastertiles._unclipped(part, inside), 256, inside, raster.PAPER)).getbbox() is None
