@@ -63,8 +63,8 @@ def number(pattern: str, text: str) -> float:
 
 def idle_ratio(long_camp: Path, work: Path, rounds: int) -> tuple[float, float]:
     """CPU seconds of one idle ``run_campaign`` on the long campaign and on a fresh short one."""
-    from pbem.core.campaign import Campaign, Seat, parse_time
     from pbem.common.fair import H
+    from pbem.core.campaign import Campaign, Seat, parse_time
     from pbem.core.keys import generate
     from pbem.core.pipeline import run_campaign
     from pbem.games import get_game

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pbem.core import mailout, publish
 from pbem.core.campaign import Campaign
 from pbem.demo import run_demo
-from pbem.core import mailout, publish
 from pbem.render import orderpage, pagekit, raster, reportmap, reportpage
 from pbem.render.maria import mapview
 

@@ -20,9 +20,9 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+from pbem.common.fair import H
 from pbem.core.audit import audit
 from pbem.core.campaign import Campaign, Seat, parse_time
-from pbem.common.fair import H
 from pbem.core.keys import generate
 from pbem.core.pipeline import run_all
 from pbem.demo import run_demo

@@ -17,10 +17,10 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from pbem.common.fair import H, Rng
 from pbem.core.audit import AuditReport, audit
 from pbem.core.campaign import Campaign, Seat, format_time, parse_time
 from pbem.core.envelope import format_document
-from pbem.common.fair import H, Rng
 from pbem.core.keys import generate, write_private_key
 from pbem.core.pipeline import run_campaign
 from pbem.core.signer import sign_file_data

@@ -22,9 +22,9 @@ from typing import Any
 
 import yaml
 
+from pbem.common.fair import PhaseRng, Rng
 from pbem.core import shape
 from pbem.core.envelope import parse_order_document
-from pbem.common.fair import PhaseRng, Rng
 from pbem.core.intake import screen
 from pbem.errors import PbemError
 from pbem.games import get_game

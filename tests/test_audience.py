@@ -26,16 +26,16 @@ import pytest
 from markupsafe import escape
 from test_report_games import play_bot_game
 
-from pbem.core.campaign import Campaign, derive_keys
 from pbem.common.canonical import canonical
+from pbem.core.campaign import Campaign, derive_keys
 from pbem.core.publish import Bundle, render_record
 from pbem.core.seal import derive_salt
 from pbem.data import orders_dir, templates_dir
 from pbem.games.base import Secret
 from pbem.render import orderpage, rules
 from pbem.render.maria import mapview
-from pbem.render.ror import orderpage as orderpage_ror
 from pbem.render.report import visible_events
+from pbem.render.ror import orderpage as orderpage_ror
 
 GAMES = 20
 

@@ -24,9 +24,9 @@ import pytest
 from conftest import NOW, run_cli
 from orders_util import signed
 
+from pbem.common.canonical import canonical
 from pbem.core.audit import audit, check_sent
 from pbem.core.campaign import Campaign, parse_time, record_hash
-from pbem.common.canonical import canonical
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
 from pbem.errors import AuditError, CampaignError

@@ -23,7 +23,6 @@ from pbem.cli import main
 from pbem.core.fetch import STATE_FILE, Account, fetch_lock, message_key, plan_fetch
 
 
-
 def require_dovecot() -> None:
     """Skip without dovecot or root on a developer's machine; fail under ``CI=true``."""
     require_service(dovecot_available(), "needs dovecot (apt-get install dovecot-imapd) and root")

@@ -768,13 +768,13 @@ def test_l2_an_order_file_without_the_nonce_is_refused_saying_what_to_write(tmp_
     msg.add_attachment(bare.read_bytes(), maintype="text", subtype="yaml", filename="orders.yaml")
     (tmp_path / "bare.eml").write_bytes(msg.as_bytes())
     out = run_cli("intake", str(camp), str(tmp_path / "bare.eml"), "--now", NOW).output
-    assert "refused:" in out and f"the field 'nonce' is missing" in out and f"Add the line 'nonce: {nonce}' below 'campaign:'" in out
+    assert "refused:" in out and "the field 'nonce' is missing" in out and f"Add the line 'nonce: {nonce}' below 'campaign:'" in out
     refusal = next((camp / "outbox").glob("refused-*.eml"))
     from email import message_from_bytes, policy
 
     text = "".join(p.get_content() for p in message_from_bytes(refusal.read_bytes(), policy=policy.default).walk()
                    if p.get_content_type() == "text/plain")
-    assert f"缺少欄位 'nonce'" in text and f"'nonce: {nonce}'" in text
+    assert "缺少欄位 'nonce'" in text and f"'nonce: {nonce}'" in text
     check = tmp_path / "check.yaml"
     check.write_text(bare.read_text())
     got = run_cli("check", str(check), "--campaign", str(camp), ok=False).output
@@ -819,7 +819,7 @@ def test_m3_3_a_rollback_after_the_next_orders_came_owes_the_newest_commitments(
     rollback = recs[3]
     from pbem.core.envelope import parse_order_document
 
-    newest = {s: parse_order_document(f.read_bytes(), f.name).entropy_commit for s, f in zip(("north", "south"), next_files)}
+    newest = {s: parse_order_document(f.read_bytes(), f.name).entropy_commit for s, f in zip(("north", "south"), next_files, strict=True)}
     assert rollback["owed"] == newest
     read_by_gm = {parse_order_document(f.read_bytes(), f.name).entropy_reveal for f in next_files}
     hands1 = json.loads((camp / "states" / "000001.json").read_bytes())["hands"]

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 import test_orderpage_browser as orderpage_browser
+import yaml
 from conftest import run_cli
 from test_orderpage_browser import requests_made
 

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from conftest import make_keys, player_args, run_cli
 
-from pbem.core.campaign import Campaign
 from pbem.common.canonical import canonical
+from pbem.common.safeyaml import load_document
+from pbem.core.campaign import Campaign
 from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.keys import load_private_key
-from pbem.common.safeyaml import load_document
 from pbem.core.signer import prepare
 from pbem.render import orderpage
 

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from pbem.core.campaign import Campaign
 from pbem.common.fair import PhaseRng, Rng
+from pbem.core.campaign import Campaign
+from pbem.core.publish import report_key
 from pbem.data import templates_dir
 from pbem.games.ror import GAME
 from pbem.render import orderpage
 from pbem.render.ror import orderpage as orderpage_ror
-from pbem.core.publish import report_key
 
 MAX_BYTES = 300 * 1024
 

@@ -14,9 +14,9 @@ import test_orderpage_browser as browser
 from conftest import mailed_order_page, make_keys, player_args, run_cli
 from test_orderpage_browser import load_key, open_page, page_orders, problems, select
 
-from pbem.core.campaign import Campaign
 from pbem.common.fair import Rng
 from pbem.common.safeyaml import load_document
+from pbem.core.campaign import Campaign
 from pbem.games.ror import GAME as ROR
 from pbem.render import orderpage
 

@@ -174,10 +174,9 @@ def _visible_text(path: Path) -> str:
         if part.get_content_type() == "text/plain":
             out.append(part.get_content())
         elif part.get_content_type() == "text/html":
-            chunks: list[str] = []
-
             class Text(HTMLParser):
                 skip = 0
+                chunks: list[str]
 
                 def handle_starttag(self, tag: str, attrs: object) -> None:
                     self.skip += tag in ("style", "script")
@@ -187,10 +186,12 @@ def _visible_text(path: Path) -> str:
 
                 def handle_data(self, data: str) -> None:
                     if not self.skip:
-                        chunks.append(data)
+                        self.chunks.append(data)
 
-            Text().feed(part.get_content())
-            out.append(" ".join(chunks))
+            text = Text()
+            text.chunks = []
+            text.feed(part.get_content())
+            out.append(" ".join(text.chunks))
     return "\n".join(out)
 
 

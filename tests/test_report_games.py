@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
+from pbem.common.fair import Rng
 from pbem.core import keys as keymod
 from pbem.core.campaign import Campaign, Seat
 from pbem.core.envelope import format_document, sign_data
-from pbem.common.fair import Rng
 from pbem.core.intake import intake
 from pbem.core.phase import resolve
 from pbem.core.signer import prepare

@@ -197,7 +197,7 @@ def test_a_decision_takes_tens_of_milliseconds_of_cpu_time() -> None:
     state = GAME.new_game("middle", {}, PhaseRng(root.fork("p"), root.fork("s")))
     slowest = 0.0
     rounds = 0
-    while (phase := GAME.current_phase(state)) is not None:
+    while GAME.current_phase(state) is not None:
         chosen = {}
         for p in state["seating"]:
             start = time.process_time()

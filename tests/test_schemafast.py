@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
-from pbem.core import shape
 from pbem.common.fair import PhaseRng, Rng
+from pbem.core import shape
 from pbem.core.schemafast import compile_check
 from pbem.data import orders_dir
 from pbem.games import get_game
@@ -60,7 +60,7 @@ def _mutant(rng: random.Random, value: Any) -> Any:
     for _ in range(rng.randrange(1, 4)):
         holders: list[Any] = []
 
-        def walk(v: Any) -> None:
+        def walk(v: Any, holders: list[Any] = holders) -> None:
             if isinstance(v, (dict, list)):
                 holders.append(v)
                 for child in (v.values() if isinstance(v, dict) else v):

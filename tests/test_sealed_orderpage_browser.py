@@ -39,7 +39,7 @@ def test_a_sealed_seat_gets_an_order_page_that_its_key_opens(driver: Any, tmp_pa
     mail = next(camp.glob(f"outbox/report-{folder.name}-maria_theresa.eml"))
     files = _attachments(mail)
     name = f"orders-{folder.name}-maria_theresa.html"
-    assert name in files and f"private-maria_theresa.html" in files
+    assert name in files and "private-maria_theresa.html" in files
     page_html = files[name].decode("ascii")
     assert 'id="pbem-pack"' not in page_html and "-----BEGIN PBEM SEALED REPORT-----" in page_html
     # nothing private in clear: the page's data is only inside the seal

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from conftest import make_keys, player_args, run_cli
 
+from pbem.common.canonical import sha256_hex
+from pbem.common.fair import H, Rng
 from pbem.core import shape
 from pbem.core.campaign import Campaign
-from pbem.common.canonical import sha256_hex
 from pbem.core.envelope import format_document, sign_data
-from pbem.common.fair import H, Rng
 from pbem.core.keys import generate, load_private_key
 from pbem.core.phase import gather
 from pbem.demo import bot_orders_by_seat

@@ -13,8 +13,8 @@ import yaml
 from conftest import NOW, run_cli
 from orders_util import signed, write_orders
 
-from pbem.core.campaign import Campaign, parse_time
 from pbem.common.canonical import sha256_hex
+from pbem.core.campaign import Campaign, parse_time
 from pbem.core.envelope import format_document, sign_data
 from pbem.core.keys import load_private_key
 from pbem.core.phase import resolve

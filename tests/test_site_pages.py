@@ -9,10 +9,10 @@ from typing import Any
 
 from test_report_games import play_bot_game
 
+from pbem.core.site import build_site
 from pbem.games.maria import selfplay
 from pbem.games.maria.views import view
 from pbem.render.report import phase_summary, visible_events
-from pbem.core.site import build_site
 
 
 def test_every_phase_page_links_its_neighbours(tmp_path: Path) -> None:

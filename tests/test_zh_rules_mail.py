@@ -19,7 +19,7 @@ MARIA_SEATS = ("maria_theresa", "louis", "frederick")
 
 
 def _mails_to(camp: Path, seats: tuple[str, ...]) -> list[Path]:
-    pattern = re.compile(r"^To: (%s)@" % "|".join(seats), re.M)
+    pattern = re.compile(r"^To: (" + "|".join(seats) + ")@", re.M)
     return [p for p in sorted((camp / "outbox").glob("*.eml")) if pattern.search(p.read_text(errors="replace"))]
 
 

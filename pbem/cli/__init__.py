@@ -17,7 +17,6 @@ import click
 from pbem import __version__
 from pbem.errors import PbemError, describe_os_error
 
-
 # Every top-level command: its module under pbem.cli and the line ``pbem --help`` shows for it
 # (the command's own short help; tests/test_cli_lazy.py keeps the two the same).
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -10,6 +10,7 @@ import click
 
 from pbem.cli import main
 from pbem.cli.options import campaign_arg, echo_lines, now_option, wait_option
+from pbem.common.safeyaml import load_yaml
 from pbem.core import gm, shape
 from pbem.core.audit import audit as run_audit
 from pbem.core.audit import check_sent
@@ -20,7 +21,6 @@ from pbem.core.intake import internal_refusals
 from pbem.core.phase import chosen_documents, due, settle
 from pbem.core.phase import resolve as run_resolve
 from pbem.core.pipeline import publish_pending, set_aside
-from pbem.common.safeyaml import load_yaml
 from pbem.errors import CampaignError
 from pbem.games import get_game
 

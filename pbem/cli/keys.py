@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 
 from pbem.cli import main
+from pbem.common.safeyaml import load_document
 from pbem.core import atomic
 from pbem.core.campaign import Campaign
 from pbem.core.envelope import format_document, parse_order_document, verify_signature
 from pbem.core.keys import generate, load_private_key, load_public_key, write_private_key
-from pbem.common.safeyaml import load_document
 from pbem.core.signer import sign_file_data
 from pbem.errors import OrderFileError, SignatureError
 from pbem.render.i18n import LOCALES

@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__
-from pbem.core import atomic, lock
 from pbem.common.canonical import canonical, digest, sha256_hex
 from pbem.common.fair import H, hash_chain
+from pbem.core import atomic, lock
 from pbem.core.keys import PublicKey, parse_public_key
 from pbem.errors import CampaignError
 
@@ -190,8 +190,8 @@ class Campaign:
 
         ``entropy_first``: draw nothing now; the deal waits for every seat's entropy, committed
         and then revealed in two rounds (:mod:`pbem.core.deal`)."""
-        from pbem.core.deal import lobby_state
         from pbem.common.fair import PhaseRng, Rng
+        from pbem.core.deal import lobby_state
 
         camp = cls(root)
         if camp.archive_dir.exists():

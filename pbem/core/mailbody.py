@@ -35,7 +35,7 @@ from pbem.errors import OrderFileError
 
 FIELDS = ("pbem", "campaign", "nonce", "player", "phase", "seq", "entropy_reveal", "entropy_commit", "orders", "request", "signature")
 _START = re.compile(r"^pbem[ \t]*:")
-_FIELD = re.compile(r"^(?:%s)[ \t]*:(?:[ \t]|$)" % "|".join(FIELDS))
+_FIELD = re.compile(r"^(?:" + "|".join(FIELDS) + r")[ \t]*:(?:[ \t]|$)")
 _QUOTE = re.compile(r"^((?:> ?)*>) ?")
 _SIG_DELIM = ("-- ", "--")
 

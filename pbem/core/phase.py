@@ -17,12 +17,12 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from pbem.common.canonical import canonical, digest, sha256_hex
+from pbem.common.fair import H, PhaseRng, Rng, entropy_mix, hash_chain, phase_rng
 from pbem.core import atomic, gm
 from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits
 from pbem.core.campaign import Campaign, derive_keys, format_time
-from pbem.common.canonical import canonical, digest, sha256_hex
 from pbem.core.envelope import parse_order_document
-from pbem.common.fair import H, PhaseRng, Rng, entropy_mix, hash_chain, phase_rng
 from pbem.core.seal import commit, derive_salt
 from pbem.errors import CampaignError
 from pbem.games.base import Phase, Resolution

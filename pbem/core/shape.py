@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from pbem.core.schemafast import compile_check
 from pbem.common.shapewords import ALLOWED, EXPECTED, MESSAGES, OR, TYPE_WORDS
+from pbem.core.schemafast import compile_check
 from pbem.data import orders_dir
 from pbem.errors import OrderFileError
 from pbem.games import schema_path

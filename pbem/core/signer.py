@@ -15,8 +15,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pbem.core import atomic
 from pbem.common.canonical import sha256_hex
+from pbem.core import atomic
 from pbem.core.envelope import sign_data
 from pbem.core.keys import PrivateKey
 from pbem.errors import OrderFileError

@@ -19,10 +19,10 @@ from typing import Any
 
 from pbem.core.atomic import link_or_copy, write_if_changed
 from pbem.core.campaign import Campaign, derive_keys
+from pbem.core.publish import publish_phase, report_key
 from pbem.core.seal import derive_salt, opens
 from pbem.errors import PbemError
 from pbem.render import i18n, report
-from pbem.core.publish import publish_phase, report_key
 from pbem.render.reportpage import glossary, linked_assets, names_dir
 
 # what every phase's reports share, stored once beside the phase folders (pbem.core.publish):

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import markupsafe
 import jinja2.visitor
+import markupsafe
 from jinja2 import nodes
 
 from pbem.data import templates_dir
@@ -312,7 +312,7 @@ def _game_patterns(lang: str, any_message: bool = False) -> tuple[tuple[re.Patte
             continue
         seen: set[str] = set()
 
-        def field(m: re.Match[str]) -> str:
+        def field(m: re.Match[str], seen: set[str] = seen) -> str:
             name = m.group(1)
             if name in seen:
                 return f"(?P={name})"

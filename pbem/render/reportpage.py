@@ -110,10 +110,10 @@ def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] |
     said: dict[str, str] = kept["events"]
     events = list(ctx["events"])
     keys = [repr(e) for e in events]
-    new = {k: e for k, e in zip(keys, events) if k not in said}
+    new = {k: e for k, e in zip(keys, events, strict=True) if k not in said}
     if new:
         out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK))
-        said.update(zip(new, out.split(_MARK)[1::2]))
+        said.update(zip(new, out.split(_MARK)[1::2], strict=True))
     return [_page_text(said[k], ext) for k in keys]
 
 

@@ -14,10 +14,10 @@ from typing import Any
 
 from pbem.common.fair import PhaseRng, Rng
 from pbem.games.base import Resolution
+from pbem.games.ror.dispatch import dispatcher
 from pbem.games.ror.model import Ctx, Dice, OutOfDice, RorError, State, sen
 from pbem.games.ror.orders import validate_orders
 from pbem.games.ror.setup import load_scenario, normalize_state
-from pbem.games.ror.dispatch import dispatcher
 from pbem.games.ror.turn import advance, open_round, resolve_round
 
 

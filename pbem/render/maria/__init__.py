@@ -13,7 +13,6 @@ from typing import Any
 from pbem.games.base import Box, MapNames, Presentation
 from pbem.render.rules import shipped
 
-
 REFERENCE = {"en": "maria.md", "zh-TW": "maria.zh-TW.md"}
 
 

@@ -13,7 +13,6 @@ from typing import Any
 from pbem.games.base import Presentation
 from pbem.render.rules import shipped
 
-
 REFERENCE = {"en": "ror.md", "zh-TW": "ror.zh-TW.md"}
 
 

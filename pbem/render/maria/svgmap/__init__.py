@@ -38,8 +38,7 @@ from pbem.render.maria.svgmap.ground import Layout, defs, draw_cities, draw_pane
 from pbem.render.maria.svgmap.kept import KeptNames, replace_labels
 from pbem.render.maria.svgmap.legend import draw_legend, draw_title
 from pbem.render.maria.svgmap.pieces import draw_highlights, draw_pieces, short_name
-from pbem.render.maria.svgmap.style import (FONT, NAME_SIZE, PANEL, PAPER, POWER_COLOURS, TERRITORY_TINTS,
-                                      shading)
+from pbem.render.maria.svgmap.style import FONT, NAME_SIZE, PANEL, PAPER, POWER_COLOURS, TERRITORY_TINTS, shading
 from pbem.render.maria.svgmap.svg import Box, el, open_tag, rnd
 
 __all__ = ["FONT", "GROUND_END", "NAME_SIZE", "PANEL", "POWER_COLOURS", "TERRITORY_TINTS", "Layout",

@@ -8,9 +8,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pbem.games.maria.board import SUIT_SYMBOLS, Board, City
-from pbem.render.maria.svgmap.style import (CSS, GAP, LEGEND_COL_W, LEGEND_ROW_H, LEGEND_ROWS, MARGIN,
-                                      PANEL, RIGHT_ROOM, SCALE, TERRITORY_TINTS, TINT_OPACITY,
-                                      TITLE_H)
+from pbem.render.maria.svgmap.style import (
+    CSS,
+    GAP,
+    LEGEND_COL_W,
+    LEGEND_ROW_H,
+    LEGEND_ROWS,
+    MARGIN,
+    PANEL,
+    RIGHT_ROOM,
+    SCALE,
+    TERRITORY_TINTS,
+    TINT_OPACITY,
+    TITLE_H,
+)
 from pbem.render.maria.svgmap.svg import Box, el, points, rnd, svg_text, svg_title
 
 

@@ -16,9 +16,21 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from pbem.games.maria.board import Board
-from pbem.render.maria.svgmap.labels import (LABEL_HIT, PIECE_HIT, Boxes, Entry, Label, Spot,
-                                             choose, is_important, label_at, name_rank, name_reach,
-                                             place_labels, spots)
+from pbem.render.maria.svgmap.labels import (
+    LABEL_HIT,
+    PIECE_HIT,
+    Boxes,
+    Entry,
+    Label,
+    Spot,
+    choose,
+    is_important,
+    label_at,
+    name_rank,
+    name_reach,
+    place_labels,
+    spots,
+)
 from pbem.render.maria.svgmap.svg import Box, overlaps
 
 
@@ -97,7 +109,7 @@ class KeptNames:
         if key not in self._places:
             x, y = self.pos[cid]
             tried = list(spots(self.board.cities[cid], x, y, self.lang, important))
-            x0, y0, x1, y1 = zip(*(s[4] for tier in tried for s in tier))
+            x0, y0, x1, y1 = zip(*(s[4] for tier in tried for s in tier), strict=True)
             area = (min(x0), min(y0), max(x1), max(y1))
             near = self.grid.near(area)
             self._places[key] = ([[Place(s, self.grid, near) for s in tier] for tier in tried], area)

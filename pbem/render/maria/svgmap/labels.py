@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from pbem.games.maria.board import Board, City
 from pbem.render.maria.svgmap.style import FORTRESS_NAME, NAME_SIZE
-from pbem.render.maria.svgmap.svg import Box, overlaps, rnd, svg_text, text_width
+from pbem.render.maria.svgmap.svg import Box, rnd, svg_text, text_width
 
 
 @dataclass(frozen=True)

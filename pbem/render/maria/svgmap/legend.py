@@ -8,8 +8,16 @@ from typing import Any
 from pbem.games.maria.board import SUIT_SYMBOLS, Board, City
 from pbem.render.maria.svgmap.ground import Layout, fortress_shape
 from pbem.render.maria.svgmap.pieces import control_mark, counter, hussar, train
-from pbem.render.maria.svgmap.style import (COUNTER, LABELS, LEGEND_COL_W, LEGEND_ROW_H, LEGEND_ROWS,
-                                      MARGIN, POWER_COLOURS, POWER_NAMES)
+from pbem.render.maria.svgmap.style import (
+    COUNTER,
+    LABELS,
+    LEGEND_COL_W,
+    LEGEND_ROW_H,
+    LEGEND_ROWS,
+    MARGIN,
+    POWER_COLOURS,
+    POWER_NAMES,
+)
 from pbem.render.maria.svgmap.svg import el, rnd, svg_text
 
 

@@ -11,7 +11,6 @@ from pbem.games.maria.board import POWERS
 from pbem.render.maria.svgmap.style import COUNTER, GNAME_SIZE, POWER_COLOURS, STACK_GAP
 from pbem.render.maria.svgmap.svg import Box, el, points, rnd, svg_text, svg_title
 
-
 # -- pieces --------------------------------------------------------------------------------
 
 
