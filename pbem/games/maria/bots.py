@@ -304,8 +304,9 @@ class _Targets(_Nearest):
 
     def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
         foe = enemy_test(state, power)
+        foes = {p for p in model.POWERS if foe(p)}  # every general's power is one of them
         super().__init__(board, list({g["city"] for g in state["generals"].values()
-                                      if g["city"] is not None and foe(g["power"])}))
+                                      if g["city"] is not None and g["power"] in foes}))
         self._forts = target_fortresses(state, board, foe)
 
 
