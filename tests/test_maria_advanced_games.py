@@ -181,7 +181,7 @@ def test_every_destination_the_bots_find_passes_the_whole_path_check() -> None:
                                 None, None)
     checked = forced = stacked = 0
     rounds = 0
-    while (phase := adjudicate.current_phase(state)) is not None and rounds < 40:
+    while (phase := adjudicate.current_phase(state)) is not None and rounds < 25:
         if phase.kind == "stage":
             ctx = Ctx(state, model.board_of(state), PhaseRng(root.fork("c"), root.fork("d")))
             for power in phase.powers:
