@@ -183,6 +183,8 @@ def choose_set(
         cap = min(cap, max_total)
     if cap < need:
         return None
+    # a set of more cards than this totals more than the cap: no count above it can be chosen
+    limit_count = min(limit_count, cap // min(vals))
     mask = (1 << (cap + 1)) - 1
     # reach[i][j]: bitset of totals reachable with exactly j cards from ordered[i:].
     reach: list[list[int]] = [[0] * (limit_count + 1) for _ in range(n + 1)]

@@ -32,8 +32,9 @@ def run_winter(ctx: Ctx, orders: dict[str, dict[str, Any]]) -> None:
     cost_each = int(ctx.opt("winter.recruit_cost"))
     top = int(ctx.opt("troops.max"))
     needs_supply = bool(ctx.opt("winter.recruit_needs_supply"))
+    known: dict[str, tuple[set[str], set[str]]] = {}  # each power's supply facts, once
     supplied = {g for g in model.on_map(state) if not needs_supply
-                or in_supply(state, ctx.board, g)}
+                or in_supply(state, ctx.board, g, known)}
     for power in model.POWERS:
         o = orders.get(power)
         if power not in state["powers"] or not o:
