@@ -159,6 +159,11 @@ def _near(box: Box) -> Callable[[re.Match[str]], str]:
 def _within(svg: str, box: Box) -> str:
     """``svg`` without what ``box`` cannot show: words, and circles (the tints around every town
     are most of the ground's drawing)."""
+    return _CIRCLE.sub(_near(box), _without_text(svg, _reaches(box)))
+
+
+def _reaches(box: Box) -> Callable[[str, float, float, str], bool]:
+    """Whether words (class, x, y, text) can show in ``box``."""
     x, y, w, h = box
 
     def keep(_cls: str, tx: float, ty: float, words: str) -> bool:
@@ -168,7 +173,7 @@ def _within(svg: str, box: Box) -> str:
         reach = max(25.0, 18.0 * len(words))
         rise = 45.0 if len(words) == 1 else 25.0
         return x - reach <= tx <= x + w + reach and y - rise <= ty <= y + h + rise
-    return _CIRCLE.sub(_near(box), _without_text(svg, keep))
+    return keep
 
 
 def _without_text(svg: str, keep: Callable[[str, float, float, str], bool]) -> str:

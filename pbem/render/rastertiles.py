@@ -82,17 +82,38 @@ def _tile(svg: str, step: float, i: int, j: int) -> Image.Image:
     words do not reach serves both)."""
     vx, vy = raster.view_box(svg)[:2]
     region = (vx + i * TILE * step, vy + j * TILE * step, TILE * step, TILE * step)
-    part = _unclipped(raster._within(svg, region), region)
-    name = hashlib.sha256(b"%r %d\0%s" % (region, TILE, part.encode("utf-8"))).hexdigest()[:40]
+    bare, words = _words(svg)
+    keep = raster._reaches(region)
+    # what the tile draws (:func:`raster._within`): the drawing without its words, and the words
+    # that reach the tile, each where it stands in it (cheaper than cutting the drawing)
+    shown = [b"%d %s" % (at, element.encode("utf-8")) for at, element, cls, x, y, text in words if keep(cls, x, y, text)]
+    name = hashlib.sha256(b"\0".join([b"%r %d %s" % (region, TILE, bare.encode()), *shown])).hexdigest()[:40]
     folder = _folder()
     if folder is not None:
         pixels = _read(folder / name)
         if pixels is not None:
             return Image.frombytes("RGB", (TILE, TILE), pixels)
+    part = _unclipped(raster._within(svg, region), region)
     tile = raster._draw(part, TILE, region, raster.PAPER).convert("RGB")
     if folder is not None:
         _write(folder / name, tile.tobytes())
     return tile
+
+
+@lru_cache(maxsize=4)
+def _words(svg: str) -> tuple[str, tuple[tuple[int, str, str, float, float, str], ...]]:
+    """The digest of ``svg`` without the words :func:`raster._within` may leave out, and those
+    words: where each stood in that text, the element, its class, place and text."""
+    bare: list[str] = []
+    words = []
+    at = cut = 0
+    for m in raster._TEXT.finditer(svg):
+        bare.append(svg[at:m.start()])
+        words.append((m.start() - cut, m.group(0), m.group(1), float(m.group(2)), float(m.group(3)), m.group(4)))
+        cut += m.end() - m.start()
+        at = m.end()
+    bare.append(svg[at:])
+    return hashlib.sha256("".join(bare).encode("utf-8")).hexdigest(), tuple(words)
 
 
 _CLIP_RECT = re.compile(r'<clipPath id="([^"]+)"><rect height="([\d.]+)" width="([\d.]+)" x="(-?[\d.]+)" y="(-?[\d.]+)" ?/></clipPath>')
