@@ -365,7 +365,7 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
         if r < idle:
             continue
         if pid in gens:
-            mates = [h for h in model.generals_in(state, gens[pid]["city"])
+            mates = [h for h in by_city[gens[pid]["city"]]  # as generals_in orders them
                      if h != pid and h in mine and h not in done]
             group = [pid] + (mates[:1] if mates and rng.below(3) == 0 else [])
             force = r == 2 and len(group) == 1
