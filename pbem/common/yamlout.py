@@ -13,6 +13,7 @@ same either way (``tests/test_yamlout.py`` compares them).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -46,9 +47,16 @@ def dump_block(data: Any) -> str:
 
 
 def _word(value: str) -> str:
-    if not _PLAIN.match(value) or _resolver.resolve(ScalarNode, value, (True, False)) != _STR:
+    if not _is_plain(value):
         raise _Unusual
     return value
+
+
+@lru_cache(maxsize=4096)
+def _is_plain(value: str) -> bool:
+    """Whether the emitter writes ``value`` plain and it reads back as a string (order files
+    repeat the same words -- powers, places, verbs --, so each is resolved once)."""
+    return bool(_PLAIN.match(value)) and _resolver.resolve(ScalarNode, value, (True, False)) == _STR
 
 
 def _scalar(value: Any) -> str:
