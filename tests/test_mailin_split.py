@@ -191,3 +191,15 @@ def test_a_plain_from_is_read_as_parseaddr_reads_it() -> None:
             direct += 1
             assert plain.group("addr") == email.utils.parseaddr(text)[1], text
     assert direct > 1000
+
+
+def test_a_header_line_that_is_not_a_field_leaves_the_mail_to_the_parser() -> None:
+    good = b"From: a@example.org\r\nSubject: x\r\n continued\r\n\r\nbody\r\n"
+    fast = mailfast.read(good)
+    assert fast is not None and fast.items() == [("From", "a@example.org"), ("Subject", "x\r\n continued")]
+    for bad in (b"From: a@example.org\r\nnot a field\r\nSubject: x\r\n\r\nbody\r\n",  # between fields
+                b"junk\r\nFrom: a@example.org\r\n\r\nbody\r\n",  # before them
+                b"From: a@example.org\r\nSubject: x\rstray\r\n\r\nbody\r\n",  # a bare CR in a value
+                b"From: a@example.org\r\nSubject: x\nTo: b@example.org\r\n\r\nbody\r\n"):  # a bare LF
+        assert mailfast.read(bad) is None, bad
+        assert _same(bad, repr(bad)) is False

@@ -44,8 +44,6 @@ _BREAK = re.compile(rb"\r\n?|\n")
 # a header field: its name (printable ASCII but the colon), its value and continuation lines
 _FIELD_LF = re.compile(r"([\041-\071\073-\176]+):[ \t]*([^\r\n]*(?:\n[ \t][^\r\n]*)*)\n")
 _FIELD_CRLF = re.compile(r"([\041-\071\073-\176]+):[ \t]*([^\r\n]*(?:\r\n[ \t][^\r\n]*)*)\r\n")
-_BLOCK_LF = re.compile(f"(?:{_FIELD_LF.pattern})+")
-_BLOCK_CRLF = re.compile(f"(?:{_FIELD_CRLF.pattern})+")
 _UU = ("x-uuencode", "uuencode", "uue", "x-uue")
 
 
@@ -194,14 +192,16 @@ def _head(raw: bytes) -> tuple[list[tuple[str, str]], bytes]:
     if not block.isascii():
         raise _Unusual
     head = block.decode("ascii")
-    lf = eol == b"\n"
-    # (no other line break in the block, so no empty line before the one found)
-    if (_BLOCK_LF if lf else _BLOCK_CRLF).fullmatch(head) is None:
+    # split at its fields: [between, name, value, between, name, value, ..., after]. The block
+    # is fields only (no other line break in it, so no empty line before the one found) when
+    # nothing is between or after them: a field's continuation lines start with a blank and a
+    # name never does, so the fields are found as a match of the whole block would take them
+    pieces = (_FIELD_LF if eol == b"\n" else _FIELD_CRLF).split(head)
+    if len(pieces) < 3 or any(pieces[0::3]):
         raise _Unusual
     # each field as the compat32 policy's header_source_parse reads it: the first line's value
     # without its leading blanks, its continuation lines, no last line break
-    out: list[tuple[str, str]] = (_FIELD_LF if lf else _FIELD_CRLF).findall(head)
-    return out, raw[blank + 2 * len(eol):]
+    return list(zip(pieces[1::3], pieces[2::3])), raw[blank + 2 * len(eol):]
 
 
 def _part(fields: list[tuple[str, str]], body: bytes, depth: int, count: list[int]) -> Part:
