@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pbem.games.maria.board import load_board, load_forces
+from pbem.render import rastersvg
 
 EVENTS = [{"type": "move", "path": ["neumarkt", "hemau", "ingolstadt"], "pieces": ["fr_2"], "power": "FR"},
           {"type": "move", "path": ["glatz", "neisse"], "pieces": ["pr_1"], "power": "PR"}]
@@ -50,7 +51,7 @@ def test_the_shapes_laid_from_their_tiles_are_the_sheet_resvg_draws(box: Any) ->
 
     top = _TEXTS.sub("", over(intro_map("en")))
     width = 720 if box is None else 640
-    sheet = raster._draw(top, width, box, None)
+    sheet = rastersvg.draw(top, width, box, None)
     view = rastersprites.view_of(box or raster.view_box(top), *sheet.size)
     raster._sprites.cache_clear()
     laid = raster._over(Image.new("RGBA", sheet.size), top, view)
@@ -115,12 +116,12 @@ def test_the_words_drawn_by_pillow_stand_where_resvg_draws_them(lang: str) -> No
     hinting; off by two pixels they would not be."""
     from PIL import Image, ImageChops, ImageFilter
 
-    from pbem.render import raster, rastersprites, rastertext
+    from pbem.render import rastersprites, rastertext
 
     top = over(intro_map(lang))
     d = top.index("</defs>") + len("</defs>")
     only = top[:d] + '<rect fill="#fbf8ef" height="4000" width="4000" x="-1000" y="-1000" />' + "".join(_TEXTS.findall(top)) + "</svg>"
-    theirs = raster._draw(only, 640, BOX, None).convert("RGB")
+    theirs = rastersvg.draw(only, 640, BOX, None).convert("RGB")
     view = rastersprites.view_of(BOX, *theirs.size)
     items = rastertext.words(top)
 
@@ -242,10 +243,10 @@ def test_a_crops_ground_from_its_tiles_is_the_drawing_of_its_box() -> None:
     from pbem.render.maria.mapview import map_ground
 
     svg = intro_map("en")
-    ground = raster._LANG.sub("", raster.without_titles(raster._layers(svg, map_ground(svg))[0]), count=1)
+    ground = rastersvg.LANG.sub("", raster.without_titles(raster._layers(svg, map_ground(svg))[0]), count=1)
     box, step = rastertiles.steady_box((200.3, 300.7, 320.0, 213.3), 640, raster.view_box(svg))
     tiles = rastertiles.ground(ground, box, step, 640, 427).convert("RGB")
-    whole = raster._draw(ground, 640, box, raster.PAPER).convert("RGB")
+    whole = rastersvg.draw(ground, 640, box, rastersvg.PAPER).convert("RGB")
     hist = ImageChops.difference(tiles, whole).convert("L").histogram()
     assert sum(hist[24:]) < 0.03 * 640 * 427 and sum(hist[64:]) < 0.002 * 640 * 427, (sum(hist[24:]), sum(hist[64:]))
     assert ink(tiles) > 0.05 * 640 * 427  # roads, towns, tints: not a blank picture
@@ -295,10 +296,10 @@ def test_a_tile_inside_a_clip_rectangle_is_drawn_without_the_clip() -> None:
     from pbem.render.maria.mapview import map_ground
 
     svg = intro_map("en")
-    ground = raster._LANG.sub("", raster.without_titles(raster._layers(svg, map_ground(svg))[0]), count=1)
+    ground = rastersvg.LANG.sub("", raster.without_titles(raster._layers(svg, map_ground(svg))[0]), count=1)
     inside, edge = (160.0, 520.0, 128.0, 128.0), (0.0, 520.0, 128.0, 128.0)
-    part = raster._within(ground, inside)
+    part = rastersvg.within(ground, inside)
     assert "clip-path=" in part and "clip-path=" not in rastertiles._unclipped(part, inside)
-    assert "clip-path=" in rastertiles._unclipped(raster._within(ground, edge), edge)
-    clipped = raster._draw(part, 256, inside, raster.PAPER)
-    assert ImageChops.difference(clipped, raster._draw(rastertiles._unclipped(part, inside), 256, inside, raster.PAPER)).getbbox() is None
+    assert "clip-path=" in rastertiles._unclipped(rastersvg.within(ground, edge), edge)
+    clipped = rastersvg.draw(part, 256, inside, rastersvg.PAPER)
+    assert ImageChops.difference(clipped, rastersvg.draw(rastertiles._unclipped(part, inside), 256, inside, rastersvg.PAPER)).getbbox() is None

@@ -15,6 +15,7 @@ import pytest
 
 from pbem.common.fair import PhaseRng, Rng
 from pbem.games.maria.board import Board, load_board, load_forces, parse_board
+from pbem.render import rastersvg
 from pbem.render.maria import svgmap
 from pbem.render.maria.svgmap import FONT, NAME_SIZE, render_map
 from pbem.render.maria.svgmap.labels import place_labels
@@ -675,7 +676,7 @@ def test_the_whole_map_drawn_over_its_kept_ground_is_the_picture_drawn_at_once()
     raster._ground_png.cache_clear()
     raster._sprites.cache_clear()
     assert raster.whole_map(svg, 720, ground, legend) == layered
-    truth = raster._draw(raster._bare(svg), 720, None, raster.PAPER).convert("RGB")
+    truth = rastersvg.draw(raster._bare(svg), 720, None, rastersvg.PAPER).convert("RGB")
 
     def off(png: bytes) -> int:
         picture = Image.open(io.BytesIO(png)).convert("RGB")
@@ -699,5 +700,5 @@ def test_a_crop_leaves_out_only_what_its_box_cannot_show(lang: str) -> None:
     ground = map_ground(svg)
     for box in [(200.0, 0.0, 320.0, 213.3), (0.0, 522.5, 393.0, 262.0)]:
         under, over = (raster.without_titles(part) for part in raster._layers(svg, ground))
-        whole = raster._layered(raster._LANG.sub("", under, count=1), over, 320, box)  # small: quick
+        whole = raster._layered(rastersvg.LANG.sub("", under, count=1), over, 320, box)  # small: quick
         assert raster.crop(svg, box, 320, ground) == whole, box

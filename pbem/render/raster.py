@@ -19,7 +19,7 @@ pieces cover a tenth of the map), their words drawn by Pillow (:mod:`pbem.render
 fonts opened once per process, each glyph rendered once). The picture is the one a single
 drawing gives, but for the rounding of a few anti-aliased edges and the hinting of the words.
 
-Deterministic: system fonts are not searched; only the font files named here are loaded (DejaVu
+Deterministic: system fonts are not searched; only the font files :mod:`pbem.render.rastersvg` names are loaded (DejaVu
 Sans for Latin text, Noto Sans CJK for Chinese: Debian's fonts-dejavu-core and fonts-noto-cjk),
 so the same SVG gives the same bytes on every machine with those packages and the same resvg-py
 and Pillow wheels.
@@ -27,44 +27,25 @@ and Pillow wheels.
 
 from __future__ import annotations
 
-import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image
 
 from pbem.render import rasterpng, rastersprites, rastertext
-
-LATIN_FONTS = rastertext.LATIN
-CJK_FONTS = rastertext.CJK
-PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
-_TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</text>')
-_TITLE = re.compile(r"<title>[^<]*</title>")
-_CIRCLE = re.compile(r'<circle cx="([-\d.]+)" cy="([-\d.]+)"[^>]*? r="([\d.]+)"[^>]*/>')
-_LANG = re.compile(r' lang="[^"]*"')
-_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
-_VIEW_BOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
-
-Box = tuple[float, float, float, float]
-
-
-def has_view_box(svg: str) -> bool:
-    return _VIEW_BOX.search(svg) is not None
-
-
-def view_box(svg: str) -> Box:
-    m = _VIEW_BOX.search(svg)
-    if not m:
-        raise ValueError("the SVG has no viewBox")
-    x, y, w, h = (float(v) for v in m.groups())
-    return (x, y, w, h)
-
-
-def without_titles(svg: str) -> str:
-    """``svg`` without its ``<title>`` tooltips (a picture shows none)."""
-    return _TITLE.sub("", svg)
+from pbem.render.rastersvg import (
+    CIRCLE,
+    LANG,
+    PAPER,
+    TEXT,
+    Box,
+    draw,
+    near,
+    view_box,
+    within,
+    without_titles,
+)
 
 
 def whole_map(svg: str, width: int, ground: int = 0, recurring: Sequence[tuple[int, int]] = ()) -> bytes:
@@ -125,7 +106,7 @@ def _layers(svg: str, ground: int) -> tuple[str, str]:
 
 def _bare(svg: str) -> str:
     """``svg`` without its words and tooltips, in no language."""
-    return _LANG.sub("", without_titles(_TEXT.sub("", svg)), count=1)
+    return LANG.sub("", without_titles(TEXT.sub("", svg)), count=1)
 
 
 def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
@@ -140,50 +121,14 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
         drawn = rastertiles.steady_box(box, width, view_box(svg))[0]
         # the words over the ground all stay: Pillow passes those the box cannot show at no
         # cost, and both languages' crops then cut their shapes into the same runs, drawn once
-        return _layered(_LANG.sub("", without_titles(under), count=1),
-                        without_titles(_CIRCLE.sub(_near(drawn), over)), width, box)
-    return _png(_within(svg, box), width, box)
-
-
-def _near(box: Box) -> Callable[[re.Match[str]], str]:
-    """A circle (a :data:`_CIRCLE` match) if it can show in ``box``, else nothing."""
-    x, y, w, h = box
-
-    def near(m: re.Match[str]) -> str:
-        reach = float(m.group(3)) + 20.0  # the radius, a stroke and its anti-aliased edge
-        cx, cy = float(m.group(1)), float(m.group(2))
-        return m.group(0) if x - reach <= cx <= x + w + reach and y - reach <= cy <= y + h + reach else ""
-    return near
-
-
-def _within(svg: str, box: Box) -> str:
-    """``svg`` without what ``box`` cannot show: words, and circles (the tints around every town
-    are most of the ground's drawing)."""
-    return _CIRCLE.sub(_near(box), _without_text(svg, _reaches(box)))
-
-
-def _reaches(box: Box) -> Callable[[str, float, float, str], bool]:
-    """Whether words (class, x, y, text) can show in ``box``."""
-    x, y, w, h = box
-
-    def keep(_cls: str, tx: float, ty: float, words: str) -> bool:
-        # words placed outside the box reach into it along their line, no character wider than
-        # the largest font (17 units) nor higher than 25 with its halo; a suit's 40-unit symbol
-        # (one character) 20 each way from its centre
-        reach = max(25.0, 18.0 * len(words))
-        rise = 45.0 if len(words) == 1 else 25.0
-        return x - reach <= tx <= x + w + reach and y - rise <= ty <= y + h + rise
-    return keep
-
-
-def _without_text(svg: str, keep: Callable[[str, float, float, str], bool]) -> str:
-    # text is what costs resvg time: what the image cannot show is not drawn
-    return _TEXT.sub(lambda m: m.group(0) if keep(m.group(1), float(m.group(2)), float(m.group(3)), m.group(4)) else "", svg)
+        return _layered(LANG.sub("", without_titles(under), count=1),
+                        without_titles(CIRCLE.sub(near(drawn), over)), width, box)
+    return _png(within(svg, box), width, box)
 
 
 @lru_cache(maxsize=64)
 def _png(svg: str, width: int, box: Box | None) -> bytes:
-    return rasterpng.palette_png(_draw(svg, width, box, PAPER).convert("RGB"))
+    return rasterpng.palette_png(draw(svg, width, box, PAPER).convert("RGB"))
 
 
 @lru_cache(maxsize=64)
@@ -202,7 +147,7 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
     try:
         picture = _over(base, top, view)
     except (rastersprites.Unmeasured, rastertext.Unsupported):  # drawn whole by resvg, words and all
-        sheet = _draw(top, width, box, None)
+        sheet = draw(top, width, box, None)
         if sheet.size != base.size:
             raise ValueError("the drawing's layers are not of one size") from None
         picture = Image.alpha_composite(base, sheet)
@@ -297,26 +242,7 @@ def _sprites(defs: str, runs: tuple[tuple[str, ...], ...], view: rastersprites.V
 def _ground(svg: str, width: int) -> Image.Image:
     """The whole map's layers that no phase changes, drawn once (never changed: a picture is
     laid over a copy)."""
-    return _draw(svg, width, None, PAPER)
-
-
-def _draw(svg: str, width: int, box: Box | None, background: str | None) -> Image.Image:
-    """``svg`` drawn by resvg ``width`` pixels wide (the part ``box`` of it), as RGBA: on
-    ``background``, or on a transparent sheet."""
-    import resvg_py
-
-    if box is not None:
-        svg = _VIEW_BOX.sub('viewBox="%s %s %s %s"' % box, svg, count=1)
-    x, y, w, h = view_box(svg)
-    height = max(1, round(width * h / w))
-    # the drawing is sized by its viewBox, not the page's 100%
-    svg = svg.replace('height="100%"', f'height="{height}"', 1).replace('width="100%"', f'width="{width}"', 1)
-    # the CJK fonts are large: loaded only for a drawing with Chinese text in it
-    wanted = (LATIN_FONTS + (CJK_FONTS if _CJK.search(svg) else ())) if "<text" in svg else ()
-    fonts = [f for f in wanted if Path(f).is_file()]
-    data = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=bool(fonts),
-                                 font_files=fonts or None, background=background)
-    return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
+    return draw(svg, width, None, PAPER)
 
 
 def size(png: bytes) -> tuple[int, int]:

@@ -30,14 +30,14 @@ from pathlib import Path
 
 from PIL import Image
 
-from pbem.render import raster
+from pbem.render import rastersvg
 
 TILE = 256  # pixels: a tile costs resvg about 30 ms, most of it reading the drawing
 BASE = 0.5  # view units per pixel at the narrowest step (2 pixels a unit)
 STEP = 1.125  # from one step to the next (exact in binary, as every step and tile corner is)
 _FORMAT = b"pbem map tile 1\0"
 
-Box = raster.Box
+Box = rastersvg.Box
 
 
 def steady_box(box: Box, width: int, view: Box) -> tuple[Box, float]:
@@ -65,8 +65,8 @@ def ground(svg: str, box: Box, step: float, width: int, height: int) -> Image.Im
     :func:`steady_box` gives it) at ``step`` view units a pixel: ``width`` x ``height`` pixels,
     RGBA, assembled from tiles."""
     if "<filter" in svg:  # a filter's effect reaches across the tiles' edges: the box drawn whole
-        return raster._draw(raster._within(svg, box), width, box, raster.PAPER)
-    vx, vy = raster.view_box(svg)[:2]
+        return rastersvg.draw(rastersvg.within(svg, box), width, box, rastersvg.PAPER)
+    vx, vy = rastersvg.view_box(svg)[:2]
     px, py = round((box[0] - vx) / step), round((box[1] - vy) / step)
     picture = Image.new("RGB", (width, height))
     for j in range(py // TILE, (py + height - 1) // TILE + 1):
@@ -80,11 +80,11 @@ def _tile(svg: str, step: float, i: int, j: int) -> Image.Image:
     """Tile ``(i, j)`` of the grid at ``step``: from this process, the disk, or resvg. It is
     named by what it draws (the part of ``svg`` it can show, so that a tile that the languages'
     words do not reach serves both)."""
-    vx, vy = raster.view_box(svg)[:2]
+    vx, vy = rastersvg.view_box(svg)[:2]
     region = (vx + i * TILE * step, vy + j * TILE * step, TILE * step, TILE * step)
     bare, words = _words(svg)
-    keep = raster._reaches(region)
-    # what the tile draws (:func:`raster._within`): the drawing without its words, and the words
+    keep = rastersvg.reaches(region)
+    # what the tile draws (:func:`rastersvg.within`): the drawing without its words, and the words
     # that reach the tile, each where it stands in it (cheaper than cutting the drawing)
     shown = [b"%d %s" % (at, element.encode("utf-8")) for at, element, cls, x, y, text in words if keep(cls, x, y, text)]
     name = hashlib.sha256(b"\0".join([b"%r %d %s" % (region, TILE, bare.encode()), *shown])).hexdigest()[:40]
@@ -93,8 +93,8 @@ def _tile(svg: str, step: float, i: int, j: int) -> Image.Image:
         pixels = _read(folder / name)
         if pixels is not None:
             return Image.frombytes("RGB", (TILE, TILE), pixels)
-    part = _unclipped(raster._within(svg, region), region)
-    tile = raster._draw(part, TILE, region, raster.PAPER).convert("RGB")
+    part = _unclipped(rastersvg.within(svg, region), region)
+    tile = rastersvg.draw(part, TILE, region, rastersvg.PAPER).convert("RGB")
     if folder is not None:
         _write(folder / name, tile.tobytes())
     return tile
@@ -102,12 +102,12 @@ def _tile(svg: str, step: float, i: int, j: int) -> Image.Image:
 
 @lru_cache(maxsize=4)
 def _words(svg: str) -> tuple[str, tuple[tuple[int, str, str, float, float, str], ...]]:
-    """The digest of ``svg`` without the words :func:`raster._within` may leave out, and those
+    """The digest of ``svg`` without the words :func:`rastersvg.within` may leave out, and those
     words: where each stood in that text, the element, its class, place and text."""
     bare: list[str] = []
     words = []
     at = cut = 0
-    for m in raster._TEXT.finditer(svg):
+    for m in rastersvg.TEXT.finditer(svg):
         bare.append(svg[at:m.start()])
         words.append((m.start() - cut, m.group(0), m.group(1), float(m.group(2)), float(m.group(3)), m.group(4)))
         cut += m.end() - m.start()
@@ -175,11 +175,11 @@ def _folder() -> Path | None:
         renderer = importlib.metadata.version("resvg-py")
     except importlib.metadata.PackageNotFoundError:
         renderer = "?"
-    for part in (pbem.__version__, renderer, *raster.LATIN_FONTS, *raster.CJK_FONTS):
+    for part in (pbem.__version__, renderer, *rastersvg.LATIN_FONTS, *rastersvg.CJK_FONTS):
         h.update(part.encode("utf-8") + b"\0")
-    for module in (raster.__file__, __file__):  # how a tile is drawn
+    for module in (rastersvg.__file__, __file__):  # how a tile is drawn
         h.update(hashlib.sha256(Path(module).read_bytes()).digest())
-    for font in (*raster.LATIN_FONTS, *raster.CJK_FONTS):
+    for font in (*rastersvg.LATIN_FONTS, *rastersvg.CJK_FONTS):
         try:
             st = os.stat(font)
             h.update(b"%d %d\0" % (st.st_size, st.st_mtime_ns))

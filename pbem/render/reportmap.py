@@ -34,9 +34,9 @@ def map_images(game: str, svg: str, public_events: list[dict[str, Any]], lang: s
     """The map as PNG for a mail: a crop around the phase's moves and battles (when it had any
     and they do not span the board), then the whole board. ``svg`` is the drawing of ``view``
     (:func:`map_svg`)."""
-    from pbem.render import raster
+    from pbem.render import raster, rastersvg
 
-    if not raster.has_view_box(svg):  # not a drawing resvg can size (a test's stand-in)
+    if not rastersvg.has_view_box(svg):  # not a drawing resvg can size (a test's stand-in)
         return []
     out = []
     shown = presentation(game)
@@ -67,11 +67,11 @@ def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
     and draws the rest. ``None``: the map is stored whole. A browser shows the linked drawing as
     the whole one (the ground's own tooltips, Maria's city names under the pointer, are not
     shown through an image)."""
-    from pbem.render import raster
+    from pbem.render import rastersvg
 
     shown = presentation(game)
     end = shown.map_ground(svg)
-    if end <= 0 or not raster.has_view_box(svg):
+    if end <= 0 or not rastersvg.has_view_box(svg):
         return None
     files: dict[str, str] = {}
 
@@ -80,7 +80,7 @@ def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
         files[name] = text
         return (f'<image height="{h:g}" href="../{name}"{mask} width="{w:g}" x="{x:g}" y="{y:g}" />')
 
-    x, y, w, h = raster.view_box(svg)
+    x, y, w, h = rastersvg.view_box(svg)
     defs = svg.find("</defs>", 0, end)  # the rest may use what the definitions name
     head = svg[:defs + len("</defs>")] if defs >= 0 else svg[:svg.index(">") + 1]
     linked = head + image("ground", svg[:end] + "</svg>")
