@@ -41,8 +41,8 @@ import yaml
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from pbem.core.campaign import Campaign, Seat
 from pbem.common.canonical import canonical, sha256_hex
+from pbem.core.campaign import Campaign, Seat
 from pbem.core.envelope import format_document, parse_order_document, sign_data, verify_signature
 from pbem.core.intake import intake
 from pbem.core.keys import PrivateKey

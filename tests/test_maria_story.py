@@ -11,8 +11,8 @@ import pytest
 
 from pbem.games.maria import selfplay
 from pbem.render import i18n
-from pbem.render.reportpage import glossary
 from pbem.render.report import story
+from pbem.render.reportpage import glossary
 
 
 def rounds(seed: int, scenario: str = "intro") -> list[list[dict[str, Any]]]:

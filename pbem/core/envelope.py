@@ -33,8 +33,8 @@ import yaml
 from cryptography.exceptions import InvalidSignature
 
 from pbem.common.canonical import canonical, sha256_hex
-from pbem.core.keys import PrivateKey, PublicKey
 from pbem.common.safeyaml import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, Document, load_document
+from pbem.core.keys import PrivateKey, PublicKey
 from pbem.errors import OrderFileError, SignatureError, echo
 
 FORMAT_VERSION = 1

@@ -293,7 +293,7 @@ class _Nearest:
                     if fort in forts:
                         steps[k] = d
                         break
-        return [c for _, c in sorted(zip(steps, cities))]
+        return [c for _, c in sorted(zip(steps, cities, strict=True))]
 
 
 class _Targets(_Nearest):

@@ -343,7 +343,7 @@ class Board:
                 self._fort_distances.extend(map(self.numbered_distances, forts))
             column = map(itemgetter(self._numbering()[0][city]), self._fort_distances)
             # sorted by distance alone: a stable sort keeps the fortresses in id order within it
-            near = sorted(zip(column, forts), key=itemgetter(0))
+            near = sorted(zip(column, forts, strict=True), key=itemgetter(0))
             if near and near[0][0] < 0:  # out of reach
                 near = [p for p in near if p[0] >= 0]
             found = self._forts_near[city] = tuple(near)

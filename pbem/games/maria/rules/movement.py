@@ -189,7 +189,6 @@ def train_path_problem(ctx: Ctx, power: str, train: str, start: str,
                        path: list[str], occ: dict[str, list[str]] | None = None) -> str | None:
     """Why a supply train may not move along ``path``, or None (M3.1, M3.2). ``occ``
     (``model.occupancy``) may be passed in by a caller that checks many paths in one position."""
-    state, board = ctx.state, ctx.board
     problem, all_main = road_problem(ctx, start, path)
     if problem:
         return problem
