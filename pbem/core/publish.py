@@ -485,12 +485,19 @@ def _linked(ctx: dict[str, Any], map_file: str) -> dict[str, Any]:
     return dict(ctx, map_svg=None, map_file=map_file)
 
 
+# libyaml's dumper writes the same text as PyYAML's pure-Python SafeDumper (what yaml.safe_dump
+# uses) several times faster; the pure-Python one only where PyYAML was built without libyaml
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def _dump_yaml(value: Any) -> str:
-    return yaml.safe_dump(value, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100).rstrip("\n")
+    return str(yaml.dump(value, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False,
+                         width=100)).rstrip("\n")
 
 
 def _flow_yaml(value: Any) -> str:
-    text = yaml.safe_dump(value, sort_keys=True, allow_unicode=True, default_flow_style=True, width=10**6).strip()
+    text = str(yaml.dump(value, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=True,
+                         width=10**6)).strip()
     # a bare scalar is dumped as a document with an end marker ("16\n...")
     return text[:-3].strip() if text.endswith("\n...") else text
 
