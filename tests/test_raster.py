@@ -189,6 +189,31 @@ def test_a_picture_over_its_ground_keeps_the_grounds_colours_and_adds_its_own() 
     assert drawn.crop((0, 0, 300, 140)).tobytes() == base.indices.convert("RGB").crop((0, 0, 300, 140)).tobytes()
 
 
+def test_runs_of_changed_bands_between_the_grounds_bands_read_back_whole() -> None:
+    """Bands a picture changes, several in a row and apart, compressed together between the
+    ground's own bands: the PNG reads back to the picture's colours everywhere."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from pbem.render import rasterpng
+
+    ground = Image.new("RGB", (120, 9 * rasterpng.BAND + 5), "#fbf8ef")
+    ImageDraw.Draw(ground).ellipse((10, 10, 110, 250), fill="#7fa36b")
+    base = rasterpng.ground(ground)
+    picture = ground.copy()
+    pen = ImageDraw.Draw(picture)
+    for top, bottom in ((0, 3 * rasterpng.BAND + 4), (5 * rasterpng.BAND + 2, 5 * rasterpng.BAND + 9),
+                        (8 * rasterpng.BAND + 1, 9 * rasterpng.BAND + 4)):
+        pen.rectangle((20, top, 60, bottom), fill="#c8102e")
+    png = rasterpng.over_ground(base, picture)
+    assert png == rasterpng.over_ground(base, picture.copy())
+    drawn = Image.open(io.BytesIO(png)).convert("RGB")
+    expected = base.indices.convert("RGB")  # the ground's two colours, and the red where it lies
+    expected.paste(picture.crop((20, 0, 61, picture.height)), (20, 0))
+    assert drawn.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("attrs", ['transform="rotate(30)"', 'opacity="0.5"', 'style="font-style:italic"',
                                    'stroke="#fff" style="paint-order:normal"', 'x="1 2 3"'])
 def test_words_painted_in_a_way_pillow_does_not_draw_are_left_to_resvg(attrs: str) -> None:

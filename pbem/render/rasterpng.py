@@ -7,9 +7,9 @@ A picture laid over a ground drawn once per process (the whole map: the board, t
 pieces) is encoded against that ground: the ground's own palette and indices are taken once,
 the colours the phase adds are given up to 24 more entries, and the image is compressed in bands
 of rows, each ended by a full flush, so a band the phase leaves as the ground had it is the
-ground's band, compressed once (harder) and reused; a band the phase changes is compressed with
-the rows before it as its dictionary (they precede it in the stream), which keeps the PNG as
-small as one compressed whole. What the phase changes costs the palette
+ground's band, compressed once (harder) and reused; a run of bands the phase changes is
+compressed in one go, with the rows before it as its dictionary (they precede it in the stream),
+which keeps the PNG as small as one compressed whole. What the phase changes costs the palette
 mapping and the compression; the rest costs nothing. The PNG is written here (IHDR, PLTE, one
 IDAT, IEND); its deflate stream is Python's zlib's, so the same picture gives the same bytes
 with the same zlib.
@@ -88,20 +88,25 @@ def over_ground(base: Ground, picture: Image.Image) -> bytes:
     lookup = Image.new("P", (1, 1))
     lookup.putpalette(palette + palette[:3] * (256 - entries))
     mapped = picture.quantize(palette=lookup, dither=Image.Dither.NONE) if boxes else None
-    packed, adler, before = [], 1, b""
+    packed, adler, before, run = [], 1, b"", b""  # run: the changed bands not yet compressed
     for n, box in enumerate(bands):
         y0 = n * BAND
         if box is None:
-            raw, pack = base.raw[n], base.packed[n]
+            raw = base.raw[n]
+            if run:
+                packed.append(_deflate(run, 6, before))
+                before, run = (before + run)[-32768:], b""
+            packed.append(base.packed[n])
+            before = (before + raw)[-32768:]
         else:
             area = (0, y0, width, min(height, y0 + BAND))
             assert mapped is not None
             rows = Image.composite(mapped.crop(area), base.indices.crop(area), changed.crop(area))
             raw = _rows(rows, 0)
-            pack = _deflate(raw, 6, before)
-        packed.append(pack)
+            run += raw
         adler = zlib.adler32(raw, adler)
-        before = (before + raw)[-32768:]
+    if run:
+        packed.append(_deflate(run, 6, before))
     idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
             + _chunk(b"PLTE", bytes(palette)) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
