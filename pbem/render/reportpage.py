@@ -52,6 +52,7 @@ def _report(lang: str, which: str, ctx: dict[str, Any], ext: str) -> str:
         shared = {"situation": situation(lang, ctx, ext, kept), "event_texts": event_texts(lang, ctx, ext, kept)}
     except jinja2.UndefinedError:  # a game's template that reads more of the page: rendered within each page
         shared = {}
+    shared.update(fairness(lang, ctx, ext, kept))
     return render(lang, f"base/{which}.{ext}", dict(ctx, **shared))
 
 
@@ -72,7 +73,7 @@ def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
     if kept is None:
         if len(_SHARED) >= _KEPT:
             _SHARED.clear()
-        kept = _SHARED[key] = {"situation": None, "events": {}}
+        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}}
     return kept
 
 
@@ -115,6 +116,27 @@ def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] |
         out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK))
         said.update(zip(new, out.split(_MARK)[1::2], strict=True))
     return [_page_text(said[k], ext) for k in keys]
+
+
+# what the commitments and reveals and the archive sections read (with the game's names)
+_FAIRNESS = ("phase", "chain", "entropy", "commitments", "archive")
+
+
+def fairness(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> dict[str, str]:
+    """``{"fairness": text}``: the commitments and reveals and the archive sections of a report,
+    which the public report and every seat's say alike (the phase's chain, entropy, commitments
+    and archive), rendered once; empty when ``ctx`` lacks one of them (the page then renders the
+    sections itself)."""
+    if not all(k in ctx for k in _FAIRNESS):
+        return {}
+    kept = kept if kept is not None else _kept(lang, ctx, ext)
+    said: dict[str, str] = kept["fairness"]
+    key = repr([ctx[k] for k in _FAIRNESS])
+    if key not in said:
+        only = {k: ctx[k] for k in _FAIRNESS}
+        said[key] = render(lang, f"base/fairness.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
+                                                               names_dir=ctx["names_dir"]))
+    return {"fairness": _page_text(said[key], ext)}
 
 
 def forget_shared() -> None:
