@@ -8,8 +8,9 @@ pieces) is encoded against that ground: the ground's own palette and indices are
 the colours the phase adds are given up to 24 more entries, and the image is compressed in bands
 of rows, each ended by a full flush, so a band the phase leaves as the ground had it is the
 ground's band, compressed once (harder) and reused; a run of bands the phase changes is
-compressed in one go, with the rows before it as its dictionary (they precede it in the stream),
-which keeps the PNG as small as one compressed whole. What the phase changes costs the palette
+compressed in one go with zlib's run-length strategy (a fifth of the time of its default for
+7 % more bytes of PNG, 2-3 % of a report mail; matches further back, to the rows before the run,
+would save next to nothing). What the phase changes costs the palette
 mapping and the compression; the rest costs nothing. The PNG is written here (IHDR, PLTE, one
 IDAT, IEND); its deflate stream is Python's zlib's, so the same picture gives the same bytes
 with the same zlib.
@@ -88,16 +89,15 @@ def over_ground(base: Ground, picture: Image.Image) -> bytes:
     lookup = Image.new("P", (1, 1))
     lookup.putpalette(palette + palette[:3] * (256 - entries))
     mapped = picture.quantize(palette=lookup, dither=Image.Dither.NONE) if boxes else None
-    packed, adler, before, run = [], 1, b"", b""  # run: the changed bands not yet compressed
+    packed, adler, run = [], 1, b""  # run: the changed bands not yet compressed
     for n, box in enumerate(bands):
         y0 = n * BAND
         if box is None:
             raw = base.raw[n]
             if run:
-                packed.append(_deflate(run, 6, before))
-                before, run = (before + run)[-32768:], b""
+                packed.append(_deflate(run, 6, zlib.Z_RLE))
+                run = b""
             packed.append(base.packed[n])
-            before = (before + raw)[-32768:]
         else:
             area = (0, y0, width, min(height, y0 + BAND))
             assert mapped is not None
@@ -106,7 +106,7 @@ def over_ground(base: Ground, picture: Image.Image) -> bytes:
             run += raw
         adler = zlib.adler32(raw, adler)
     if run:
-        packed.append(_deflate(run, 6, before))
+        packed.append(_deflate(run, 6, zlib.Z_RLE))
     idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
             + _chunk(b"PLTE", bytes(palette)) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
@@ -124,11 +124,9 @@ def _rows(image: Image.Image, y: int) -> bytes:
     return b"".join(b"\x00" + data[i:i + width] for i in range(0, len(data), width))
 
 
-def _deflate(raw: bytes, level: int, before: bytes = b"") -> bytes:
-    """``raw`` deflated and ended by a full flush, so that bands so made follow each other;
-    ``before``: the rows that precede it in the image (up to deflate's 32 KB window), which it
-    may refer back to."""
-    c = zlib.compressobj(level, zlib.DEFLATED, -15, zdict=before) if before else zlib.compressobj(level, zlib.DEFLATED, -15)
+def _deflate(raw: bytes, level: int, strategy: int = zlib.Z_DEFAULT_STRATEGY) -> bytes:
+    """``raw`` deflated and ended by a full flush, so that bands so made follow each other."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, strategy)
     return c.compress(raw) + c.flush(zlib.Z_FULL_FLUSH)
 
 
