@@ -6,8 +6,8 @@ one phase, intake)."""
 from __future__ import annotations
 
 import base64
-import json
 import email.policy
+import json
 import mailbox
 import shutil
 from email.message import EmailMessage

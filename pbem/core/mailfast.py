@@ -25,6 +25,7 @@ import email.message
 import quopri
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 MAX_PARTS = 1000
 """A mail of more parts is refused before it is read further: millions of empty parts in 25 MB
@@ -201,7 +202,7 @@ def _head(raw: bytes) -> tuple[list[tuple[str, str]], bytes]:
         raise _Unusual
     # each field as the compat32 policy's header_source_parse reads it: the first line's value
     # without its leading blanks, its continuation lines, no last line break
-    return list(zip(pieces[1::3], pieces[2::3])), raw[blank + 2 * len(eol):]
+    return list(zip(pieces[1::3], pieces[2::3], strict=True)), raw[blank + 2 * len(eol):]
 
 
 def _part(fields: list[tuple[str, str]], body: bytes, depth: int, count: list[int]) -> Part:
@@ -253,9 +254,9 @@ def _split(data: bytes, delimiter: bytes) -> list[bytes]:
     if not starts or close is None:
         raise _Unusual
     bounds = [*starts, close]
-    if any(nxt[0] == prev[1] for prev, nxt in zip(bounds, bounds[1:])):  # two delimiter lines in a row
+    if any(nxt[0] == prev[1] for prev, nxt in pairwise(bounds)):  # two delimiter lines in a row
         raise _Unusual
-    return [data[first:last] for (_, first), (last, _) in zip(bounds, bounds[1:])]
+    return [data[first:last] for (_, first), (last, _) in pairwise(bounds)]
 
 
 def _strip_eol(line: bytes) -> bytes:

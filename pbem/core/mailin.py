@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pbem.core import mailbody, mailfast
-from pbem.core.mailfast import MAX_PARTS, TooManyParts
 from pbem.common.canonical import sha256_hex
-from pbem.core.envelope import parse_order_document
 from pbem.common.safeyaml import DEFAULT_MAX_BYTES
+from pbem.core import mailbody, mailfast
+from pbem.core.envelope import parse_order_document
+from pbem.core.mailfast import MAX_PARTS, TooManyParts
 from pbem.errors import PbemError, echo
 
 MAX_MAIL_BYTES = 25 * 1024 * 1024

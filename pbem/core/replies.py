@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
