@@ -53,6 +53,7 @@ def _report(lang: str, which: str, ctx: dict[str, Any], ext: str) -> str:
     except jinja2.UndefinedError:  # a game's template that reads more of the page: rendered within each page
         shared = {}
     shared.update(fairness(lang, ctx, ext, kept))
+    shared.update(next_section(lang, ctx, ext, kept))
     return render(lang, f"base/{which}.{ext}", dict(ctx, **shared))
 
 
@@ -73,7 +74,7 @@ def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
     if kept is None:
         if len(_SHARED) >= _KEPT:
             _SHARED.clear()
-        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}}
+        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}, "next": {}}
     return kept
 
 
@@ -137,6 +138,26 @@ def fairness(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | No
         said[key] = render(lang, f"base/fairness.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
                                                                names_dir=ctx["names_dir"]))
     return {"fairness": _page_text(said[key], ext)}
+
+
+def next_section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> dict[str, str]:
+    """``{"next_section": text}``: the report's next-phase section, rendered once for the reports
+    of a phase showing the same next phase and result (and time zone, for a deadline); empty when ``ctx`` lacks the
+    next phase or the result (the page then renders the section itself)."""
+    if not ("next" in ctx and "result" in ctx):
+        return {}
+    kept = kept if kept is not None else _kept(lang, ctx, ext)
+    said: dict[str, str] = kept["next"]
+    only = {k: ctx[k] for k in ("next", "result")}
+    nxt = ctx["next"]
+    deadline = nxt.get("deadline") if isinstance(nxt, dict) else getattr(nxt, "deadline", None)
+    if deadline and ctx.get("tz", "UTC") != "UTC":  # the only time the section reads the reader's time zone
+        only["tz"] = ctx["tz"]
+    key = repr(sorted(only.items()))
+    if key not in said:
+        said[key] = render(lang, f"base/next.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
+                                                           names_dir=ctx["names_dir"]))
+    return {"next_section": _page_text(said[key], ext)}
 
 
 def forget_shared() -> None:
