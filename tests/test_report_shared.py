@@ -4,12 +4,17 @@ rendered it again."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from test_report_advanced import SAMPLES
 
 from pbem.common.fair import PhaseRng, Rng
+from pbem.core import publish
+from pbem.core.campaign import Campaign
+from pbem.demo import run_demo
 from pbem.games import get_game
 from pbem.render import i18n, report, reportpage
 
@@ -55,3 +60,30 @@ def test_a_changed_view_is_shown_not_the_kept_section() -> None:
     after = reportpage.report_text("en", "public", dict(ctx, view=view))
     assert before != after
     assert after == i18n.render("en", "base/public.txt", reportpage.with_names("en", dict(ctx, view=view)))
+
+
+@pytest.mark.parametrize(("game_name", "scenario"), [("maria", "intro"), ("ror", None)])
+def test_published_phases_are_the_same_with_every_section_rendered_in_each_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                                 game_name: str, scenario: str | None) -> None:
+    """A played campaign's last phases (deadlines, the hash chain, entropy, the archive section,
+    each seat's own report and mail): every file and mail publishing writes is the same bytes
+    when no section is shared, each page rendering all of its own."""
+    rounds = iter(range(7))
+    done = run_demo(tmp_path / "demo", game_name, scenario, stop_at=lambda _phase: next(rounds, None) is None)
+    camp = Campaign(done.campaign)
+    indexes = [r["index"] for r in camp.effective_records() if r["kind"] == "phase"][-3:]
+    assert indexes
+    reportpage.forget_shared()
+    shared = {i: publish.render_record(camp, i) for i in indexes}
+
+    def in_each_page(*_args: Any, **_kwargs: Any) -> Any:
+        raise jinja2.UndefinedError("rendered within each page")
+
+    for name in ("situation", "event_texts"):
+        monkeypatch.setattr(reportpage, name, in_each_page)
+    for name in ("fairness", "next_section"):
+        monkeypatch.setattr(reportpage, name, lambda *_args, **_kwargs: {})
+    for i in indexes:
+        alone = publish.render_record(camp, i)
+        assert alone.files == shared[i].files, i
+        assert alone.mails == shared[i].mails, i
