@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -12,6 +15,12 @@ from click.testing import CliRunner, Result
 
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
+
+# pbem keeps compiled templates and map tiles under $XDG_CACHE_HOME/pbem: the suite (and every
+# pbem process it starts) uses a folder of its own, never the machine's, so no test passes or
+# fails by what an earlier run left there
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="pbem-tests-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 from minigame import GAME as MINI  # noqa: E402
 
