@@ -88,6 +88,24 @@ def test_packed_tiles_do_not_meet() -> None:
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
 
 
+def test_the_atlas_is_packed_tight() -> None:
+    """resvg pays for every pixel of the atlas: the sheet for the tiles of a map's marks (a
+    record of an intro game, two tall ones among many small) wastes little room around them,
+    and its tiles do not meet."""
+    from pbem.render.rastersprites import layout
+
+    sizes = [(14, 16), (18, 17), (18, 18), (14, 17), (18, 17), (17, 17), (17, 16), (17, 16), (17, 16), (17, 15),
+             (20, 20), (25, 29), (21, 20), (30, 30), (21, 20), (20, 21), (20, 21), (24, 39), (74, 161), (169, 142),
+             (77, 60)]
+    at, width, height = layout(sizes)
+    assert width * height <= 1.15 * sum(w * h for w, h in sizes)
+    rects = [(at[i][0], at[i][1], at[i][0] + w, at[i][1] + h) for i, (w, h) in enumerate(sizes)]
+    for i, a in enumerate(rects):
+        assert a[0] >= 0 and a[1] >= 0 and a[2] <= width and a[3] <= height
+        for b in rects[i + 1:]:
+            assert not (a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]), (a, b)
+
+
 def test_a_layer_the_atlas_cannot_measure_is_drawn_whole() -> None:
     """An element moved by a transform has no extent this can read from its coordinates: the
     layer is then drawn by resvg as one sheet, the same picture."""

@@ -173,6 +173,22 @@ def pack(sizes: list[tuple[int, int]], width: int) -> dict[int, tuple[int, int]]
     return at
 
 
+def layout(sizes: list[tuple[int, int]]) -> tuple[dict[int, tuple[int, int]], int, int]:
+    """Where each tile of ``sizes`` goes (:func:`pack`) on the smallest of two sheets about as
+    wide as high (resvg pays for every pixel of it; which width wastes least depends on the
+    tiles), and that sheet's width and height."""
+    area = sum(w * h for w, h in sizes)
+    best: tuple[int, dict[int, tuple[int, int]], int, int] | None = None
+    for stretch in (1.05, 1.3):
+        at = pack(sizes, math.ceil(math.sqrt(stretch * area)))
+        width = max(at[i][0] + w for i, (w, _h) in enumerate(sizes))
+        height = max(at[i][1] + h for i, (_w, h) in enumerate(sizes))
+        if best is None or width * height < best[0]:
+            best = (width * height, at, width, height)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
 @dataclass(frozen=True)
 class Sprite:
     """One element drawn alone: ``tile`` (RGBA) goes at (``x``, ``y``) of the picture."""
@@ -205,11 +221,7 @@ def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
         groups += [(r, [shape for _n, shape in sorted(shapes)], box) for shapes, box in _clusters(boxes)]
     if not groups:
         return [[] for _run in runs]
-    sizes = [(x1 - x0, y1 - y0) for _r, _s, (x0, y0, x1, y1) in groups]
-    # a sheet about as wide as high wastes least: resvg pays for every pixel of it
-    at = pack(sizes, math.ceil(math.sqrt(1.2 * sum(w * h for w, h in sizes))))
-    width = max(at[i][0] + g[2][2] - g[2][0] for i, g in enumerate(groups))
-    height = max(at[i][1] + g[2][3] - g[2][1] for i, g in enumerate(groups))
+    at, width, height = layout([(x1 - x0, y1 - y0) for _r, _s, (x0, y0, x1, y1) in groups])
     # a tile cut by the picture's edge is clipped there, so that what it holds stays inside it
     left, top = -view.dx / view.scale, -view.dy / view.scale
     edge = (f'<clipPath id="pbem-edge" clipPathUnits="userSpaceOnUse"><rect x="{left!r}" y="{top!r}" '
