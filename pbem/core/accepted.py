@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.core.campaign import Campaign, phase_key
+from pbem.core.campaign import Campaign, Seat, phase_key
 from pbem.core.envelope import parse_order_document
 from pbem.errors import PbemError
 
@@ -65,10 +65,12 @@ def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: boo
     return {seat: docs[0] for seat, docs in by_seat.items()}
 
 
-def chosen_documents(camp: Campaign, number: int, phase_id: str, folder: Path | None = None) -> dict[str, Accepted]:
+def chosen_documents(camp: Campaign, number: int, phase_id: str, folder: Path | None = None,
+                     roster: dict[str, Seat] | None = None) -> dict[str, Accepted]:
     """Each seat's highest-seq accepted document signed by the key the roster holds now (after
-    a replace-player, the old player's orders no longer count, and their seqs do not either)."""
-    roster = camp.roster()
+    a replace-player, the old player's orders no longer count, and their seqs do not either).
+    ``roster``: the campaign's roster if the caller has read it already (intake reads it once)."""
+    roster = camp.roster() if roster is None else roster
     chosen: dict[str, Accepted] = {}
     for seat, acc in accepted_documents(camp, number, phase_id, all_seqs=True, folder=folder).items():
         for candidate in acc:
@@ -79,7 +81,7 @@ def chosen_documents(camp: Campaign, number: int, phase_id: str, folder: Path | 
     return chosen
 
 
-def set_aside(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]:
+def set_aside(camp: Campaign, number: int, phase_id: str, roster: dict[str, Seat] | None = None) -> dict[str, Accepted]:
     """Each seat's highest-seq file (under its current key) among the orders of this phase that a
     rollback set aside. They no longer count, but a new file must still have a higher seq, so
     an old signed file cannot be replayed into the reopened phase."""
@@ -89,7 +91,7 @@ def set_aside(camp: Campaign, number: int, phase_id: str) -> dict[str, Accepted]
         same_phase = folder.name == key or (folder.name.startswith(key + ".r") and folder.name[len(key) + 2:].isdigit())
         if folder == current or not same_phase or not folder.is_dir():
             continue
-        for seat, acc in chosen_documents(camp, number, phase_id, folder).items():
+        for seat, acc in chosen_documents(camp, number, phase_id, folder, roster).items():
             if seat not in best or acc.seq > best[seat].seq:
                 best[seat] = acc
     return best
