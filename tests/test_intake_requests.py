@@ -5,6 +5,7 @@ helpers of ``test_intake_checks.py``, intake in process."""
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 from datetime import timedelta
@@ -27,6 +28,7 @@ from test_intake_checks import (  # noqa: F401 - the module's campaigns (fixture
 )
 
 from pbem.common.canonical import sha256_hex
+from pbem.core.accepted import chosen_documents
 from pbem.core.campaign import Campaign
 
 # -- signed requests: pause, resume, resend ---------------------------------------------------------
@@ -248,3 +250,35 @@ def test_a_request_carries_no_entropy_and_is_taken_without_it(world: World, tmp_
     orders = sign(tmp_path, world.keys, "south", "south-bare", orders={"S": {}}, entropy_commit=None)
     refused = run(camp, mail(tmp_path, "m2", "south@example.org", orders))
     assert not refused.verdicts[0].accepted and "entropy_commit" in refused.verdicts[0].message
+
+
+def test_the_documents_chosen_count_the_keys_of_the_roster_given(world: World, tmp_path: Path) -> None:  # noqa: F811 - the fixtures imported above
+    """Intake reads the roster once a run and hands it on: a seat's file counts only under the
+    key of the roster given, as under the campaign's own when none is given."""
+    camp = camp_copy(world.round1, tmp_path)
+    run(camp, sign(tmp_path, world.keys, "north", "n1", orders={"N": {"bid": world.hands["N"][0]}}))
+    c = Campaign(camp)
+    roster = c.roster()
+    assert sorted(chosen_documents(c, 1, "round-1")) == sorted(chosen_documents(c, 1, "round-1", roster=roster)) == ["north"]
+    swapped = {**roster, "north": roster["south"]}  # north's seat under south's key
+    assert chosen_documents(c, 1, "round-1", roster=swapped) == {}
+
+
+def test_intake_leaves_the_garbage_collector_as_it_found_it(world: World, tmp_path: Path) -> None:  # noqa: F811 - the fixtures imported above
+    """The run freezes what was alive before it out of the cycle collector, and unfreezes it
+    after, also when nothing was accepted."""
+    camp = camp_copy(world.round1, tmp_path)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    report = run(camp, sign(tmp_path, world.keys, "north", "n1", orders={"N": {"bid": world.hands["N"][0]}}))
+    assert report.accepted == 1
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    (tmp_path / "junk.yaml").write_text("pbem: [\n")
+    assert run(camp, tmp_path / "junk.yaml").refused == 1
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.freeze()  # a caller's own freeze is left as it was
+    try:
+        frozen = gc.get_freeze_count()
+        run(camp, sign(tmp_path, world.keys, "north", "n2", orders={"N": {"bid": world.hands["N"][0]}}, seq=2))
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -17,6 +17,7 @@ pbem mail strangers, nor mail a player text a stranger chose.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from dataclasses import dataclass, field
@@ -87,6 +88,20 @@ class IntakeReport:
 
 def intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
     """Read every source and accept or refuse what it holds. Hold the campaign lock around this."""
+    # What lives before the run (the archive read, templates, the roster) is frozen out of the
+    # cycle collector while the run makes many small objects per file: a full collection then
+    # walks only the run's own objects. Unfrozen after, so nothing is kept beyond the run.
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    try:
+        return _intake(camp, sources, now)
+    finally:
+        if freeze:
+            gc.unfreeze()
+
+
+def _intake(camp: Campaign, sources: list[str | Path], now: datetime) -> IntakeReport:
     report = IntakeReport()
     run = _Run(camp)
     budget = replies.Budget()
@@ -122,8 +137,8 @@ class _Run:
         self.folder = phase_orders_dir(camp, self.number, self.phase.id) if self.phase is not None else camp.orders_dir
         # the highest accepted seq of each seat under its current key, read once and kept up to date
         # as files are accepted (this process holds the lock, so nothing else changes the folder)
-        self.best = chosen_documents(camp, self.number, self.phase.id) if self.phase is not None else {}
-        for seat, old in (set_aside(camp, self.number, self.phase.id) if self.phase is not None else {}).items():
+        self.best = chosen_documents(camp, self.number, self.phase.id, roster=self.roster) if self.phase is not None else {}
+        for seat, old in (set_aside(camp, self.number, self.phase.id, self.roster) if self.phase is not None else {}).items():
             if seat not in self.best or old.seq > self.best[seat].seq:
                 self.best[seat] = old
         self.refresh(camp)
