@@ -81,20 +81,22 @@ def _piece(part: bytes, first: bool) -> str:
     return "\n".join([text[i:i + 75] for i in range(0, len(text), 75)])
 
 
-# Base 85 a whole buffer at a time (base64.b85encode works a word at a time in Python, five
-# times slower): each 4-byte word goes in a lane of 12 bytes of one big integer, and the
+# Base 85 a whole buffer at a time (base64.b85encode works a word at a time in Python, three
+# to five times slower): each 4-byte word goes in a lane of 9 bytes of one big integer, and the
 # integer's arithmetic, shifts and masks work out every lane's digits at once. A word v's
-# quotient by 85**k is (v * m) >> s, exactly for every v < 2**32 (s = 32 + the bits of
+# quotient q_k by 85**k is (v * m) >> s, exactly for every v < 2**32 (s = 32 + the bits of
 # 85**k, m = 85**k's reciprocal rounded up: its error is less than a unit); the product, under
-# 2**65, stays in its lane. The digits c0..c4 then are v + sum((2**8k - 85 * 2**(8k - 8)) * q_k)
-# read as 5 bytes: byte 8k - 8 gets q_(k-1) - 85 * q_k (with q_0 = v).
-_LANE = 12
-_DIVIDE: list[tuple[int, int, int]] = []  # (m, s, the factor of q_k)
+# 2**65, stays in its lane, and after the shift q_k (5 - k bytes) sits below the bits the lane
+# above shifted in, which a mask of 5 - k bytes a lane drops. The digits c0..c4 then are
+# v + sum((2**8k - 85 * 2**(8k - 8)) * q_k) read as 5 bytes: byte k - 1 from the low end gets
+# q_(k-1) - 85 * q_k (q_0 = v), byte 4 gets q_4.
+_LANE = 9
+_DIVIDE: list[tuple[int, int, int, int]] = []  # (m, s, the factor of q_k, the bytes of q_k)
 for _k in (1, 2, 3, 4):
     _s = 32 + (85**_k - 1).bit_length()
-    _DIVIDE.append((-(-(1 << _s) // 85**_k), _s, (1 << 8 * _k) - 85 * (1 << 8 * _k - 8)))
+    _DIVIDE.append((-(-(1 << _s) // 85**_k), _s, (1 << 8 * _k) - 85 * (1 << 8 * _k - 8), 5 - _k))
 _DIGITS = bytes.maketrans(bytes(range(85)), PAGE85.encode("ascii"))
-_LOW_WORDS = [0]  # the low 4 bytes of each lane, for as many lanes as the longest input yet
+_LOW = [0] * 5  # [n]: the low n bytes of each lane, for as many lanes as the longest input yet
 
 
 def _base85(data: bytes) -> str:
@@ -106,12 +108,12 @@ def _base85(data: bytes) -> str:
     for j in range(4):
         spread[_LANE - 4 + j::_LANE] = padded[j::4]
     word = int.from_bytes(spread, "big")
-    if _LOW_WORDS[0].bit_length() < 8 * _LANE * lanes:
-        _LOW_WORDS[0] = int.from_bytes((bytes(_LANE - 4) + b"\xff" * 4) * (2 * lanes), "big")
-    low = _LOW_WORDS[0]  # & costs only the shorter integer's length
+    if _LOW[4].bit_length() < 8 * _LANE * lanes:
+        for n in range(1, 5):
+            _LOW[n] = int.from_bytes((bytes(_LANE - n) + b"\xff" * n) * (2 * lanes), "big")
     digits = word
-    for m, s, c in _DIVIDE:
-        digits += c * ((word * m >> s) & low)
+    for m, s, c, n in _DIVIDE:
+        digits += c * ((word * m >> s) & _LOW[n])  # & costs only the shorter integer's length
     text = digits.to_bytes(_LANE * lanes, "big")
     out = bytearray(5 * lanes)
     for k in range(5):
