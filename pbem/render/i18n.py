@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gettext
 import hashlib
-import os
 import re
 import sys
 from collections.abc import Iterable
@@ -34,6 +33,7 @@ import markupsafe
 from jinja2 import nodes
 
 from pbem.data import templates_dir
+from pbem.render.cachedir import cache_folder
 
 DOMAIN = "pbem"
 # The roster's language tags and the gettext locale that serves each.
@@ -175,13 +175,8 @@ class _Compiled(jinja2.FileSystemBytecodeCache):
 def _bytecode_cache(lang: str) -> jinja2.BytecodeCache | None:
     """The compiled templates of ``lang`` under ``$XDG_CACHE_HOME/pbem`` (``~/.cache/pbem``), or
     none when that folder cannot be made."""
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem"
-    folder = root / f"templates-{cache_key(lang)}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError:
-        return None
-    return _Compiled(str(folder))
+    folder = cache_folder(f"templates-{cache_key(lang)}")
+    return _Compiled(str(folder)) if folder is not None else None
 
 
 class Marks:

@@ -31,6 +31,7 @@ from pathlib import Path
 from PIL import Image
 
 from pbem.render import rastersvg
+from pbem.render.cachedir import cache_folder
 
 TILE = 256  # pixels: a tile costs resvg about 30 ms, most of it reading the drawing
 BASE = 0.5  # view units per pixel at the narrowest step (2 pixels a unit)
@@ -185,10 +186,4 @@ def _folder() -> Path | None:
             h.update(b"%d %d\0" % (st.st_size, st.st_mtime_ns))
         except OSError:
             h.update(b"-\0")
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem"
-    folder = root / f"map-tiles-{h.hexdigest()[:24]}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError:
-        return None
-    return folder
+    return cache_folder(f"map-tiles-{h.hexdigest()[:24]}")
