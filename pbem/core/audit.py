@@ -32,6 +32,7 @@ from pbem.core.auditfiles import (
     parse_accepted,
     read_cited,
     rel,
+    verified,
 )
 from pbem.core.campaign import (
     Campaign,
@@ -43,7 +44,6 @@ from pbem.core.campaign import (
     record_hash,
 )
 from pbem.core.deal import lobby_state
-from pbem.core.envelope import parse_order_document, verify_signature
 from pbem.core.gm import majority
 from pbem.core.phase import autopilot_seats, gather, outstanding_commits, play
 from pbem.errors import AuditError, PbemError
@@ -341,11 +341,7 @@ def _check_requests(camp: Campaign, rec: dict[str, Any], roster: dict[str, Any],
             raw = read_cited(camp, rec, path, req["sha256"], f"the {rec['kind']} request of {seat}")
         if seat not in roster:
             raise fail(path, f"{where} cites a request of '{seat}', who is not on the roster")
-        try:
-            doc = parse_order_document(raw, str(path))
-            verify_signature(doc, roster[seat])
-        except PbemError as exc:
-            raise fail(path, f"the request does not verify: {exc.message}") from None
+        doc = verified(raw, path, roster[seat], "the request")
         kind = doc.request.get("kind") if isinstance(doc.request, dict) else None
         if doc.player != seat or kind != rec["kind"] or doc.phase != rec.get("phase") or doc.campaign != campaign:
             raise fail(path, f"{where} counts this file as {seat}'s {rec['kind']} request for {rec.get('phase')} in '{campaign}', "

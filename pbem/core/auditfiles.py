@@ -40,17 +40,23 @@ def read_cited(camp: Campaign, rec: dict[str, Any], path: Path, sha256: str, wha
     return raw
 
 
+def verified(raw: bytes, path: Path, key: PublicKey, what: str) -> OrderDocument:
+    """The signed file ``raw`` (``what`` it is, at ``path``), parsed and verified against ``key``."""
+    try:
+        doc = parse_order_document(raw, str(path))
+        verify_signature(doc, key)
+    except PbemError as exc:
+        raise fail(path, f"{what} does not verify: {exc.message}") from None
+    return doc
+
+
 def check_order_file(camp: Campaign, rec: dict[str, Any], seat: str, used: dict[str, Any], roster: dict[str, Any], rpath: Path) -> None:
     path = camp.root / used["file"]
     raw = read_cited(camp, rec, path, used["sha256"], f"the order file of {seat}")
     verdict = path.with_name(path.name + ".verdict.json")
     if not verdict.is_file() or sha256_hex(verdict.read_bytes()) != used.get("verdict_sha256"):
         raise fail(verdict, f"the verdict of {seat}'s order file does not match record {rec['index']} ({rel(camp, rec)}); one of the two was changed")
-    try:
-        doc = parse_order_document(raw, str(path))
-        verify_signature(doc, roster[seat])
-    except PbemError as exc:
-        raise fail(path, f"the order file does not verify: {exc.message}") from None
+    doc = verified(raw, path, roster[seat], "the order file")
     if _without_nonce(camp, doc):
         raise fail(path, f"the order file has no nonce, but record 0 of '{camp.id}' requires one; record {rec['index']} ({rel(camp, rec)}) uses it")
     named = _other_campaign(camp, doc)
@@ -98,9 +104,10 @@ def _check_signed(camp: Campaign, doc: OrderDocument, path: Path, held: Held) ->
     if named:
         raise fail(path, f"the accepted order file is for campaign {named}, not '{camp.id}'")
     key = held_key(doc, held)
+    if key is None:
+        raise fail(path, f"the accepted order file does not verify: signed with a key '{doc.player}' never held in this campaign "
+                         f"({str(doc.key_id)[:20]}…)")
     try:
-        if key is None:
-            raise PbemError(f"signed with a key '{doc.player}' never held in this campaign ({str(doc.key_id)[:20]}…)")
         verify_signature(doc, key)
     except PbemError as exc:
         raise fail(path, f"the accepted order file does not verify: {exc.message}") from None
