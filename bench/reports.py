@@ -29,7 +29,7 @@ from typing import Any
 from pbem.core import mailout, publish
 from pbem.core.campaign import Campaign
 from pbem.demo import run_demo
-from pbem.render import orderpage, pagekit, raster, reportmap, reportpage
+from pbem.render import orderpage, pagekit, raster, rastersprites, reportmap, reportpage
 from pbem.render.maria import mapview
 
 
@@ -88,11 +88,34 @@ def forget_drawings() -> None:
     raster._layered.cache_clear()
     raster._sprites.cache_clear()
     raster._apart.cache_clear()
+    rastersprites.forget()  # the pieces' tiles kept in the process (those on disk stay: see sprites_kept_in)
     orderpage._packed_map.cache_clear()
     orderpage.compress_svg.cache_clear()
     pagekit.forget()  # the packed parts it keeps, the ground's with the phases' (a daily run packs the ground once)
     mailout._base64.cache_clear()  # the map images' base 64, kept from one seat's mail to the next
     reportpage.forget_shared()  # the report sections every report of a phase shows alike
+
+
+@contextlib.contextmanager
+def sprites_kept_in(folder: Path) -> Iterator[None]:
+    """Keep the pieces' tiles (:mod:`pbem.render.rastersprites`) in ``folder``, empty, while the
+    block runs, instead of pbem's cache folder (where the play left every phase's): a daily run
+    finds on disk the tiles of the days before, never its own phase's, and so does each phase
+    here, timed one after the other with the tiles kept in the process forgotten in between."""
+    folder.mkdir()
+    with replaced(rastersprites, "_folder", lambda: folder):
+        yield
+
+
+@contextlib.contextmanager
+def replaced(module: Any, name: str, value: Any) -> Iterator[None]:
+    """``module.name`` set to ``value`` while the block runs."""
+    real = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, real)
 
 
 def share(part: float, whole: float) -> str:
@@ -119,10 +142,14 @@ def main() -> None:
         # what the demo's daily job drew for these very phases is forgotten (a daily job draws a
         # phase once); what only depends on the board and the language stays, as in any run
         forget_drawings()
-        with timed(reportmap, "map_svg", clock) as map_time, timed(reportmap, "map_images", clock) as image_time:
-            t0 = clock()
-            files = sum(len(publish.publish_phase(camp, r["index"])) for r in records)
-            first = clock() - t0
+        with (timed(reportmap, "map_svg", clock) as map_time, timed(reportmap, "map_images", clock) as image_time,
+              sprites_kept_in(Path(tmp) / "sprites")):
+            files, first = 0, 0.0
+            for r in records:
+                rastersprites.forget()  # a daily run is a new process
+                t0 = clock()
+                files += len(publish.publish_phase(camp, r["index"]))
+                first += clock() - t0
         forget_drawings()
         t0 = clock()
         for r in records:

@@ -1,4 +1,4 @@
-"""The mail's map images: the shapes over the ground drawn on an atlas of tiles, and the words
+"""The mail's map images: the shapes over the ground drawn on tiles of their own, and the words
 drawn by Pillow, give the picture resvg gives of the whole drawing."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def ink(picture: Any) -> int:
 
 @pytest.mark.parametrize("box", [None, BOX])
 def test_the_shapes_laid_from_their_tiles_are_the_sheet_resvg_draws(box: Any) -> None:
-    """Each element drawn on a tile of an atlas and laid back where it stands (those that meet
+    """Each element drawn on a tile of its own and laid back where it stands (those that meet
     drawn together, in their order): the same pixels as the whole sheet resvg draws, on the
     whole map and on a crop (where the elements cut by its edge are clipped on their tile)."""
     from PIL import Image, ImageChops
@@ -54,6 +54,7 @@ def test_the_shapes_laid_from_their_tiles_are_the_sheet_resvg_draws(box: Any) ->
     sheet = rastersvg.draw(top, width, box, None)
     view = rastersprites.view_of(box or raster.view_box(top), *sheet.size)
     raster._sprites.cache_clear()
+    rastersprites.forget()
     laid = raster._over(Image.new("RGBA", sheet.size), top, view)
     diff = ImageChops.difference(sheet, laid)
     hist = diff.convert("L").histogram()
@@ -61,8 +62,8 @@ def test_the_shapes_laid_from_their_tiles_are_the_sheet_resvg_draws(box: Any) ->
     assert sheet.getchannel("A").getbbox() is not None, "the layers over the ground draw something here"
 
 
-def test_the_atlas_is_a_fraction_of_the_picture() -> None:
-    """The point of the atlas: resvg pays by the pixel, and the pieces, marks and legend cover
+def test_the_tiles_are_a_fraction_of_the_picture() -> None:
+    """The point of the tiles: resvg pays by the pixel, and the pieces, marks and legend cover
     little of the map."""
     from pbem.render import raster, rastersprites
 
@@ -76,34 +77,46 @@ def test_the_atlas_is_a_fraction_of_the_picture() -> None:
     assert sum(t.tile.width * t.tile.height for t in tiles) < 0.35 * 720 * 829
 
 
-def test_packed_tiles_do_not_meet() -> None:
-    from pbem.render.rastersprites import pack
+def test_a_map_is_the_same_whether_its_pieces_tiles_are_drawn_kept_stored_or_damaged(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pieces' tiles are kept in the process and on disk, named by what they draw: a map
+    drawn from a cold cache, from the tiles kept, from the disk, or past damaged files and an
+    unwritable folder is the same bytes; a tile is drawn alone, so a map whose tiles were drawn
+    for other phases (other pieces beside them) is the same bytes as one drawn from nothing."""
+    from pbem.games.maria.board import load_board, load_forces
+    from pbem.render import raster, rastersprites, reportmap
+    from pbem.render.maria.mapview import map_ground
 
-    sizes = [(300, 40), (20, 20), (700, 10), (50, 90), (20, 20), (10, 5), (400, 60)]
-    at = pack(sizes, 640)
-    rects = [(x, y, x + w, y + h) for (w, h), (x, y) in zip(sizes, (at[i] for i in range(len(sizes))), strict=True)]
-    for i, a in enumerate(rects):
-        assert a[0] >= 0 and a[1] >= 0 and a[2] <= 701
-        for b in rects[i + 1:]:
-            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    def fresh(cache: Any, svg: str, forget: bool = True) -> tuple[bytes, bytes]:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+        for kept in (rastersprites._folder, raster._layered, raster._sprites):
+            kept.cache_clear()
+        if forget:
+            rastersprites.forget()
+        ground = map_ground(svg)
+        return raster.whole_map(svg, 720, ground), raster.crop(svg, BOX, 320, ground)
 
-
-def test_the_atlas_is_packed_tight() -> None:
-    """resvg pays for every pixel of the atlas: the sheet for the tiles of a map's marks (a
-    record of an intro game, two tall ones among many small) wastes little room around them,
-    and its tiles do not meet."""
-    from pbem.render.rastersprites import layout
-
-    sizes = [(14, 16), (18, 17), (18, 18), (14, 17), (18, 17), (17, 17), (17, 16), (17, 16), (17, 16), (17, 15),
-             (20, 20), (25, 29), (21, 20), (30, 30), (21, 20), (20, 21), (20, 21), (24, 39), (74, 161), (169, 142),
-             (77, 60)]
-    at, width, height = layout(sizes)
-    assert width * height <= 1.15 * sum(w * h for w, h in sizes)
-    rects = [(at[i][0], at[i][1], at[i][0] + w, at[i][1] + h) for i, (w, h) in enumerate(sizes)]
-    for i, a in enumerate(rects):
-        assert a[0] >= 0 and a[1] >= 0 and a[2] <= width and a[3] <= height
-        for b in rects[i + 1:]:
-            assert not (a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]), (a, b)
+    svg = intro_map("en")
+    drawn = fresh(tmp_path / "a", svg)
+    (folder,) = (tmp_path / "a" / "pbem").glob("map-sprites-*")
+    files = sorted(folder.iterdir())
+    assert len(files) > 20 and not any(f.name.startswith(".") for f in files)
+    assert fresh(tmp_path / "a", svg, forget=False) == drawn  # kept in the process
+    assert fresh(tmp_path / "a", svg) == drawn  # read from the disk
+    files[0].write_bytes(files[0].read_bytes()[:-10])
+    files[1].write_bytes(b"")
+    assert fresh(tmp_path / "a", svg) == drawn
+    assert len(list(folder.iterdir())) == len(files)
+    (tmp_path / "file").write_text("not a folder")
+    assert fresh(tmp_path / "file", svg) == drawn
+    # another phase's pieces drawn first, into a new cache: the tiles they share serve this map
+    view = {"map": load_forces(load_board()).start_view(intro=True), "variant": "intro"}
+    other = reportmap.map_svg("maria", view, [EVENTS[1]], "en") or ""
+    assert other != svg
+    fresh(tmp_path / "b", other)
+    assert fresh(tmp_path / "b", svg) == drawn
+    rastersprites._folder.cache_clear()
+    rastersprites.forget()
 
 
 def test_a_layer_the_atlas_cannot_measure_is_drawn_whole() -> None:
@@ -299,7 +312,7 @@ def test_a_crop_is_the_same_whether_its_tiles_are_drawn_stored_damaged_or_unwrit
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The tiles kept on disk are a speed-up only: read back, the same crop; a damaged file is
     drawn again (and replaced), and a cache folder that cannot be made costs only time."""
-    from pbem.render import raster, rastertiles
+    from pbem.render import raster, rasterstore, rastertiles
     from pbem.render.maria.mapview import map_ground
 
     svg = intro_map("zh-TW")
@@ -312,7 +325,7 @@ def test_a_crop_is_the_same_whether_its_tiles_are_drawn_stored_damaged_or_unwrit
         return raster.crop(svg, BOX, 640, ground)
 
     drawn = fresh(tmp_path)
-    (folder,) = (tmp_path / "pbem").iterdir()
+    (folder,) = (tmp_path / "pbem").glob("map-tiles-*")
     files = sorted(folder.iterdir())
     assert len(files) == 6 and not any(f.name.startswith(".") for f in files)
     assert fresh(tmp_path) == drawn
@@ -324,7 +337,7 @@ def test_a_crop_is_the_same_whether_its_tiles_are_drawn_stored_damaged_or_unwrit
     kept = [f.read_bytes() for f in files[3:]]
     assert fresh(tmp_path) == drawn
     assert [f.read_bytes() for f in files[3:]] == kept
-    assert all(rastertiles._read(f) is not None for f in files)
+    assert all(rasterstore.read(f, rastertiles.TILE ** 2 * 3) is not None for f in files)
     (tmp_path / "file").write_text("not a folder")
     assert fresh(tmp_path / "file") == drawn
     rastertiles._folder.cache_clear()

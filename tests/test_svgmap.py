@@ -661,7 +661,7 @@ def test_the_whole_map_drawn_over_its_kept_ground_is_the_picture_drawn_at_once()
     from PIL import Image, ImageChops
 
     from pbem.games import presentation
-    from pbem.render import raster, reportmap
+    from pbem.render import raster, rastersprites, reportmap
     from pbem.render.maria.mapview import map_ground
 
     view = {"map": load_forces(load_board()).start_view(intro=True), "variant": "intro"}
@@ -675,6 +675,7 @@ def test_the_whole_map_drawn_over_its_kept_ground_is_the_picture_drawn_at_once()
     raster._ground.cache_clear()
     raster._ground_png.cache_clear()
     raster._sprites.cache_clear()
+    rastersprites.forget()
     assert raster.whole_map(svg, 720, ground, legend) == layered
     truth = rastersvg.draw(raster._bare(svg), 720, None, rastersvg.PAPER).convert("RGB")
 

@@ -13,9 +13,10 @@ those layers end, ``map_ground``) is most of resvg's work and the same in every 
 map's is drawn once per process and size; a crop's is assembled from square tiles on a fixed
 grid, each drawn once (:mod:`pbem.render.rastertiles`: kept for the process and on disk, the
 crop's scale held to a few steps so that the tiles serve every phase). Over it, each image lays
-the layers above in their order: their shapes drawn by resvg on a small atlas, each element on
-a tile of its own (:mod:`pbem.render.rastersprites`: the wheel costs by the pixel, and the
-pieces cover a tenth of the map), their words drawn by Pillow (:mod:`pbem.render.rastertext`:
+the layers above in their order: their shapes drawn by resvg each on a tile of its own
+(:mod:`pbem.render.rastersprites`: the wheel costs by the pixel, and the pieces cover a tenth of
+the map; a tile is kept, in the process and on disk, for the days the piece stands still), their
+words drawn by Pillow (:mod:`pbem.render.rastertext`:
 fonts opened once per process, each glyph rendered once). The picture is the one a single
 drawing gives, but for the rounding of a few anti-aliased edges and the hinting of the words.
 

@@ -2,21 +2,32 @@
 
 resvg (the ``resvg-py`` wheel) costs by the pixel whatever the drawing holds: it encodes a PNG
 of its whole canvas, which Pillow decodes again (25-45 ms for an empty 720×829 sheet). The
-pieces, marks and legend over a map's ground cover a tenth of it. So each of their elements is
-moved, by whole pixels, to a place of its own on one small sheet (an atlas), drawn there in one
-call, and laid back where it belongs, in the drawing's order: the same picture, for a tenth of
-the pixels. An element is found by its tags; its extent from its coordinates (with room for
+pieces, marks and legend over a map's ground cover a tenth of it. So each of their elements
+(each group of elements that meet) is drawn alone on a tile of its own, just the pixels it
+covers, and laid back where it belongs, in the drawing's order: the same picture, for a tenth
+of the pixels. An element is found by its tags; its extent from its coordinates (with room for
 strokes and arrowheads). An element this cannot measure (a transform, a relative path, an
 image) makes the caller draw the layer whole.
+
+Most counters and marks stand where they stood the day before, drawn alike: a tile is named by
+what it draws (the definitions, the pixel grid, its pixels and elements) and kept, in the
+process and on disk (:mod:`pbem.render.rasterstore`), so that resvg draws only the tiles never
+drawn before. A tile is drawn alone, never with others, so its pixels do not depend on what
+else was drawn with it: the picture is the same whether its tiles were drawn, kept or read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pbem.render import rasterstore
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -125,70 +136,6 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
     return min(xs) - room, min(ys) - room, max(xs) + room, max(ys) + room
 
 
-def pack(sizes: list[tuple[int, int]], width: int) -> dict[int, tuple[int, int]]:
-    """Where each tile of ``sizes`` (width, height) goes on a sheet ``width`` pixels wide
-    (wider if a tile is), tallest first, each as high up as the ones placed let it (a
-    skyline), a pixel apart."""
-    order = sorted(range(len(sizes)), key=lambda i: (-sizes[i][1], -sizes[i][0], i))
-    width = max([width] + [w + 1 for w, _h in sizes])
-    sky = [(0, width, 0)]  # segments of the skyline: x, width, top
-    at: dict[int, tuple[int, int]] = {}
-    for i in order:
-        w, h = sizes[i]
-        w += 1
-        best: tuple[int, int] | None = None
-        for j, (x, _sw, _y) in enumerate(sky):
-            if x + w > width:
-                break
-            top, reach, k = 0, 0, j
-            while reach < w:
-                top = max(top, sky[k][2])
-                reach = sky[k][0] + sky[k][1] - x
-                k += 1
-            if best is None or (top, x) < best:
-                best = (top, x)
-        assert best is not None
-        top, x = best
-        at[i] = (x, top)
-        # the skyline under the tile rises to its bottom
-        bottom = top + h + 1
-        new = []
-        for sx, sw, sy in sky:
-            if sx + sw <= x or sx >= x + w:
-                new.append((sx, sw, sy))
-                continue
-            if sx < x:
-                new.append((sx, x - sx, sy))
-            if sx + sw > x + w:
-                new.append((x + w, sx + sw - x - w, sy))
-        new.append((x, w, bottom))
-        new.sort()
-        merged: list[tuple[int, int, int]] = []
-        for seg in new:
-            if merged and merged[-1][2] == seg[2] and merged[-1][0] + merged[-1][1] == seg[0]:
-                merged[-1] = (merged[-1][0], merged[-1][1] + seg[1], seg[2])
-            else:
-                merged.append(seg)
-        sky = merged
-    return at
-
-
-def layout(sizes: list[tuple[int, int]]) -> tuple[dict[int, tuple[int, int]], int, int]:
-    """Where each tile of ``sizes`` goes (:func:`pack`) on the smallest of two sheets about as
-    wide as high (resvg pays for every pixel of it; which width wastes least depends on the
-    tiles), and that sheet's width and height."""
-    area = sum(w * h for w, h in sizes)
-    best: tuple[int, dict[int, tuple[int, int]], int, int] | None = None
-    for stretch in (1.05, 1.3):
-        at = pack(sizes, math.ceil(math.sqrt(stretch * area)))
-        width = max(at[i][0] + w for i, (w, _h) in enumerate(sizes))
-        height = max(at[i][1] + h for i, (_w, h) in enumerate(sizes))
-        if best is None or width * height < best[0]:
-            best = (width * height, at, width, height)
-    assert best is not None
-    return best[1], best[2], best[3]
-
-
 @dataclass(frozen=True)
 class Sprite:
     """One element drawn alone: ``tile`` (RGBA) goes at (``x``, ``y``) of the picture."""
@@ -203,9 +150,7 @@ def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
     after the other with no words between them) as tiles to lay over the picture seen through
     ``view``: the elements whose extents meet are drawn together on one tile, in their order;
     those outside the picture on none. Raises :class:`Unmeasured` as :func:`extent`."""
-    import resvg_py
-    from PIL import Image
-
+    scale, fx, fy, ix, iy = grid(view)
     groups: list[tuple[int, list[str], tuple[int, int, int, int]]] = []  # run, elements, pixels x0 y0 x1 y1
     for r, run in enumerate(runs):
         boxes: list[tuple[list[tuple[int, str]], tuple[int, int, int, int]]] = []
@@ -214,37 +159,85 @@ def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
             if bounds is None:
                 continue
             x0, y0, x1, y1 = bounds
-            box = (max(0, math.floor(x0 * view.scale + view.dx)), max(0, math.floor(y0 * view.scale + view.dy)),
-                   min(view.width, math.ceil(x1 * view.scale + view.dx)), min(view.height, math.ceil(y1 * view.scale + view.dy)))
+            box = (max(0, math.floor(x0 * scale + fx) + ix), max(0, math.floor(y0 * scale + fy) + iy),
+                   min(view.width, math.ceil(x1 * scale + fx) + ix), min(view.height, math.ceil(y1 * scale + fy) + iy))
             if box[2] > box[0] and box[3] > box[1]:
                 boxes.append(([(n, shape)], box))
         groups += [(r, [shape for _n, shape in sorted(shapes)], box) for shapes, box in _clusters(boxes)]
-    if not groups:
-        return [[] for _run in runs]
-    at, width, height = layout([(x1 - x0, y1 - y0) for _r, _s, (x0, y0, x1, y1) in groups])
-    # a tile cut by the picture's edge is clipped there, so that what it holds stays inside it
-    left, top = -view.dx / view.scale, -view.dy / view.scale
-    edge = (f'<clipPath id="pbem-edge" clipPathUnits="userSpaceOnUse"><rect x="{left!r}" y="{top!r}" '
-            f'width="{view.width / view.scale!r}" height="{view.height / view.scale!r}"/></clipPath>')
-    parts = []
-    for i, (_r, shapes, (x0, y0, x1, y1)) in enumerate(groups):
-        ax, ay = at[i]
-        # the elements' own units, moved so that their pixels land on the tile's
-        shift = f'translate({(ax - x0) / view.scale!r} {(ay - y0) / view.scale!r})'
-        inner = "".join(shapes)
-        if x0 == 0 or y0 == 0 or x1 == view.width or y1 == view.height:
-            inner = f'<g clip-path="url(#pbem-edge)">{inner}</g>'
-        parts.append(f'<g transform="{shift}">{inner}</g>')
-    atlas = (f'<svg {NS} width="{width}" height="{height}" '
-             f'viewBox="{-view.dx / view.scale!r} {-view.dy / view.scale!r} {width / view.scale!r} {height / view.scale!r}" '
-             f'preserveAspectRatio="none">{defs}<defs>{edge}</defs>{"".join(parts)}</svg>')
-    data = resvg_py.svg_to_bytes(svg_string=atlas, width=width, height=height, skip_system_fonts=True)
-    sheet = Image.open(io.BytesIO(bytes(data))).convert("RGBA")
     out: list[list[Sprite]] = [[] for _run in runs]
-    for i, (r, _shapes, (x0, y0, x1, y1)) in enumerate(groups):
-        ax, ay = at[i]
-        out[r].append(Sprite(x0, y0, sheet.crop((ax, ay, ax + x1 - x0, ay + y1 - y0))))
+    if not groups:
+        return out
+    sheet = hashlib.sha256(f"{defs}\0{scale!r} {fx!r} {fy!r}".encode()).digest()
+    for r, shapes, (x0, y0, x1, y1) in groups:
+        out[r].append(Sprite(x0, y0, _tile(sheet, defs, (scale, fx, fy), (x0 - ix, y0 - iy, x1 - ix, y1 - iy), shapes)))
     return out
+
+
+def grid(view: View) -> tuple[float, float, float, int, int]:
+    """The pixel grid of ``view`` as its tiles are drawn on: the scale, the fraction of a pixel
+    by which the drawing's origin stands off the grid (rounded to a millionth of a pixel, the
+    scale to nine digits: a crop moved by whole pixels, in another phase, draws on the same
+    grid, so that its tiles are the same), and where the grid's pixel (0, 0) stands in the
+    picture."""
+    scale = float(f"{view.scale:.9g}")
+    dx, dy = round(view.dx, 6), round(view.dy, 6)
+    ix, iy = math.floor(dx), math.floor(dy)
+    return scale, dx - ix, dy - iy, ix, iy
+
+
+def _tile(sheet: bytes, defs: str, grid: tuple[float, float, float], box: Box, shapes: list[str]) -> Image.Image:
+    """The tile of ``shapes`` over the pixels ``box`` of the grid: kept in this process, read
+    from the disk (:mod:`pbem.render.rasterstore`), or drawn by resvg alone, its pixels then
+    depending only on what it draws and where."""
+    from PIL import Image
+
+    x0, y0, x1, y1 = box
+    name = hashlib.sha256(b"\0".join([sheet, b"%d %d %d %d" % box, *(s.encode("utf-8") for s in shapes)])).hexdigest()[:40]
+    tile = _kept.get(name)
+    if tile is not None:
+        return tile
+    size = (x1 - x0, y1 - y0)
+    folder = _folder()
+    pixels = rasterstore.read(folder / name, size[0] * size[1] * 4) if folder is not None else None
+    if pixels is not None:
+        tile = Image.frombytes("RGBA", size, pixels)
+    else:
+        tile = _drawn(defs, grid, box, shapes)
+        if folder is not None:
+            rasterstore.write(folder / name, tile.tobytes())
+    if len(_kept) >= KEPT:
+        del _kept[next(iter(_kept))]
+    _kept[name] = tile
+    return tile
+
+
+def _drawn(defs: str, grid: tuple[float, float, float], box: Box, shapes: list[str]) -> Image.Image:
+    """``shapes`` drawn by resvg over the pixels ``box`` of the grid (scale, offset)."""
+    import resvg_py
+    from PIL import Image
+
+    scale, fx, fy = grid
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    svg = (f'<svg {NS} width="{w}" height="{h}" viewBox="{(x0 - fx) / scale!r} {(y0 - fy) / scale!r} '
+           f'{w / scale!r} {h / scale!r}" preserveAspectRatio="none">{defs}{"".join(shapes)}</svg>')
+    data = resvg_py.svg_to_bytes(svg_string=svg, width=w, height=h, skip_system_fonts=True)
+    return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
+
+
+KEPT = 4096  # tiles kept in the process (a map's are some 60-150, a few KB each)
+_kept: dict[str, Image.Image] = {}
+
+
+def forget() -> None:
+    """Forget the tiles this process drew or read (the disk keeps them)."""
+    _kept.clear()
+
+
+@lru_cache(maxsize=1)
+def _folder() -> Path | None:
+    """The tiles' folder (:func:`pbem.render.rasterstore.folder`); ``None`` when it cannot be made."""
+    return rasterstore.folder("map-sprites", (__file__,))
 
 
 Box = tuple[int, int, int, int]

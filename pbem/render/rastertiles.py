@@ -21,22 +21,17 @@ a crop shows is the same whether its tiles came from the disk or were drawn.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
-import zlib
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image
 
-from pbem.render import rastersvg
-from pbem.render.cachedir import cache_folder
+from pbem.render import rasterstore, rastersvg
 
 TILE = 256  # pixels: a tile costs resvg about 30 ms, most of it reading the drawing
 BASE = 0.5  # view units per pixel at the narrowest step (2 pixels a unit)
 STEP = 1.125  # from one step to the next (exact in binary, as every step and tile corner is)
-_FORMAT = b"pbem map tile 1\0"
 
 Box = rastersvg.Box
 
@@ -91,13 +86,13 @@ def _tile(svg: str, step: float, i: int, j: int) -> Image.Image:
     name = hashlib.sha256(b"\0".join([b"%r %d %s" % (region, TILE, bare.encode()), *shown])).hexdigest()[:40]
     folder = _folder()
     if folder is not None:
-        pixels = _read(folder / name)
+        pixels = rasterstore.read(folder / name, TILE * TILE * 3)
         if pixels is not None:
             return Image.frombytes("RGB", (TILE, TILE), pixels)
     part = _unclipped(rastersvg.within(svg, region), region)
     tile = rastersvg.draw(part, TILE, region, rastersvg.PAPER).convert("RGB")
     if folder is not None:
-        _write(folder / name, tile.tobytes())
+        rasterstore.write(folder / name, tile.tobytes())
     return tile
 
 
@@ -133,57 +128,7 @@ def _unclipped(svg: str, region: Box) -> str:
     return svg
 
 
-def _read(path: Path) -> bytes | None:
-    """A tile's pixels as stored, or ``None`` when missing or damaged."""
-    try:
-        data = path.read_bytes()
-        pixels = zlib.decompress(data[32:])
-    except (OSError, zlib.error):
-        return None
-    if len(pixels) != TILE * TILE * 3 or hashlib.sha256(pixels).digest() != data[:32]:
-        return None
-    return pixels
-
-
-def _write(path: Path, pixels: bytes) -> None:
-    """Stored whole or not at all (written aside, then renamed); a folder that cannot be
-    written only costs the next process the drawing."""
-    try:
-        fd, part = tempfile.mkstemp(dir=path.parent, prefix=".tile-")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(hashlib.sha256(pixels).digest() + zlib.compress(pixels, 1))
-        os.replace(part, path)
-    except OSError:
-        try:
-            os.unlink(part)
-        except OSError:
-            pass
-
-
 @lru_cache(maxsize=1)
 def _folder() -> Path | None:
-    """The tiles' folder: one per pbem version, the code that draws them, renderer and fonts
-    (what else a tile's pixels depend on besides the drawing); ``None`` when it cannot be made."""
-    import importlib.metadata
-
-    import pbem
-
-    h = hashlib.sha256(_FORMAT)
-    try:
-        renderer = importlib.metadata.version("resvg-py")
-    except importlib.metadata.PackageNotFoundError:
-        renderer = "?"
-    for part in (pbem.__version__, renderer, *rastersvg.LATIN_FONTS, *rastersvg.CJK_FONTS):
-        h.update(part.encode("utf-8") + b"\0")
-    for module in (rastersvg.__file__, __file__):  # how a tile is drawn
-        h.update(hashlib.sha256(Path(module).read_bytes()).digest())
-    for font in (*rastersvg.LATIN_FONTS, *rastersvg.CJK_FONTS):
-        try:
-            st = os.stat(font)
-            h.update(b"%d %d\0" % (st.st_size, st.st_mtime_ns))
-        except OSError:
-            h.update(b"-\0")
-    return cache_folder(f"map-tiles-{h.hexdigest()[:24]}")
+    """The tiles' folder (:func:`pbem.render.rasterstore.folder`); ``None`` when it cannot be made."""
+    return rasterstore.folder("map-tiles", (rastersvg.__file__, __file__))

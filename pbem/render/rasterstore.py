@@ -1,0 +1,81 @@
+"""Pictures kept on disk from one run to the next, each named by what it shows.
+
+The map images lay pieces drawn by resvg over a ground drawn by resvg, and most of what a
+phase draws was drawn on an earlier day: the ground's tiles at a crop's scale
+(:mod:`pbem.render.rastertiles`), the counters and marks that stand where they stood
+(:mod:`pbem.render.rastersprites`). Each such picture is stored as a file under pbem's cache
+folder, named by a digest of what it draws; the folder is named by everything else its pixels
+depend on (pbem's version, the code that draws them, resvg-py and the font files), so a file is
+never read by code that would draw it otherwise.
+
+A speed-up only: each file holds its pixels' SHA-256, and a file that is missing, damaged or
+cannot be written costs only the time to draw the picture again, which gives the same pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import tempfile
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from pbem.render.cachedir import cache_folder
+from pbem.render.rastertext import CJK, LATIN
+
+_FORMAT = b"pbem map pixels 1\0"
+
+
+def folder(kind: str, modules: Iterable[str]) -> Path | None:
+    """The folder of ``kind`` (``map-tiles``...) for pictures drawn by the code of ``modules``
+    (their files), made if need be; ``None`` when it cannot be made."""
+    import pbem
+
+    h = hashlib.sha256(_FORMAT + kind.encode("utf-8") + b"\0")
+    try:
+        renderer = importlib.metadata.version("resvg-py")
+    except importlib.metadata.PackageNotFoundError:
+        renderer = "?"
+    for part in (pbem.__version__, renderer, *LATIN, *CJK):
+        h.update(part.encode("utf-8") + b"\0")
+    for module in modules:  # how the pictures are drawn
+        h.update(hashlib.sha256(Path(module).read_bytes()).digest())
+    for font in (*LATIN, *CJK):
+        try:
+            st = os.stat(font)
+            h.update(b"%d %d\0" % (st.st_size, st.st_mtime_ns))
+        except OSError:
+            h.update(b"-\0")
+    return cache_folder(f"{kind}-{h.hexdigest()[:24]}")
+
+
+def read(path: Path, size: int) -> bytes | None:
+    """The ``size`` bytes of pixels stored at ``path``, or ``None`` when missing or damaged."""
+    try:
+        data = path.read_bytes()
+        pixels = zlib.decompress(data[32:])
+    except (OSError, zlib.error):
+        return None
+    if len(pixels) != size or hashlib.sha256(pixels).digest() != data[:32]:
+        return None
+    return pixels
+
+
+def write(path: Path, pixels: bytes) -> None:
+    """Stored whole or not at all (written aside, then renamed); a folder that cannot be
+    written only costs the next run the drawing."""
+    try:
+        fd, part = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(hashlib.sha256(pixels).digest() + zlib.compress(pixels, 1))
+        os.replace(part, path)
+    except OSError:
+        try:
+            os.unlink(part)
+        except OSError:
+            pass
