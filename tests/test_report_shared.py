@@ -81,9 +81,25 @@ def test_published_phases_are_the_same_with_every_section_rendered_in_each_page(
 
     for name in ("situation", "event_texts"):
         monkeypatch.setattr(reportpage, name, in_each_page)
-    for name in ("fairness", "next_section"):
+    for name in ("fairness", "next_section", "names"):  # the names too: each template imports its own
         monkeypatch.setattr(reportpage, name, lambda *_args, **_kwargs: {})
     for i in indexes:
         alone = publish.render_record(camp, i)
         assert alone.files == shared[i].files, i
         assert alone.mails == shared[i].mails, i
+
+
+def test_names_are_made_once_only_when_they_read_no_more_than_the_shared_sections() -> None:
+    """A game's names module is made once for the reports of a phase when its macros read only
+    the game's names and the public view; a template reading more of a page is not shared."""
+    env = i18n.environment("en")
+    alone = frozenset({"game", "glossary", "names_dir", "view", "public_view"})
+    assert i18n.reads_only(env.get_template("maria/names.html"), alone)
+    assert i18n.reads_only(env.get_template("ror/names.txt"), alone)
+    assert not i18n.reads_only(env.get_template("base/private.html"), alone)  # it reads the seat, the form...
+    reportpage.forget_shared()
+    (_, ctx), *_ = contexts("maria")
+    ctx = reportpage.with_names("en", ctx)
+    made = reportpage.names("en", ctx, "html")["n"]
+    assert reportpage.names("en", ctx, "html")["n"] is made
+    assert str(made.power("AU")) == "Austria"

@@ -20,6 +20,7 @@ import gettext
 import hashlib
 import re
 import sys
+import weakref
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import cache
@@ -283,6 +284,25 @@ def render(lang: str, template: str | list[str], context: dict[str, Any]) -> str
     env = environment(lang)
     tpl = env.select_template(template) if isinstance(template, list) else env.get_template(template)
     return tpl.render(context)
+
+
+def reads_only(template: jinja2.Template, names: frozenset[str]) -> bool:
+    """Whether ``template`` reads nothing of its context but ``names`` (and the environment's
+    globals): then a module made of it in a context holding ``names`` is the one any context
+    holding the same ``names`` would make."""
+    reads = _READS.get(template)
+    if reads is None:
+        import jinja2.meta
+
+        env = template.environment
+        source = env.loader.get_source(env, str(template.name))[0] if env.loader is not None else ""
+        reads = _READS[template] = frozenset(jinja2.meta.find_undeclared_variables(env.parse(source))) - set(env.globals)
+    return reads <= names
+
+
+# what each template reads of its context, while its environment keeps it (a template whose
+# source changed is loaded again, as a new one)
+_READS: weakref.WeakKeyDictionary[jinja2.Template, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
 def gettext_for(lang: str, message: str) -> str:

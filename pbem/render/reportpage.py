@@ -54,7 +54,7 @@ def _report(lang: str, which: str, ctx: dict[str, Any], ext: str) -> str:
         shared = {}
     shared.update(fairness(lang, ctx, ext, kept))
     shared.update(next_section(lang, ctx, ext, kept))
-    return render(lang, f"base/{which}.{ext}", dict(ctx, **shared))
+    return render(lang, f"base/{which}.{ext}", dict(ctx, **shared, **names(lang, ctx, ext, kept)))
 
 
 # What the reports of a phase say alike, rendered once for the public report and every seat's
@@ -74,7 +74,7 @@ def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
     if kept is None:
         if len(_SHARED) >= _KEPT:
             _SHARED.clear()
-        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}, "next": {}}
+        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}, "next": {}, "names": None}
     return kept
 
 
@@ -89,6 +89,23 @@ def _alone(ctx: dict[str, Any], **more: Any) -> dict[str, Any]:
                  "view": view, "public_view": view}, **more)
 
 
+def names(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``{"n": module}``: the game's names (``names_dir``'s ``names.html`` or ``names.txt``) as
+    the report templates import them, made once for the reports showing ``ctx``'s public view
+    instead of by every template of every page (a game's names read its glossary and the public
+    view, as its event sentences do); empty when its names read more of a page."""
+    kept = kept if kept is not None else _kept(lang, ctx, ext)
+    if kept["names"] is None:
+        tpl = i18n.environment(lang).get_template(f"{ctx['names_dir']}/names.{ext}")
+        kept["names"] = {"n": tpl.make_module(_alone(ctx))} if i18n.reads_only(tpl, _ALONE) else {}
+    out: dict[str, Any] = kept["names"]
+    return out
+
+
+# what a report's shared sections see of its page
+_ALONE = frozenset({"game", "glossary", "names_dir", "view", "public_view"})
+
+
 def _page_text(text: str, ext: str) -> str:
     return markupsafe.Markup(text) if ext == "html" else text
 
@@ -100,7 +117,7 @@ def situation(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | N
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     if kept["situation"] is None:
         game = ctx["game"]
-        kept["situation"] = render(lang, [f"{game}/situation.{ext}", f"base/situation.{ext}"], _alone(ctx))
+        kept["situation"] = render(lang, [f"{game}/situation.{ext}", f"base/situation.{ext}"], _alone(ctx, **names(lang, ctx, ext, kept)))
     return _page_text(kept["situation"], ext)
 
 
@@ -114,7 +131,7 @@ def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] |
     keys = [repr(e) for e in events]
     new = {k: e for k, e in zip(keys, events, strict=True) if k not in said}
     if new:
-        out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK))
+        out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK, **names(lang, ctx, ext, kept)))
         said.update(zip(new, out.split(_MARK)[1::2], strict=True))
     return [_page_text(said[k], ext) for k in keys]
 
@@ -136,7 +153,7 @@ def fairness(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | No
     if key not in said:
         only = {k: ctx[k] for k in _FAIRNESS}
         said[key] = render(lang, f"base/fairness.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
-                                                               names_dir=ctx["names_dir"]))
+                                                               names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
     return {"fairness": _page_text(said[key], ext)}
 
 
@@ -156,7 +173,7 @@ def next_section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] 
     key = repr(sorted(only.items()))
     if key not in said:
         said[key] = render(lang, f"base/next.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
-                                                           names_dir=ctx["names_dir"]))
+                                                           names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
     return {"next_section": _page_text(said[key], ext)}
 
 
@@ -183,6 +200,7 @@ def filled(lang: str, page: str, ctx: dict[str, Any], ext: str) -> str:
     """``page`` (one of :func:`slotted`'s, ``ext`` ``html`` or ``txt``) with its slots filled
     from ``ctx``: the page ``report_html``/``report_text`` makes of ``ctx``."""
     ctx = with_names(lang, ctx)
+    ctx.update(names(lang, ctx, ext))
     for name, mark in SLOTS.items():
         page = page.replace(mark, render(lang, f"base/{name}.{ext}", ctx), 1)
     return page
