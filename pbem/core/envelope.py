@@ -33,7 +33,8 @@ import yaml
 from cryptography.exceptions import InvalidSignature
 
 from pbem.common.canonical import canonical, sha256_hex
-from pbem.common.safeyaml import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, Document, load_document
+from pbem.common.safeyaml import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, Document, decode_text, load_document
+from pbem.core import yamlfast
 from pbem.core.keys import PrivateKey, PublicKey
 from pbem.errors import OrderFileError, SignatureError, echo
 
@@ -62,7 +63,7 @@ class OrderDocument:
 
     raw: bytes
     source: str
-    document: Document
+    document: Document | yamlfast.Read
     campaign: str
     player: str
     phase: str
@@ -104,8 +105,18 @@ def signing_bytes(data: dict[str, Any]) -> bytes:
     return canonical({k: v for k, v in data.items() if k != "signature"})
 
 
-def _problem(doc: Document, source: str, path: str, message: str) -> OrderFileError:
+def _problem(doc: Document | yamlfast.Read, source: str, path: str, message: str) -> OrderFileError:
     return OrderFileError(message, source=source, line=doc.line_of(path), field=path)
+
+
+def _load(raw: bytes, source: str, max_bytes: int, max_depth: int) -> Document | yamlfast.Read:
+    """The restricted loader's document of ``raw``: read directly when it is of the usual shape
+    (:mod:`pbem.core.yamlfast`), else by the loader."""
+    if len(raw) <= max_bytes:
+        found = yamlfast.read(decode_text(raw, source), source, max_depth)  # (the loader's refusal of a file not text)
+        if found is not None:
+            return found
+    return load_document(raw, source, max_bytes=max_bytes, max_depth=max_depth)
 
 
 def parse_order_document(
@@ -117,7 +128,7 @@ def parse_order_document(
     require_signature: bool = True,
 ) -> OrderDocument:
     """Parse an order file and check its envelope fields; raise one-line errors."""
-    doc = load_document(raw, source, max_bytes=max_bytes, max_depth=max_depth)
+    doc = _load(raw, source, max_bytes, max_depth)
     data = doc.data
     if not isinstance(data, dict):
         raise OrderFileError("an order file must be a YAML mapping (key: value lines)", source=source, line=1)
