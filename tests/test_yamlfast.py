@@ -155,7 +155,7 @@ def test_lines_are_the_loaders() -> None:
     raw = _random_document(random.Random(3))
     fast, slow = _read(raw), load_document(raw, "t")
     assert fast is not None and fast.lines == slow.lines
-    assert fast.line_of("signature.value") == slow.line_of("signature.value") == 13
+    assert fast.line_of("signature.value") == slow.line_of("signature.value") > 10
 
 
 def test_intake_reads_the_usual_file_directly_and_errors_keep_their_lines() -> None:
