@@ -1,4 +1,4 @@
-"""A yes-or-no check of data against a JSON Schema, compiled to Python closures once.
+"""A yes-or-no check of data against a JSON Schema, compiled to a Python function once.
 
 Intake checks every order file against the envelope schema and the round's order schema; the
 ``jsonschema`` package walks a schema anew for every value, which cost more than the Ed25519
@@ -20,16 +20,6 @@ Check = Callable[[Any], bool]
 # Keywords that only annotate: they never make data invalid.
 _ANNOTATIONS = {"$schema", "$id", "$comment", "$defs", "title", "description", "examples", "default"}
 
-_TYPES: dict[str, Check] = {
-    "integer": lambda v: type(v) is int,
-    "number": lambda v: type(v) in (int, float),
-    "string": lambda v: isinstance(v, str),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-}
-
 
 class _Unknown(Exception):
     """A keyword (or a form of one) the compiler leaves to jsonschema."""
@@ -38,8 +28,8 @@ class _Unknown(Exception):
 def compile_check(schema: Any) -> Check | None:
     """The predicate of ``schema``, or None if it uses something not handled here."""
     try:
-        return _compile(schema)
-    except _Unknown:
+        return _Compiler().function(schema)
+    except (_Unknown, SyntaxError):  # (a SyntaxError: nested deeper than Python's blocks go)
         return None
 
 
@@ -61,147 +51,172 @@ def _equal(value: Any, choice: Any) -> bool:
     return bool(_unbool(value) == _unbool(choice))
 
 
-def _equals(choice: Any) -> Check:
-    return lambda v: _equal(v, choice)
+# The predicate is Python source written for the schema and compiled once: a test per keyword,
+# inline, each returning False at the first that fails (a sub-schema inside properties, items
+# or allOf inline too; only anyOf, oneOf and not call a function of their own). Intake runs it
+# for every file, and a call per keyword cost more than the tests themselves.
+_TYPE_TESTS = {
+    "integer": "type({x}) is int",
+    "number": "type({x}) in (int, float)",
+    "string": "isinstance({x}, str)",
+    "array": "isinstance({x}, list)",
+    "object": "isinstance({x}, dict)",
+    "boolean": "isinstance({x}, bool)",
+    "null": "{x} is None",
+}
+_KINDS = {"L": "str", "I": "list", "P": "dict"}
+_TYPE_NAMES = {"string": "str", "array": "list", "object": "dict"}  # (what isinstance tests for them)
 
 
-def _compile(schema: Any) -> Check:
-    if schema is True:
-        return lambda v: True
-    if schema is False:
-        return lambda v: False
-    if not isinstance(schema, dict):
-        raise _Unknown
-    checks: list[Check] = []
-    for key, arg in schema.items():
-        if key in _ANNOTATIONS:
-            continue
-        checks.append(_keyword(key, arg, schema))
-    if not checks:
-        return lambda v: True
-    if len(checks) == 1:
-        return checks[0]
-    return _every(checks)
+class _Compiler:
+    def __init__(self) -> None:
+        self.names: dict[str, Any] = {"_equal": _equal}
+        self.functions: list[str] = []
+        self.count = 0
 
+    def name(self, prefix: str, value: Any = None) -> str:
+        self.count += 1
+        name = f"{prefix}{self.count}"
+        if value is not None:
+            self.names[name] = value
+        return name
 
-# The predicates are plain loops rather than all()/any() over generators: intake runs them for
-# every file, and a generator per call cost as much as the test it makes.
+    def function(self, schema: Any) -> Check:
+        """The compiled predicate of ``schema``."""
+        top = self.define(schema)
+        source = "\n".join(self.functions) + "\n"
+        exec(compile(source, "<schema>", "exec"), self.names)  # noqa: S102 - source written here from the schema's keywords
+        check: Check = self.names[top]
+        return check
 
+    def define(self, schema: Any) -> str:
+        """A function of the source that tests ``schema``; its name."""
+        name = self.name("_check")
+        body: list[str] = []
+        self.tests(schema, "v", body, 1)
+        self.functions.append("\n".join([f"def {name}(v):", *body, "    return True"]))
+        return name
 
-def _every(checks: list[Check]) -> Check:
-    def check(v: Any) -> bool:
-        for c in checks:
-            if not c(v):
-                return False
-        return True
-
-    return check
-
-
-def _some(checks: list[Check]) -> Check:
-    def check(v: Any) -> bool:
-        for c in checks:
-            if c(v):
-                return True
-        return False
-
-    return check
-
-
-def _keyword(key: str, arg: Any, schema: dict[str, Any]) -> Check:  # noqa: C901, PLR0911, PLR0912 - one case per keyword
-    if key == "type":
-        names = [arg] if isinstance(arg, str) else arg
-        if not isinstance(names, list) or not all(n in _TYPES for n in names):
+    def tests(self, schema: Any, x: str, out: list[str], depth: int) -> None:
+        """Lines (indented ``depth`` levels) that return False unless the value ``x`` fits."""
+        pad = "    " * depth
+        if schema is True:
+            return
+        if schema is False:
+            out.append(f"{pad}return False")
+            return
+        if not isinstance(schema, dict):
             raise _Unknown
-        tests = [_TYPES[n] for n in names]
-        return tests[0] if len(tests) == 1 else _some(tests)
-    if key in ("enum", "const"):
-        choices = arg if key == "enum" else [arg]
-        if not isinstance(choices, list) or not all(_scalar(c) for c in choices):
-            raise _Unknown
-        return _some([_equals(c) for c in choices])
-    if key == "pattern":
-        found = re.compile(arg).search
-        return lambda v: not isinstance(v, str) or found(v) is not None
-    if key in ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"):
-        if type(arg) is not int:
-            raise _Unknown
-        kind = {"L": str, "I": list, "P": dict}[key[3]]
-        if key.startswith("max"):
-            return lambda v: not isinstance(v, kind) or len(v) <= arg
-        return lambda v: not isinstance(v, kind) or len(v) >= arg
-    if key in ("minimum", "maximum"):
-        if type(arg) not in (int, float):
-            raise _Unknown
-        if key == "minimum":  # as jsonschema compares (a NaN is neither above nor below)
-            return lambda v: type(v) not in (int, float) or not v < arg
-        return lambda v: type(v) not in (int, float) or not v > arg
-    if key == "items":
-        if "prefixItems" in schema:
-            raise _Unknown
-        each = _compile(arg)
+        # one type first: the tests after it then know what ``x`` is, and drop their guards
+        kind = schema.get("type")
+        known = kind if isinstance(kind, str) and kind in _TYPE_TESTS else None
+        if known is not None:
+            self.keyword("type", known, schema, x, out, depth, None)
+        for key, arg in schema.items():
+            if key not in _ANNOTATIONS and not (key == "type" and known is not None):
+                self.keyword(key, arg, schema, x, out, depth, known)
 
-        def items(v: Any) -> bool:
-            if isinstance(v, list):
-                for x in v:
-                    if not each(x):
-                        return False
-            return True
+    def keyword(self, key: str, arg: Any, schema: dict[str, Any], x: str, out: list[str], depth: int,  # noqa: C901, PLR0912, PLR0915 - one case per keyword
+                known: str | None) -> None:
+        """Lines that return False unless ``x`` passes keyword ``key`` (``known``: the one type
+        ``x`` is known to have, tested before)."""
+        pad = "    " * depth
+        number = known in ("integer", "number")
+        known_kind = _TYPE_NAMES.get(known or "")
 
-        return items
-    if key == "properties":
-        if not isinstance(arg, dict):
+        def guard(kind: str) -> str:  # the test that ``x`` is a ``kind``, unless known
+            return "" if known_kind == kind else f"isinstance({x}, {kind}) and "
+
+        def block(kind: str) -> tuple[list[str], int]:  # an 'if' for ``x`` a ``kind``, unless known
+            return ([], depth) if known_kind == kind else ([f"{pad}if isinstance({x}, {kind}):"], depth + 1)
+
+        if key == "type":
+            names = [arg] if isinstance(arg, str) else arg
+            if not isinstance(names, list) or not all(isinstance(n, str) and n in _TYPE_TESTS for n in names):
+                raise _Unknown
+            out.append(f"{pad}if not ({' or '.join(_TYPE_TESTS[n].format(x=x) for n in names)}): return False")
+        elif key in ("enum", "const"):
+            choices = arg if key == "enum" else [arg]
+            if not isinstance(choices, list) or not all(_scalar(c) for c in choices):
+                raise _Unknown
+            tests = [f"{x} == {c!r}" if isinstance(c, str) else f"_equal({x}, {self.name('_c', (c,))}[0])" for c in choices]
+            out.append(f"{pad}if not ({' or '.join(tests) or 'False'}): return False")
+        elif key == "pattern":
+            found = self.name("_pattern", re.compile(arg).search)
+            out.append(f"{pad}if {guard('str')}{found}({x}) is None: return False")
+        elif key in ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"):
+            if type(arg) is not int:
+                raise _Unknown
+            sign = ">" if key.startswith("max") else "<"
+            out.append(f"{pad}if {guard(_KINDS[key[3]])}len({x}) {sign} {arg}: return False")
+        elif key in ("minimum", "maximum"):
+            if type(arg) not in (int, float):
+                raise _Unknown
+            limit = self.name("_limit", (arg,))
+            sign = "<" if key == "minimum" else ">"  # (as jsonschema compares: a NaN is neither above nor below)
+            out.append(f"{pad}if {'' if number else f'type({x}) in (int, float) and '}{x} {sign} {limit}[0]: return False")
+        elif key == "items":
+            if "prefixItems" in schema:
+                raise _Unknown
+            y = self.name("x")
+            head, at = block("list")
+            inner: list[str] = []
+            self.tests(arg, y, inner, at + 1)
+            if inner:
+                out += [*head, f"{'    ' * at}for {y} in {x}:", *inner]
+        elif key == "properties":
+            if not isinstance(arg, dict):
+                raise _Unknown
+            head, at = block("dict")
+            lines: list[str] = []
+            for prop, sub in arg.items():
+                y = self.name("x")
+                inner = []
+                self.tests(sub, y, inner, at + 1)
+                if inner:
+                    lines += [f"{'    ' * at}{y} = {x}.get({prop!r}, _absent)", f"{'    ' * at}if {y} is not _absent:", *inner]
+            if lines:
+                self.names["_absent"] = _ABSENT
+                out += [*head, *lines]
+        elif key == "additionalProperties":
+            if "patternProperties" in schema:
+                raise _Unknown
+            names = self.name("_known", frozenset(schema.get("properties", {})))
+            k = self.name("k")
+            head, at = block("dict")
+            inner = []
+            self.tests(arg, f"{x}[{k}]", inner, at + 2)
+            if inner:
+                out += [*head, f"{'    ' * at}for {k} in {x}:", f"{'    ' * at}    if {k} not in {names}:", *inner]
+        elif key == "required":
+            if not isinstance(arg, list):
+                raise _Unknown
+            if arg:
+                need = " or ".join(f"{name!r} not in {x}" for name in arg)
+                out.append(f"{pad}if {guard('dict')}({need}): return False")
+        elif key == "propertyNames":
+            k = self.name("k")
+            head, at = block("dict")
+            inner = []
+            self.tests(arg, k, inner, at + 1)
+            if inner:
+                out += [*head, f"{'    ' * at}for {k} in {x}:", *inner]
+        elif key in ("anyOf", "oneOf", "allOf"):
+            if not isinstance(arg, list) or not arg:
+                raise _Unknown
+            if key == "allOf":
+                for sub in arg:
+                    self.tests(sub, x, out, depth)
+                return
+            calls = [f"{self.define(sub)}({x})" for sub in arg]
+            if key == "anyOf":
+                out.append(f"{pad}if not ({' or '.join(calls)}): return False")
+            else:
+                out.append(f"{pad}if ({' + '.join(calls)}) != 1: return False")
+        elif key == "not":
+            out.append(f"{pad}if {self.define(arg)}({x}): return False")
+        else:
             raise _Unknown
-        props = [(name, _compile(sub)) for name, sub in arg.items()]
 
-        def properties(v: Any) -> bool:
-            if isinstance(v, dict):
-                for n, c in props:
-                    if n in v and not c(v[n]):
-                        return False
-            return True
 
-        return properties
-    if key == "additionalProperties":
-        if "patternProperties" in schema:
-            raise _Unknown
-        known = set(schema.get("properties", {}))
-        rest = _compile(arg)
-
-        def additional(v: Any) -> bool:
-            if isinstance(v, dict):
-                for k in v:
-                    if k not in known and not rest(v[k]):
-                        return False
-            return True
-
-        return additional
-    if key == "required":
-        if not isinstance(arg, list):
-            raise _Unknown
-        need = list(arg)
-
-        def required(v: Any) -> bool:
-            if isinstance(v, dict):
-                for k in need:
-                    if k not in v:
-                        return False
-            return True
-
-        return required
-    if key == "propertyNames":
-        names = _compile(arg)
-        return lambda v: not isinstance(v, dict) or all(names(k) for k in v)
-    if key in ("anyOf", "oneOf", "allOf"):
-        if not isinstance(arg, list) or not arg:
-            raise _Unknown
-        subs = [_compile(s) for s in arg]
-        if key == "anyOf":
-            return _some(subs)
-        if key == "allOf":
-            return _every(subs)
-        return lambda v: sum(1 for s in subs if s(v)) == 1
-    if key == "not":
-        sub = _compile(arg)
-        return lambda v: not sub(v)
-    raise _Unknown
+_ABSENT = object()
