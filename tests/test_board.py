@@ -267,17 +267,25 @@ def test_mini_map_needs_only_internal_consistency() -> None:
     assert not mini.cities["p"].placed
 
 
-def test_fortresses_near_every_city(board: Board) -> None:
-    """(distance, fortress) for the fortresses a city reaches, nearest first, then by id; on a
-    mini-map some are out of reach."""
+def test_rings_hold_the_cities_at_each_distance(board: Board) -> None:
+    """A city's rings are the cities at 0, 1, 2, ... road steps (what ``distance`` says), built
+    a few steps deep and widened when asked; ``ring_steps`` finds the nearest of a mask's
+    cities, and None on a mini-map where none is in reach."""
+    shallow = board.rings(2)
     for b in (board, parse_board(copy.deepcopy(MINI), "case.yaml", playable=False)):
-        for city in b.cities:
-            want = sorted((d, f) for f in b.fortresses()
-                          if (d := b.distance(city, f)) is not None)
-            assert b.fortresses_near(city) == tuple(want)
+        numbers = b.numbers()
+        for city in sorted(b.cities)[::max(1, len(b.cities) // 40)]:
+            rings = b.rings(10_000)[numbers[city]]
+            at = {c: d for d, ring in enumerate(rings) for c, j in numbers.items()
+                  if ring >> j & 1}
+            assert at == {c: d for c in b.cities if (d := b.distance(city, c)) is not None}
+    assert shallow is board.rings(0)  # the same lists, widened in place
+    wien, far = board.numbers()["wien"], board.targets(["paris"])
+    assert board.ring_steps(wien, far) == board.distance("wien", "paris") > 8
+    assert board.ring_steps(wien, board.targets([])) is None
     mini = parse_board(copy.deepcopy(MINI), "case.yaml", playable=False)
-    assert mini.fortresses_near("s") == ()
-    assert mini.fortresses_near("q") == ((1, "p"), (1, "r"))
+    assert mini.ring_steps(mini.numbers()["s"], mini.targets(["p", "q", "r"])) is None
+    assert mini.ring_steps(mini.numbers()["q"], mini.targets(["p", "r"])) == 1
 
 
 def test_mini_map_still_checks_names_and_classes() -> None:

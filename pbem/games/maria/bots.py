@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import compress
 from typing import Any
 
 from pbem.common.fair import Rng
@@ -257,57 +258,45 @@ def _random_plan(rng: Rng) -> dict[str, Any]:
 
 class _Nearest:
     """Road steps from a city to the nearest of some cities (the answers of ``board.nearest``
-    over them), from each city's cached distances: for a few cities, cheaper than a search."""
+    over them): the first of the city's rings (``board.rings``) that holds one of them."""
 
-    def __init__(self, board: Any, cities: list[str]) -> None:
+    def __init__(self, board: Any, cities: Iterable[str]) -> None:
         self._board = board
         self._numbers = board.numbers()
-        self._dists = [board.numbered_distances(c) for c in sorted(cities)]
-        self._forts: frozenset[str] = frozenset()  # fortresses as targets: see _Targets
+        self._rings = board.rings(_DEPTH)
+        self._targets = board.targets(cities)
 
     def __bool__(self) -> bool:
-        return bool(self._dists) or bool(self._forts)
+        return bool(self._targets)
 
     def nearest_first(self, cities: list[str]) -> list[str]:
         """``cities`` nearest first, then by id (a city that reaches none counts 999 steps)."""
-        dists = self._dists
+        hits = self._targets.__and__
         numbers = list(map(self._numbers.__getitem__, cities))
-        if not dists:
-            steps = [999] * len(cities)
-        elif len(dists) == 1:
-            steps = list(map(dists[0].__getitem__, numbers))
-        else:  # the least of each city's distances, in C loops
-            steps = list(map(min, *(map(dist.__getitem__, numbers) for dist in dists)))
-        if -1 in steps:  # some cities are out of reach of some targets: the nearest of the rest
+        rings = map(self._rings.__getitem__, numbers)
+        steps = [next(compress(_STEPS, map(hits, r)), -1) for r in rings]
+        if -1 in steps:  # none within the rings built: farther, or out of reach
             for k, i in enumerate(numbers):
                 if steps[k] < 0:
-                    steps[k] = min((d for dist in dists if (d := dist[i]) >= 0), default=999)
-        forts = self._forts
-        if forts:  # a fortress nearer than that, if any: each city's fortresses nearest first
-            near_forts = self._board.fortresses_near
-            for k, city in enumerate(cities):
-                best = steps[k]
-                for d, fort in near_forts(city):
-                    if d >= best:
-                        break
-                    if fort in forts:
-                        steps[k] = d
-                        break
+                    d = self._board.ring_steps(i, self._targets)
+                    steps[k] = 999 if d is None else d
         return [c for _, c in sorted(zip(steps, cities, strict=True))]
+
+
+_DEPTH = 8  # the rings the bots build at first: most cities have a target nearer than that
+_STEPS = range(1 << 30)  # a ring's number of steps, by its place in the rings
 
 
 class _Targets(_Nearest):
     """Road steps from a city to the nearest city a bot likes to head for: enemy generals and
-    fortresses it could take (the answers of ``board.nearest`` over all of them): each enemy
-    general's city's distances, then the city's fortresses nearest first, up to the first one
-    it could take (``target_fortresses``)."""
+    fortresses it could take (``target_fortresses``)."""
 
     def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
         foe = enemy_test(state, power)
         foes = {p for p in model.POWERS if foe(p)}  # every general's power is one of them
-        super().__init__(board, list({g["city"] for g in state["generals"].values()
-                                      if g["city"] is not None and g["power"] in foes}))
-        self._forts = target_fortresses(state, board, foe)
+        super().__init__(board, {g["city"] for g in state["generals"].values()
+                                 if g["city"] is not None and g["power"] in foes}
+                         | target_fortresses(state, board, foe))
 
 
 def target_fortresses(state: dict[str, Any], board: Any,
@@ -384,8 +373,8 @@ def _stage_bot(state: dict[str, Any], power: str, rng: Rng) -> dict[str, Any]:
             reach = Reach(ctx, power, [pid], "train", occ=occ, by_city=by_city)
             if reach.first_legal(reach.cities) is not None:
                 if own_near is None:  # the start position's generals, computed once
-                    own_near = _Nearest(board, list({g["city"] for g in gens.values()
-                                                     if g["power"] == power and g["city"]}))
+                    own_near = _Nearest(board, [g["city"] for g in gens.values()
+                                                if g["power"] == power and g["city"]])
                 dest = _pick(rng, reach, own_near)
                 assert dest is not None
                 moves.append({"piece": pid, "path": reach.path(dest)})

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from operator import itemgetter
+from functools import reduce
+from itertools import compress, count
+from operator import or_
 from types import MappingProxyType
 from typing import Any
 
@@ -157,10 +159,10 @@ class Board:
     _nearest: dict[frozenset[str], NearestTargets] = field(default_factory=dict, repr=False)
     _electoral: list[tuple[str, ...]] = field(default_factory=list, repr=False)
     _fortresses: list[tuple[str, ...]] = field(default_factory=list, repr=False)
-    _forts_near: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict, repr=False)
+    _rings: list[list[int]] = field(default_factory=list, repr=False)
+    _ring_build: list[Any] = field(default_factory=list, repr=False)
     _bfs_numbers: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict,
                                                                  repr=False)
-    _fort_distances: list[list[int]] = field(default_factory=list, repr=False)
     _balls: dict[tuple[str, int], Mapping[str, int]] = field(default_factory=dict, repr=False)
     _territory_cities: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _tagged: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
@@ -333,21 +335,49 @@ class Board:
         found = self._nearest[key] = NearestTargets(index, dist)
         return found
 
-    def fortresses_near(self, city: str) -> tuple[tuple[int, str], ...]:
-        """(distance, fortress) for every fortress ``city`` can reach, nearest first, then by
-        id (remembered per city; the searches are the fortresses' own, roads being two-way)."""
-        found = self._forts_near.get(city)
-        if found is None:
-            forts = self.fortresses()
-            if not self._fort_distances:
-                self._fort_distances.extend(map(self.numbered_distances, forts))
-            column = map(itemgetter(self._numbering()[0][city]), self._fort_distances)
-            # sorted by distance alone: a stable sort keeps the fortresses in id order within it
-            near = sorted(zip(column, forts, strict=True), key=itemgetter(0))
-            if near and near[0][0] < 0:  # out of reach
-                near = [p for p in near if p[0] >= 0]
-            found = self._forts_near[city] = tuple(near)
-        return found
+    def rings(self, depth: int) -> list[list[int]]:
+        """By city number (:meth:`numbers`): the cities at each number of road steps from the
+        city, as bit masks of city numbers (entry ``d``: bit ``j`` set for city number ``j``
+        exactly ``d`` steps away), at least up to ``depth`` steps or the farthest city it
+        reaches. Built for every city together, a step at a time, and widened when asked
+        (the lists grow in place): a city's ball one step wider is the union of its
+        neighbours' balls (whole-integer operations rather than a search from each city)."""
+        rings, build = self._rings, self._ring_build
+        adjacent = self._numbering()[1]
+        if not build:
+            ball = [1 << i for i in range(len(adjacent))]
+            rings.extend([b] for b in ball)
+            build.extend([ball, [v for v, near in enumerate(adjacent) if near], 0])
+        ball, growing, built = build
+        while built < depth and growing:
+            wider = [reduce(or_, map(ball.__getitem__, adjacent[v]), ball[v]) for v in growing]
+            still = []
+            for v, w in zip(growing, wider, strict=True):
+                ring = w ^ ball[v]  # the cities one step farther: a ball only grows
+                if ring:
+                    rings[v].append(ring)
+                    ball[v] = w
+                    still.append(v)
+            growing = still
+            built += 1
+        build[1:] = [growing, built]
+        return rings
+
+    def ring_steps(self, number: int, targets: int) -> int | None:
+        """The road steps from city ``number`` to the nearest city of the mask ``targets``
+        (:meth:`targets`), None if it reaches none: its rings, widened as far as needed."""
+        depth = 8
+        while True:
+            rings = self.rings(depth)[number]
+            d = next(compress(count(), map(targets.__and__, rings)), None)
+            if d is not None or len(rings) <= self._ring_build[2] or not self._ring_build[1]:
+                return d  # found, or the city's rings are all there
+            depth *= 2
+
+    def targets(self, cities: Iterable[str]) -> int:
+        """``cities`` as a bit mask of city numbers (for :meth:`rings`)."""
+        index = self._numbering()[0]
+        return reduce(or_, map((1).__lshift__, map(index.__getitem__, cities)), 0)
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest road steps from ``a`` to ``b``, or None if none joins them."""
