@@ -55,7 +55,7 @@ def test_the_shapes_laid_from_their_tiles_are_the_sheet_resvg_draws(box: Any) ->
     view = rastersprites.view_of(box or raster.view_box(top), *sheet.size)
     raster._sprites.cache_clear()
     rastersprites.forget()
-    laid = raster._over(Image.new("RGBA", sheet.size), top, view)
+    laid = raster._over(Image.new("RGBA", sheet.size), top, view)[0]
     diff = ImageChops.difference(sheet, laid)
     hist = diff.convert("L").histogram()
     assert sum(hist[4:]) <= 0.0005 * sheet.width * sheet.height, f"{sum(hist[4:])} pixels differ"

@@ -145,15 +145,16 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
         base = rastertiles.ground(ground, box, step, width, max(1, round(width * box[3] / box[2])))
     x, y, w, h = box if box is not None else view_box(top)
     view = rastersprites.view_of((x, y, w, h), base.width, base.height)
+    drawn: list[rasterpng.Box] | None
     try:
-        picture = _over(base, top, view)
+        picture, drawn = _over(base, top, view)
     except (rastersprites.Unmeasured, rastertext.Unsupported):  # drawn whole by resvg, words and all
         sheet = draw(top, width, box, None)
         if sheet.size != base.size:
             raise ValueError("the drawing's layers are not of one size") from None
-        picture = Image.alpha_composite(base, sheet)
+        picture, drawn = Image.alpha_composite(base, sheet), None
     if box is None:  # the whole map: encoded against its ground, which every phase shares
-        return rasterpng.over_ground(_ground_png(ground, width), picture.convert("RGB"))
+        return rasterpng.over_ground(_ground_png(ground, width), picture, drawn)
     return rasterpng.palette_png(picture.convert("RGB"))
 
 
@@ -163,10 +164,11 @@ def _ground_png(ground: str, width: int) -> rasterpng.Ground:
     return rasterpng.ground(_ground(ground, width).convert("RGB"))
 
 
-def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
+def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.Image, list[rasterpng.Box] | None]:
     """``top`` (a drawing of the layers over the ground) laid over a copy of ``base``: its
     shapes drawn by resvg where they stand (:mod:`pbem.render.rastersprites`), its words by
-    Pillow (:mod:`pbem.render.rastertext`), one after the other in the drawing's order."""
+    Pillow (:mod:`pbem.render.rastertext`), one after the other in the drawing's order; and the
+    boxes outside which the picture is ``base`` (``None`` once words are drawn)."""
     defs = top.find("</defs>")
     cut = defs + len("</defs>") if defs >= 0 else top.index(">") + 1
     head, body = top[:cut], top[cut:top.rindex("</svg>")]
@@ -185,10 +187,13 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
     # character wider than 20 units, none standing higher or lower than 40)
     west, north = -view.dx / view.scale, -view.dy / view.scale
     east, south = west + view.width / view.scale, north + view.height / view.scale
+    drawn: list[rasterpng.Box] | None = []
     for kind, elements in steps:
         if kind == "shape":
             for sprite in next(sprites):
                 picture.alpha_composite(sprite.tile, (sprite.x, sprite.y))
+                if drawn is not None:
+                    drawn.append((sprite.x, sprite.y, sprite.x + sprite.tile.width, sprite.y + sprite.tile.height))
             continue
         at = _TEXT_AT.search(elements[0])
         if at and "transform" not in elements[0]:
@@ -199,7 +204,8 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> Image.Image:
         words = rastertext.element(m.group(1), m.group(2), rules) if m else None
         if words is not None:
             rastertext.draw(picture, [words], view.scale, view.dx, view.dy)
-    return picture
+            drawn = None
+    return picture, drawn
 
 
 _TEXT_ELEMENT = re.compile(r"<text\b([^>]*)>([^<]*)</text>$")

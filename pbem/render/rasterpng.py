@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops
@@ -63,45 +64,65 @@ def ground(rgb: Image.Image) -> Ground:
     return Ground(rgb, small, palette, raw, tuple(_deflate(band, 9) for band in raw))
 
 
-def over_ground(base: Ground, picture: Image.Image) -> bytes:
-    """``picture`` (RGB, the size of ``base``, drawn over it) as a PNG: the ground's pixels keep
-    their palette index; the pixels that differ are mapped to the ground's colours and those the
-    octree finds among them."""
+def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None = None) -> bytes:
+    """``picture`` (RGB or RGBA, opaque, the size of ``base``, drawn over it) as a PNG: the
+    ground's pixels keep their palette index; the pixels that differ are mapped to the ground's
+    colours and those the octree finds among them. ``drawn``: the boxes outside which the
+    picture is the ground (``None``: it may differ anywhere); only they are compared."""
     width, height = picture.size
-    changed = ImageChops.difference(picture, base.rgb).convert("L").point(lambda v: 255 if v else 0)
-    bands = []
-    for y in range(0, height, BAND):
-        box = changed.crop((0, y, width, min(height, y + BAND))).getbbox()
-        bands.append(None if box is None else (box[0], y + box[1], box[2], y + box[3]))
+    bands: list[tuple[Box, Image.Image, Image.Image] | None] = []  # each band's changed box, its pixels and mask
+    for n, span in enumerate(_spans(drawn, width, height)):
+        y0 = n * BAND
+        if span is None:
+            bands.append(None)
+            continue
+        area = (span[0], y0, span[1], min(height, y0 + BAND))
+        part = picture.crop(area)
+        if part.mode != "RGB":
+            part = part.convert("RGB")
+        diff = ImageChops.difference(part, base.rgb.crop(area)).convert("L")
+        mask = diff._new(diff.im.point(_ANY, "L"))  # Image.point, without rounding its table each time
+        box = mask.getbbox()
+        bands.append(None if box is None else ((span[0] + box[0], y0 + box[1], span[0] + box[2], y0 + box[3]),
+                                                part.crop(box), mask.crop(box)))
     boxes = [b for b in bands if b is not None]
     palette = list(base.palette)
+    mapped = None
     if boxes:
-        strip = Image.new("RGB", (max(b[2] - b[0] for b in boxes), sum(b[3] - b[1] for b in boxes)))
+        size = (max(b[0][2] - b[0][0] for b in boxes), sum(b[0][3] - b[0][1] for b in boxes))
+        strip, masks = Image.new("RGB", size), Image.new("L", size)
         at = 0
-        for b in boxes:
-            strip.paste(picture.crop(b), (0, at))
+        for b, part, mask in boxes:
+            strip.paste(part, (0, at))
+            masks.paste(mask, (0, at))
             at += b[3] - b[1]
         new = strip.quantize(colors=EXTRA, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         theirs = new.getpalette() or []
         for i in _used(new):
             palette += theirs[3 * i:3 * i + 3]
-    entries = len(palette) // 3
-    lookup = Image.new("P", (1, 1))
-    lookup.putpalette(palette + palette[:3] * (256 - entries))
-    mapped = picture.quantize(palette=lookup, dither=Image.Dither.NONE) if boxes else None
-    packed, adler, run = [], 1, b""  # run: the changed bands not yet compressed
-    for n, box in enumerate(bands):
+        entries = len(palette) // 3
+        lookup = Image.new("P", (1, 1))
+        lookup.putpalette(palette + palette[:3] * (256 - entries))
+        # only the changed pixels are mapped (each by its colour alone): the ground's colours
+        # around them in their boxes would cost the mapping's search for nothing
+        changed = Image.new("RGB", size)
+        changed.paste(strip, None, masks)
+        mapped = changed.quantize(palette=lookup, dither=Image.Dither.NONE)
+    packed, adler, run, at = [], 1, b"", 0  # run: the changed bands not yet compressed
+    for n, band in enumerate(bands):
         y0 = n * BAND
-        if box is None:
+        if band is None:
             raw = base.raw[n]
             if run:
                 packed.append(_deflate(run, 6, zlib.Z_RLE))
                 run = b""
             packed.append(base.packed[n])
         else:
-            area = (0, y0, width, min(height, y0 + BAND))
+            (x0, top, x1, bottom), _part, mask = band
             assert mapped is not None
-            rows = Image.composite(mapped.crop(area), base.indices.crop(area), changed.crop(area))
+            rows = base.indices.crop((0, y0, width, min(height, y0 + BAND)))
+            rows.paste(mapped.crop((0, at, x1 - x0, at + bottom - top)), (x0, top - y0), mask)
+            at += bottom - top
             raw = _rows(rows, 0)
             run += raw
         adler = zlib.adler32(raw, adler)
@@ -110,6 +131,27 @@ def over_ground(base: Ground, picture: Image.Image) -> bytes:
     idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
             + _chunk(b"PLTE", bytes(palette)) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
+
+
+Box = tuple[int, int, int, int]
+_ANY = [0] + [255] * 255  # a difference in any channel
+
+
+def _spans(drawn: Sequence[Box] | None, width: int, height: int) -> list[tuple[int, int] | None]:
+    """For each band of rows, the columns the boxes ``drawn`` reach in it (``None``: none;
+    ``drawn`` ``None``: all of them)."""
+    count = (height + BAND - 1) // BAND
+    if drawn is None:
+        return [(0, width)] * count
+    spans: list[tuple[int, int] | None] = [None] * count
+    for x0, y0, x1, y1 in drawn:
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        for n in range(y0 // BAND, (y1 - 1) // BAND + 1):
+            span = spans[n]
+            spans[n] = (x0, x1) if span is None else (min(span[0], x0), max(span[1], x1))
+    return spans
 
 
 def _used(image: Image.Image) -> list[int]:
