@@ -88,7 +88,7 @@ def forget_drawings() -> None:
     raster._layered.cache_clear()
     raster._sprites.cache_clear()
     raster._apart.cache_clear()
-    rastersprites.forget()  # the pieces' tiles kept in the process (those on disk stay: see sprites_kept_in)
+    raster.forget()  # what it kept of the elements, and the pieces' tiles (those on disk stay: see sprites_kept_in)
     orderpage._packed_map.cache_clear()
     orderpage.compress_svg.cache_clear()
     pagekit.forget()  # the packed parts it keeps, the ground's with the phases' (a daily run packs the ground once)
@@ -146,7 +146,7 @@ def main() -> None:
               sprites_kept_in(Path(tmp) / "sprites")):
             files, first = 0, 0.0
             for r in records:
-                rastersprites.forget()  # a daily run is a new process
+                raster.forget()  # a daily run is a new process
                 t0 = clock()
                 files += len(publish.publish_phase(camp, r["index"]))
                 first += clock() - t0

@@ -63,10 +63,14 @@ def whole_map(svg: str, width: int, ground: int = 0, recurring: Sequence[tuple[i
     if ground:
         under, over = _layers(svg, ground)
         for start, end in sorted(recurring, reverse=True):
-            if ground <= start < end <= len(svg) and _apart(_bare(svg[ground:start]), _unchanging(svg[start:end])):
+            if not ground <= start < end <= len(svg):
+                continue
+            before = _wordless(svg[ground:start])
+            if _apart(LANG.sub("", before, count=1), _unchanging(svg[start:end])):
                 under = under[:-len("</svg>")] + svg[start:end] + "</svg>"
-                over = over[:len(over) - len(svg) + ground] + svg[ground:start] + svg[end:]
-                break
+                head = over[:len(over) - len(svg) + ground]
+                top = LANG.sub("", _wordless(head) + before + _wordless(svg[end:]), count=1)  # _bare, the part before measured once
+                return _layered(_unchanging(under), top, width, None)
         return _layered(_unchanging(under), _bare(over), width, None)
     return _png(_bare(svg), width, None)
 
@@ -93,7 +97,13 @@ def _apart(before: str, layer: str) -> bool:
         theirs = bounds(before)
     except rastersprites.Unmeasured:
         return False
-    return not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for a in mine for b in theirs)
+    if not mine:
+        return True
+    # only what meets the layer's whole extent can meet one of its shapes
+    x0, y0 = min(a[0] for a in mine), min(a[1] for a in mine)
+    x1, y1 = max(a[2] for a in mine), max(a[3] for a in mine)
+    near = [b for b in theirs if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1]
+    return not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for a in mine for b in near)
 
 
 def _layers(svg: str, ground: int) -> tuple[str, str]:
@@ -107,7 +117,12 @@ def _layers(svg: str, ground: int) -> tuple[str, str]:
 
 def _bare(svg: str) -> str:
     """``svg`` without its words and tooltips, in no language."""
-    return LANG.sub("", without_titles(TEXT.sub("", svg)), count=1)
+    return LANG.sub("", _wordless(svg), count=1)
+
+
+def _wordless(svg: str) -> str:
+    """``svg`` (a drawing or a run of its elements) without its words and tooltips."""
+    return without_titles(TEXT.sub("", svg))
 
 
 def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
@@ -213,7 +228,15 @@ _TEXT_AT = re.compile(r' x="(-?[\d.]+)" y="(-?[\d.]+)"')
 _PLAIN_GROUP = re.compile(r'<g((?: (?:id|class)="[^"]*")*) ?>')
 
 
-def _items(body: str, styled: frozenset[str]) -> list[tuple[str, str]]:
+def forget() -> None:
+    """Forget what this process kept of the elements it drew: their measures, the pieces'
+    tiles (the disk keeps those: :mod:`pbem.render.rastersprites`)."""
+    _items.cache_clear()
+    rastersprites.forget()
+
+
+@lru_cache(maxsize=256)
+def _items(body: str, styled: frozenset[str]) -> tuple[tuple[str, str], ...]:
     """The elements of ``body`` in drawing order, each a ``shape`` or a ``text``; a group that
     only names itself (no style of its own, none from the style sheet) is opened, so that its
     words are painted between the shapes around them. Raises
@@ -236,7 +259,7 @@ def _items(body: str, styled: frozenset[str]) -> list[tuple[str, str]]:
             raise rastersprites.Unmeasured("a styled group with words")
         else:
             out.append(("shape", element))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=16)

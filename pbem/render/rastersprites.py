@@ -32,7 +32,8 @@ from pbem.render import rasterstore
 if TYPE_CHECKING:
     from PIL import Image
 
-_TAG = re.compile(r"<(/?)([\w:-]+)([^>]*?)(/?)>")
+_TAG = re.compile(r"<(/?)([\w:-]+)([^>]*)>")  # the attributes end with the "/" of an empty element
+_BOUND = re.compile(r"<(/?)[^>]*>")
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _ID = re.compile(r' id="[^"]*"')
 _NUMBER = re.compile(r"-?\d*\.?\d+(?:[eE][-+]?\d+)?")
@@ -70,8 +71,8 @@ def elements(body: str) -> list[str]:
     out = []
     depth = 0
     start = 0
-    for m in _TAG.finditer(body):
-        closing, selfclosing = m.group(1) == "/", m.group(4) == "/"
+    for m in _BOUND.finditer(body):
+        closing, selfclosing = m.group(1) == "/", body[m.end() - 2] == "/"
         if closing:
             depth -= 1
             if depth == 0:
@@ -86,6 +87,7 @@ def elements(body: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def extent(element: str) -> tuple[float, float, float, float] | None:
     """``element``'s bounds in view units (x0, y0, x1, y1), with room for its strokes and
     arrowheads (``None``: it draws nothing); :class:`Unmeasured` when it holds what this
@@ -230,8 +232,10 @@ _kept: dict[str, Image.Image] = {}
 
 
 def forget() -> None:
-    """Forget the tiles this process drew or read (the disk keeps them)."""
+    """Forget the tiles this process drew or read (the disk keeps them) and the extents it
+    measured."""
     _kept.clear()
+    extent.cache_clear()
 
 
 @lru_cache(maxsize=1)
