@@ -47,7 +47,10 @@ class Words:
     spacing: float  # letter-spacing
 
 
-def style_rules(svg: str) -> tuple[tuple[int, int, frozenset[str], dict[str, str]], ...]:
+Rules = tuple[tuple[int, int, frozenset[str], tuple[tuple[str, str], ...]], ...]
+
+
+def style_rules(svg: str) -> Rules:
     """The class rules of the drawing's style sheet (``.a`` and ``.a.b``; element selectors as
     no class), each with its specificity and place, in the order they apply."""
     m = re.search(r"<style[^>]*>(.*?)</style>", svg, re.S)
@@ -56,7 +59,7 @@ def style_rules(svg: str) -> tuple[tuple[int, int, frozenset[str], dict[str, str
     css = m.group(1).replace("<![CDATA[", "").replace("]]>", "")
     rules = []
     for place, (selectors, body) in enumerate(_RULE.findall(css)):
-        decls = _declarations(body)
+        decls = tuple(_declarations(body).items())
         for sel in selectors.split(","):
             sel = sel.strip()
             if sel.startswith(".") and " " not in sel:
@@ -76,7 +79,7 @@ def _declarations(body: str) -> dict[str, str]:
     return out
 
 
-def words(svg: str, rules: tuple[tuple[int, int, frozenset[str], dict[str, str]], ...] | None = None) -> list[Words]:
+def words(svg: str, rules: Rules | None = None) -> list[Words]:
     """The ``<text>`` elements of ``svg`` (a drawing or part of one), in document order."""
     rules = style_rules(svg) if rules is None else rules
     return [w for m in _TEXT.finditer(svg) if (w := element(m.group(1), m.group(2), rules)) is not None]
@@ -91,13 +94,30 @@ _PAINTED = {"font-family", "font-size", "font-weight", "fill", "stroke", "stroke
 _NAMED = {"class", "id", "x", "y", "style", "lang", "xml:lang"}
 
 
-def element(attrs: str, content: str, rules: tuple[tuple[int, int, frozenset[str], dict[str, str]], ...]) -> Words | None:
+def element(attrs: str, content: str, rules: Rules) -> Words | None:
     """The painting of one ``<text>`` element: presentation attributes, then the style sheet's
     rules, then its own ``style`` (the order CSS gives them). Raises :class:`Unsupported` for
     a property this does not paint (a transform, a rotation, an opacity, a fill painted over
     its stroke...)."""
-    a = dict(_ATTR.findall(attrs))
+    at = dict(_XY.findall(attrs))
+    size, bold, fill, anchor, central, halo, halo_width, spacing = _paint(_XY.sub("", attrs), rules)
+    if not _NUMBER.fullmatch(at.get("x", "0")) or not _NUMBER.fullmatch(at.get("y", "0")):
+        raise Unsupported("x, y")
     text = html.unescape(content)
+    if not text.strip() or "x" not in at or "y" not in at:
+        return None
+    return Words(x=float(at["x"]), y=float(at["y"]), text=text, size=size, bold=bold, fill=fill, anchor=anchor,
+                 central=central, halo=halo, halo_width=halo_width, spacing=spacing)
+
+
+_XY = re.compile(r' ([xy])="([^"]*)"')
+
+
+@lru_cache(maxsize=1024)
+def _paint(attrs: str, rules: Rules) -> tuple[float, bool, str, str, bool, str | None, float, float]:
+    """How :func:`element` paints a ``<text>`` of these attributes (but its place): the same
+    for every element of the same classes and style, worked out once."""
+    a = dict(_ATTR.findall(attrs))
     props = {k: v for k, v in a.items() if k not in _NAMED}
     classes = set(a.get("class", "").split())
     for _spec, _place, sel, decls in rules:
@@ -105,26 +125,20 @@ def element(attrs: str, content: str, rules: tuple[tuple[int, int, frozenset[str
             props.update(decls)
     props.update(_declarations(a.get("style", "")))
     odd = set(props) - _PAINTED
-    if odd or not _NUMBER.fullmatch(a.get("x", "0")) or not _NUMBER.fullmatch(a.get("y", "0")):
-        raise Unsupported(", ".join(sorted(odd)) or "x, y")
+    if odd:
+        raise Unsupported(", ".join(sorted(odd)))
     if props.get("stroke", "none") != "none" and props.get("paint-order", "").split()[:1] != ["stroke"]:
         raise Unsupported("a stroke painted over the fill")
     if props.get("dominant-baseline", "auto") not in ("auto", "alphabetic", "central"):
         raise Unsupported("dominant-baseline")
-    if not text.strip() or "x" not in a or "y" not in a:
-        return None
 
     def number(key: str, default: float) -> float:
         m = _NUMBER.match(props.get(key, ""))
         return float(m.group(0)) if m else default
     halo = props.get("stroke")
-    return Words(
-        x=float(a["x"]), y=float(a["y"]), text=text, size=number("font-size", 16.0),
-        bold=props.get("font-weight", "normal") in ("bold", "bolder", "600", "700", "800", "900"),
-        fill=props.get("fill", "#000000"), anchor=props.get("text-anchor", "start"),
-        central=props.get("dominant-baseline") == "central",
-        halo=halo if halo and halo != "none" else None, halo_width=number("stroke-width", 1.0),
-        spacing=number("letter-spacing", 0.0))
+    return (number("font-size", 16.0), props.get("font-weight", "normal") in ("bold", "bolder", "600", "700", "800", "900"),
+            props.get("fill", "#000000"), props.get("text-anchor", "start"), props.get("dominant-baseline") == "central",
+            halo if halo and halo != "none" else None, number("stroke-width", 1.0), number("letter-spacing", 0.0))
 
 
 @lru_cache(maxsize=128)
@@ -151,38 +165,74 @@ def _runs(text: str) -> list[tuple[bool, str]]:
 def draw(picture: Image.Image, items: list[Words], scale: float, dx: float, dy: float) -> None:
     """Paint ``items`` on ``picture`` (view units to pixels: ``x * scale + dx``), each element's
     halo under its fill, element after element. Glyphs stand on whole pixels vertically and
-    quarter pixels horizontally, so each is rendered once per process in four positions."""
+    quarter pixels horizontally, so each is rendered once per process in four positions; a
+    word's glyphs are laid together on one mask per paint (:func:`word`), laid on the picture
+    at once."""
     w, h = picture.size
+    picture.load()
+    target = picture.im
     for item in items:
         size = round(item.size * scale, 2)
         reach = size * (len(item.text) + 1) + item.spacing * scale * len(item.text)
         ax, ay = item.x * scale + dx, item.y * scale + dy
         if size < 1 or ax + reach < 0 or ax - reach > w or ay + 2 * size < 0 or ay - 2 * size > h:
             continue  # nothing of it reaches the picture
-        glyphs = []
-        at = 0.0
-        for cjk, part in _runs(item.text):
-            for ch in part:
-                glyphs.append((cjk, ch, at))
-                at += advance(cjk, item.bold, size, ch) + item.spacing * scale
-        width = at - (item.spacing * scale if glyphs else 0.0)
+        spacing = item.spacing * scale
+        width = _layout(item.text, item.bold, size, spacing)[1]
         x = ax - {"middle": width / 2, "end": width}.get(item.anchor, 0.0)
         y = ay
         if item.central:  # the middle of the first font's em box on the line
             ascent, descent = font(False, item.bold, size).getmetrics()
             y += (ascent - descent) / 2
         y = round(y)
+        whole = math.floor(x)
         halo = round(item.halo_width * scale / 2, 2) if item.halo is not None and item.halo_width > 0 else 0.0
         for stroke, paint in ((halo, item.halo), (0.0, item.fill)):
             if paint is None or paint == "none" or (stroke == 0.0 and paint is item.halo):
                 continue
-            colour = ink(paint, picture.mode)
-            for cjk, ch, offset in glyphs:
-                gx = x + offset
-                whole = math.floor(gx)
-                mask, left, top = glyph(cjk, item.bold, size, ch, round((gx - whole) * 4) / 4, stroke)
-                if mask is not None:
-                    picture.paste(colour, (whole + left, y + top), mask)
+            mask, left, top = word(item.text, item.bold, size, spacing, stroke, x - whole)
+            if mask is not None:
+                at = (whole + left, y + top)
+                target.paste(ink(paint, picture.mode), (*at, at[0] + mask.width, at[1] + mask.height), mask.im)
+
+
+@lru_cache(maxsize=4096)
+def _layout(text: str, bold: bool, size: float, spacing: float) -> tuple[tuple[tuple[bool, str, float], ...], float]:
+    """Each character of ``text`` (Chinese or not) and where it stands from the start, in
+    pixels, and the width of the whole."""
+    glyphs = []
+    at = 0.0
+    for cjk, part in _runs(text):
+        for ch in part:
+            glyphs.append((cjk, ch, at))
+            at += advance(cjk, bold, size, ch) + spacing
+    return tuple(glyphs), at - (spacing if glyphs else 0.0)
+
+
+@lru_cache(maxsize=4096)
+def word(text: str, bold: bool, size: float, spacing: float, stroke: float,
+         shift: float) -> tuple[Image.Image | None, int, int]:
+    """The coverage of ``text`` (with a stroke ``stroke`` pixels wide around each glyph when not
+    0) starting ``shift`` pixels right of a whole pixel on the baseline, each glyph drawn at the
+    nearest quarter pixel, and where its top-left corner stands from that point. Kept for the
+    process (names recur on every map of a language)."""
+    from PIL import Image
+
+    placed = []
+    for cjk, ch, offset in _layout(text, bold, size, spacing)[0]:
+        gx = shift + offset
+        whole = math.floor(gx)
+        mask, left, top = glyph(cjk, bold, size, ch, round((gx - whole) * 4) / 4, stroke)
+        if mask is not None:
+            placed.append((mask, whole + left, top))
+    if not placed:
+        return None, 0, 0
+    x0, y0 = min(x for _m, x, _y in placed), min(y for _m, _x, y in placed)
+    x1, y1 = max(x + m.width for m, x, _y in placed), max(y + m.height for m, _x, y in placed)
+    out = Image.new("L", (x1 - x0, y1 - y0))
+    for mask, x, y in placed:  # as painting each glyph in turn would lay it
+        out.im.paste(255, (x - x0, y - y0, x - x0 + mask.width, y - y0 + mask.height), mask.im)
+    return out, x0, y0
 
 
 @lru_cache(maxsize=8192)
