@@ -1,7 +1,8 @@
 """Intake throughput against its floor.
 
 Signs N order documents (default 2,000) for a campaign of a bench-only game with one seat per
-document, puts each in its own mail in a Maildir, then times, in this one process:
+document, puts each in its own mail (with the headers a mail client sets: From, To, Subject,
+Message-ID, Date) in a Maildir, then times, in this one process:
 
 * ``intake``: the library call :func:`pbem.core.intake.intake` over the Maildir (mail parsing,
   restricted YAML, envelope checks, Ed25519 verification, the verbatim file, its verdict and the
@@ -31,9 +32,10 @@ import shutil
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.policy import SMTP
+from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +127,7 @@ def build(root: Path, n: int) -> tuple[Campaign, Path, list[bytes]]:
         msg = EmailMessage(policy=SMTP)
         msg["From"], msg["To"] = f"{key.name}@example.org", "gm@example.org"
         msg["Subject"], msg["Message-ID"] = f"orders {i}", f"<bench-{i}@example.org>"
+        msg["Date"] = format_datetime(NOW - timedelta(seconds=i))  # as every mail client sets it
         msg.set_content("My orders are attached.\n")
         msg.add_attachment(raw, maintype="text", subtype="yaml", filename="orders.yaml")
         box.add(msg.as_bytes(policy=SMTP))

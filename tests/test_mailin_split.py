@@ -9,8 +9,10 @@ mails made of random parts in every transfer encoding."""
 from __future__ import annotations
 
 import base64
+import email.utils
 import quopri
 import random
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -203,3 +205,31 @@ def test_a_header_line_that_is_not_a_field_leaves_the_mail_to_the_parser() -> No
                 b"From: a@example.org\r\nSubject: x\nTo: b@example.org\r\n\r\nbody\r\n"):  # a bare LF
         assert mailfast.read(bad) is None, bad
         assert _same(bad, repr(bad)) is False
+
+
+def test_the_usual_date_is_read_as_parsedate_to_datetime_reads_it() -> None:
+    """A Date in the form mail clients write is read directly: the same time, in the same zone,
+    as the email package gives (a time of unknown zone, -0000, is UTC); anything else goes to it."""
+    rnd = random.Random(5322)
+    texts = ["Tue, 01 Dec 2026 11:30:00 +0000", "1 Dec 2026 11:30:00 -0000", "Tue, 1 Dec 2026 11:30:00 -0130",
+             "Mon, 31 Feb 2026 11:30:00 +0000", "Tue, 01 Dec 0099 23:59:59 +0000", "Tue, 01 Dec 2026 24:00:00 +0000",
+             "Tue, 01 Dec 2026 11:30:60 +0000", "Tue, 01 Dec 2026 11:30:00 +2400", "Tue, 01 Dec 2026 11:30:00 +0099",
+             "Tue, 01 dec 2026 11:30:00 +0000", "Tue, 01 Dec 2026 11:30 +0000", "Tue, 01 Dec 2026 11:30:00 GMT",
+             "Tue, 01 Dec 2026 11:30:00 +0000 (UTC)", "Tue,  1 Dec 2026 11:30:00 +0000", "Xyz, 01 Dec 2026 11:30:00 +0000", ""]
+    for _ in range(3000):
+        texts.append(f"{rnd.choice(['Mon, ', 'Sun, ', ''])}{rnd.randint(0, 32):0{rnd.choice([1, 2])}d} {rnd.choice(mailin._MONTHS)} "
+                     f"{rnd.choice([999, 1000, 1969, 2026, 9999])} {rnd.randint(0, 24):02d}:{rnd.randint(0, 60):02d}:{rnd.randint(0, 61):02d} "
+                     f"{rnd.choice('+-')}{rnd.randint(0, 25):02d}{rnd.choice([0, 30, 45, 59, 60, 99]):02d}")
+    direct = 0
+    for text in texts:
+        msg = mailfast.read(f"Date: {text}\r\n\r\nbody\r\n".encode())
+        assert msg is not None
+        try:
+            want = email.utils.parsedate_to_datetime(text)
+            want = want if want.tzinfo else want.replace(tzinfo=UTC)
+        except Exception:  # noqa: BLE001 - what the reading turns into None
+            want = None
+        got = mailin._sent(msg)
+        assert (got, got and got.utcoffset()) == (want, want and want.utcoffset()), text
+        direct += mailin._USUAL_DATE.fullmatch(text) is not None and want is not None
+    assert direct > 1000

@@ -22,7 +22,7 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.common.canonical import sha256_hex
@@ -363,11 +363,34 @@ def _subject(msg: Mail) -> str | None:
 
 def _sent(msg: Mail) -> datetime | None:
     """The Date header as an aware time, or None."""
+    text = _header(msg, "Date")
+    if not text:
+        return None
     try:
-        when = email.utils.parsedate_to_datetime(_header(msg, "Date"))
-    except Exception:  # noqa: BLE001 - missing or hostile
+        usual = _USUAL_DATE.fullmatch(text)
+        when = _usual_date(usual) if usual else email.utils.parsedate_to_datetime(text)
+    except Exception:  # noqa: BLE001 - hostile
         return None
     return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+# The Date as mail clients write it (RFC 5322 3.3: "Tue, 1 Dec 2026 12:00:00 +0100"), read
+# directly: parsedate_to_datetime's tokenizer costs some 10 microseconds a mail, and it gives the
+# same time (tests/test_mailin_split.py compares)
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_USUAL_DATE = re.compile(r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?([0-9]{1,2}) (" + "|".join(_MONTHS) + r") ([1-9][0-9]{3}) "
+                         r"([0-9]{2}):([0-9]{2}):([0-9]{2}) ([+-])([0-9]{2})([0-9]{2})")
+
+
+def _usual_date(found: re.Match[str]) -> datetime:
+    day, month, year, hour, minute, second, sign, tz_hours, tz_minutes = found.groups()
+    when = datetime(int(year), _MONTHS.index(month) + 1, int(day), int(hour), int(minute), int(second))
+    offset = int(tz_hours) * 3600 + int(tz_minutes) * 60
+    if sign == "-":
+        if not offset:  # "-0000": a time whose zone is unknown (RFC 5322 3.3), read as UTC
+            return when
+        offset = -offset
+    return when.replace(tzinfo=timezone(timedelta(seconds=offset)))
 
 
 def extract(msg: Mail, name: str, max_bytes: int, received: datetime | None) -> Iterator[Candidate]:
