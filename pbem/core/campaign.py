@@ -58,8 +58,9 @@ def parse_time(text: str) -> datetime:
 
 
 def format_time(when: datetime) -> str:
-    """UTC ISO text, seconds precision, with a Z."""
-    return when.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    """UTC ISO text, seconds precision, with a Z (``2026-11-30T18:00:00Z``)."""
+    u = when.astimezone(UTC)  # (the fields written out: intake writes one per file it takes)
+    return f"{u.year:04d}-{u.month:02d}-{u.day:02d}T{u.hour:02d}:{u.minute:02d}:{u.second:02d}Z"
 
 
 def parse_duration(text: str) -> int:

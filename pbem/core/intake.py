@@ -470,6 +470,7 @@ def _reply(camp: Campaign, run: _Run, cand: Candidate, verdict: Verdict, phase_i
         replies.request_receipt(camp, seat, cand, kind=verdict.request, seq=verdict.seq, phase_id=phase_id)
         return
     stored = verdict.stored  # the verdict just written (no need to read it back)
+    new = stored is not None  # accepted now: its file, and so its receipt, did not exist before
     if stored is None:
         # A duplicate queues its receipt again: the same bytes under the same name, so a plain
         # rerun changes nothing, and a rerun after a crash between verdict and receipt sends it.
@@ -481,4 +482,4 @@ def _reply(camp: Campaign, run: _Run, cand: Candidate, verdict: Verdict, phase_i
     understood = dump_block(verdict.orders)
     replies.receipt(camp, seat, cand, phase_id=phase_id, seq=verdict.seq, body_hash=stored["body_sha256"],
                     raw_hash=stored["raw_sha256"], pin=str(stored.get("archive_head", run.pin)),
-                    problems=verdict.problems, understood=understood)
+                    problems=verdict.problems, understood=understood, new=new)

@@ -56,17 +56,14 @@ class Part:
 
     def __init__(self, fields: list[tuple[str, str]], body: bytes, parts: list[Part] | None) -> None:
         self.fields = fields
-        first: dict[str, str] = {}
-        for name, value in fields:
-            first.setdefault(name.lower(), value)
+        first = {name.lower(): value for name, value in reversed(fields)}  # (the first of a name wins)
         self._first = first
         ctype = first.get("content-type")
         self._params = {"content-type": _params(ctype), "content-disposition": _params(first.get("content-disposition"))}
         if ctype is None:
             self._ctype = "text/plain"  # (a digest's default, message/rfc822, is left to the parser)
         else:
-            ctype = ctype.partition(";")[0].strip().lower()
-            self._ctype = ctype if ctype.count("/") == 1 else "text/plain"
+            self._ctype = _type(ctype)
         self._body = body
         self._parts = parts
 
@@ -140,6 +137,22 @@ def _by_email_package(cte: str, body: bytes) -> bytes:
 
 
 _NONE: dict[str, str] = {}
+# the parameters and types of header values seen (mails repeat their parts' headers; the
+# dictionaries are only read)
+_SEEN_PARAMS: dict[str, dict[str, str]] = {}
+_SEEN_TYPES: dict[str, str] = {}
+
+
+def _type(value: str) -> str:
+    """The content type of a Content-Type header's value, as ``get_content_type`` gives it."""
+    found = _SEEN_TYPES.get(value)
+    if found is None:
+        ctype = value.partition(";")[0].strip().lower()
+        found = ctype if ctype.count("/") == 1 else "text/plain"
+        if len(_SEEN_TYPES) >= 512:
+            _SEEN_TYPES.clear()
+        _SEEN_TYPES[value] = found
+    return found
 
 
 def _params(value: str | None) -> dict[str, str]:
@@ -148,6 +161,9 @@ def _params(value: str | None) -> dict[str, str]:
     no angle brackets (which the email package's unquoting strips)."""
     if value is None:
         return _NONE
+    seen = _SEEN_PARAMS.get(value)
+    if seen is not None:
+        return seen
     if "\\" in value or "*" in value or "<" in value:
         raise _Unusual
     pieces = value.split(";")
@@ -164,6 +180,9 @@ def _params(value: str | None) -> dict[str, str]:
                 raise _Unusual
             val = val[1:-1]
         out.setdefault(name, val if eq else "")
+    if len(_SEEN_PARAMS) >= 512:
+        _SEEN_PARAMS.clear()
+    _SEEN_PARAMS[value] = out
     return out
 
 

@@ -117,16 +117,19 @@ def _not_regular(mode: int) -> str:
     return f"it is {kind}, not a regular file; only regular files are read"
 
 
-def read_regular(p: Path | str, limit: int, too_big: Callable[[int], str]) -> tuple[bytes | None, str | None]:
+def read_regular(p: Path | str, limit: int, too_big: Callable[[int], str], listed: bool = False) -> tuple[bytes | None, str | None]:
     """The bytes of ``p`` if it is a regular file of at most ``limit`` bytes, else why not
     (``too_big(size)`` for a file over the limit).
 
     Opened without following a symbolic link and without blocking (a FIFO never stalls intake),
-    and checked on the open file, so nothing can be swapped in between the check and the read."""
+    and checked on the open file, so nothing can be swapped in between the check and the read.
+    ``listed``: the folder's listing named ``p`` a regular file (its ``d_type``), which stands
+    for the look before the open."""
     try:
-        mode = os.lstat(p).st_mode
-        if not stat.S_ISREG(mode):  # no open at all of a device or FIFO
-            return None, _not_regular(mode)
+        if not listed:
+            mode = os.lstat(p).st_mode
+            if not stat.S_ISREG(mode):  # no open at all of a device or FIFO
+                return None, _not_regular(mode)
         fd = os.open(p, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
@@ -195,8 +198,8 @@ def _looks_like_mbox(p: Path) -> bool:
         return fh.read(5) == b"From "
 
 
-def _mail_file(p: Path | str, name: str, max_bytes: int, received: datetime | None = None) -> Source:
-    raw, problem = read_regular(p, MAX_MAIL_BYTES, too_large)
+def _mail_file(p: Path | str, name: str, max_bytes: int, received: datetime | None = None, listed: bool = False) -> Source:
+    raw, problem = read_regular(p, MAX_MAIL_BYTES, too_large, listed)
     if raw is None:
         return Source(name, [Candidate(name, problem=problem)])
     return Source(name, _extract_bytes(raw, name, max_bytes, received))
@@ -223,11 +226,13 @@ def delivery_order(name: str) -> list[tuple[int, str]]:
 def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
     taken = _bare_names(p / "cur")
     new = os.path.join(p, "new")  # (a name a mail: text paths, not pathlib's)
-    for name in sorted(os.listdir(new), key=delivery_order):
+    with os.scandir(new) as listing:
+        regular = {entry.name: entry.is_file(follow_symlinks=False) for entry in listing}  # (d_type: no stat each)
+    for name in sorted(regular, key=delivery_order):
         if name.startswith("."):
             continue
         f = os.path.join(new, name)
-        source = _mail_file(f, f"{p.name}/new/{name}", max_bytes, _maildir_time(name))
+        source = _mail_file(f, f"{p.name}/new/{name}", max_bytes, _maildir_time(name), regular[name])
         source.maildir_file = f
         source.taken = taken
         yield source

@@ -66,9 +66,11 @@ def queue(outbox: Path, name: str, msg: EmailMessage | bytes) -> Path:
     return Path(queue_text(outbox, name, msg))
 
 
-def queue_text(outbox: Path | str, name: str, msg: EmailMessage | bytes) -> str:
+def queue_text(outbox: Path | str, name: str, msg: EmailMessage | bytes, new: bool = False) -> str:
     """:func:`queue`, the file's path given as text: intake queues a receipt per accepted file,
-    and making a ``Path`` costs more than the rest of the call."""
+    and making a ``Path`` costs more than the rest of the call. ``new``: the caller knows this
+    mail was never queued with these bytes (the receipt of a file accepted now): it is written
+    without reading the outbox's copy first (a copy in ``sent/`` is still looked for)."""
     file_name = _SAFE.sub("_", name) + ".eml"
     folder = os.fspath(outbox)
     sent = os.path.join(os.path.dirname(folder), "sent", file_name)
@@ -76,5 +78,8 @@ def queue_text(outbox: Path | str, name: str, msg: EmailMessage | bytes) -> str:
         return sent
     path = os.path.join(folder, file_name)
     data = msg if isinstance(msg, bytes) else msg.as_bytes(policy=email.policy.SMTP)
-    atomic.write_if_changed(path, data)
+    if new:
+        atomic.write_bytes(path, data)
+    else:
+        atomic.write_if_changed(path, data)
     return path

@@ -116,15 +116,16 @@ def _queue(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, heade
     return Path(_queue_text(camp, seat, text, name=name, kind=kind, headers=headers))
 
 
-def _queue_text(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, headers: dict[str, str] | None) -> str:
-    """:func:`_queue`, the file's path given as text."""
+def _queue_text(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, headers: dict[str, str] | None,
+                new: bool = False) -> str:
+    """:func:`_queue`, the file's path given as text (``new``: see :func:`outbox.queue_text`)."""
     subject, _, body = text.partition("\n")
     msg = outbox.new_message(
         sender=str(camp.create_record().get("gm_email", "pbem@localhost")), to=seat.email,
         subject=" ".join(subject.split()), mid=outbox.message_id(kind, name, camp.id),
         text=body.lstrip("\n"), headers=headers,
     )
-    return outbox.queue_text(camp.outbox, f"{kind}-{name}", msg)
+    return outbox.queue_text(camp.outbox, f"{kind}-{name}", msg, new)
 
 
 # -- refusals of what did not verify ------------------------------------------------------------
@@ -241,10 +242,11 @@ def refuse_verified(camp: Campaign, roster: dict[str, Seat], refused: Refused, b
 
 
 def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: int, body_hash: str,
-            raw_hash: str, pin: str, problems: Iterable[str], understood: str) -> str:
+            raw_hash: str, pin: str, problems: Iterable[str], understood: str, new: bool = False) -> str:
     """The receipt of accepted orders: the hashes of what was accepted, the archive head it was
     accepted on (the pin ``pbem audit --pin`` checks), every order that will be VOID and why, and
-    the orders as understood. Returns the queued file's path as text."""
+    the orders as understood. Returns the queued file's path as text. ``new``: the file was
+    accepted now (not a copy of a file accepted before), so no receipt of it was queued yet."""
     from pbem.render.i18n import check_lang, say_problem
 
     key = body_hash[:24]
@@ -253,7 +255,7 @@ def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: 
         "problems": [say_problem(seat.lang, p) for p in problems], "understood": understood,
         "campaign": camp.id, "seat": seat.name, "tz": seat.tz,
     }
-    return _queue_text(camp, seat, receipt_text(check_lang(seat.lang), ctx), name=key, kind="receipt", headers=thread(cand))
+    return _queue_text(camp, seat, receipt_text(check_lang(seat.lang), ctx), name=key, kind="receipt", headers=thread(cand), new=new)
 
 
 # A receipt's text is the same for every file but for the values in it: it is rendered once per
