@@ -53,6 +53,7 @@ class Ground:
     palette: tuple[int, ...]  # RGB, RGB... of the colours the indices use
     raw: tuple[bytes, ...]  # each band's filtered rows (filter type 0 on each)
     packed: tuple[bytes, ...]  # each band deflated, ended by a full flush
+    adlers: tuple[int, ...]  # each band's Adler-32 checksum
 
 
 def ground(rgb: Image.Image) -> Ground:
@@ -61,7 +62,7 @@ def ground(rgb: Image.Image) -> Ground:
     used = max(_used(small), default=0) + 1
     palette = tuple((small.getpalette() or [])[:3 * used])
     raw = tuple(_rows(small, y) for y in range(0, rgb.height, BAND))
-    return Ground(rgb, small, palette, raw, tuple(_deflate(band, 9) for band in raw))
+    return Ground(rgb, small, palette, raw, tuple(_deflate(band, 9) for band in raw), tuple(map(zlib.adler32, raw)))
 
 
 def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None = None) -> bytes:
@@ -112,11 +113,11 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
     for n, band in enumerate(bands):
         y0 = n * BAND
         if band is None:
-            raw = base.raw[n]
             if run:
                 packed.append(_deflate(run, 6, zlib.Z_RLE))
                 run = b""
             packed.append(base.packed[n])
+            adler = _adler32_combine(adler, base.adlers[n], len(base.raw[n]))
         else:
             (x0, top, x1, bottom), _part, mask = band
             assert mapped is not None
@@ -125,7 +126,7 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
             at += bottom - top
             raw = _rows(rows, 0)
             run += raw
-        adler = zlib.adler32(raw, adler)
+            adler = zlib.adler32(raw, adler)
     if run:
         packed.append(_deflate(run, 6, zlib.Z_RLE))
     idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
@@ -152,6 +153,18 @@ def _spans(drawn: Sequence[Box] | None, width: int, height: int) -> list[tuple[i
             span = spans[n]
             spans[n] = (x0, x1) if span is None else (min(span[0], x0), max(span[1], x1))
     return spans
+
+
+def _adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two pieces of data one after the other, from their own (zlib's
+    ``adler32_combine``; ``length``: the second's)."""
+    base = 65521
+    rem = length % base
+    a = first & 0xFFFF
+    b = (rem * a) % base
+    a += (second & 0xFFFF) + base - 1
+    b += ((first >> 16) & 0xFFFF) + ((second >> 16) & 0xFFFF) + base - rem
+    return (a % base) | ((b % base) << 16)
 
 
 def _used(image: Image.Image) -> list[int]:
