@@ -97,7 +97,12 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
             strip.paste(part, (0, at))
             masks.paste(mask, (0, at))
             at += b[3] - b[1]
-        new = strip.quantize(colors=EXTRA, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        # the octree sees the pixels of the boxes drawn (where the picture may differ), one after
+        # the other on one row: not the ground around them, nor any padding
+        pixels = b"".join(part.crop((x0 - b[0], y0 - b[1], x1 - b[0], y1 - b[1])).tobytes()
+                          for b, part, _mask in boxes for x0, y0, x1, y1 in _within(b, drawn))
+        seen = Image.frombytes("RGB", (len(pixels) // 3, 1), pixels)
+        new = seen.quantize(colors=EXTRA, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         theirs = new.getpalette() or []
         for i in _used(new):
             palette += theirs[3 * i:3 * i + 3]
@@ -136,6 +141,15 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
 
 Box = tuple[int, int, int, int]
 _ANY = [0] + [255] * 255  # a difference in any channel
+
+
+def _within(box: Box, drawn: Sequence[Box] | None) -> list[Box]:
+    """The parts of ``box`` the boxes ``drawn`` cover (``None``: all of it), each box's apart."""
+    if drawn is None:
+        return [box]
+    x0, y0, x1, y1 = box
+    parts = [(max(x0, a), max(y0, b), min(x1, c), min(y1, d)) for a, b, c, d in drawn]
+    return [p for p in parts if p[0] < p[2] and p[1] < p[3]]
 
 
 def _spans(drawn: Sequence[Box] | None, width: int, height: int) -> list[tuple[int, int] | None]:
