@@ -58,7 +58,7 @@ import yaml
 
 from pbem.common.canonical import content_name
 from pbem.common.fair import H, Rng
-from pbem.core import mailout, outbox
+from pbem.core import atomic, mailout, outbox
 from pbem.core.atomic import link_or_copy, write_if_changed
 from pbem.core.campaign import Campaign, derive_keys, format_time, parse_time, phase_key
 from pbem.core.seal import derive_salt
@@ -136,19 +136,25 @@ def publish_phase(camp: Campaign, record_index: int, reopened: dict[str, Any] | 
     bundle = render_record(camp, record_index, reopened=reopened)
     out = camp.reports_dir / bundle.key
     written = []
-    for name, data in bundle.shared.items():  # first: a phase's map.svg shows its ground
-        write_if_changed(camp.reports_dir / name, data)
-        written.append(camp.reports_dir / name)
-    for rel, (_who, data) in bundle.files.items():
-        if rel.endswith(".schema.json"):  # the same shipped schema in many phases: one file, linked
-            kept = camp.reports_dir / content_name(rel.rsplit("/", 1)[-1][:-len(".json")], data, "json")
-            write_if_changed(kept, data)
-            link_or_copy(kept, out / rel)
-        else:
-            write_if_changed(out / rel, data)
-        written.append(out / rel)
-    for _seat, (name, msg) in sorted(bundle.mails.items()):
-        written.append(outbox.queue(camp.outbox, name, msg))
+    links = []
+    # one flush of the phase's files and mails at the end (a group commit), not an fsync of each
+    # file and of its folder: on a crash before it, publishing again writes them all again
+    with atomic.group(camp.reports_dir, camp.outbox):
+        for name, data in bundle.shared.items():  # first: a phase's map.svg shows its ground
+            write_if_changed(camp.reports_dir / name, data)
+            written.append(camp.reports_dir / name)
+        for rel, (_who, data) in bundle.files.items():
+            if rel.endswith(".schema.json"):  # the same shipped schema in many phases: one file, linked
+                kept = camp.reports_dir / content_name(rel.rsplit("/", 1)[-1][:-len(".json")], data, "json")
+                write_if_changed(kept, data)
+                links.append((kept, out / rel))  # once the file is in place
+            else:
+                write_if_changed(out / rel, data)
+            written.append(out / rel)
+        for _seat, (name, msg) in sorted(bundle.mails.items()):
+            written.append(outbox.queue(camp.outbox, name, msg))
+    for kept, link in links:
+        link_or_copy(kept, link)
     return written
 
 
