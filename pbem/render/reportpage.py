@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 import markupsafe
 
 from pbem.games import presentation
@@ -68,14 +69,28 @@ _MARK = "\x00pbem-event\x00"
 
 def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
     """What is kept for the reports showing ``ctx``'s public view in ``lang`` and ``ext``."""
-    view = _public_view(ctx)
-    key = (i18n.check_lang(lang), ext, str(ctx["game"]), repr(view))
+    key = (i18n.check_lang(lang), ext, str(ctx["game"]), _view_text(_public_view(ctx)))
     kept = _SHARED.get(key)
     if kept is None:
         if len(_SHARED) >= _KEPT:
             _SHARED.clear()
         kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}, "next": {}, "names": None}
     return kept
+
+
+# the last public views shown and their text: a phase's reports show one view (the same object,
+# which a report does not change), some twenty times
+_SHOWN: list[tuple[Any, str]] = []
+
+
+def _view_text(view: Any) -> str:
+    for shown, text in _SHOWN:
+        if shown is view:
+            return text
+    text = repr(view)
+    _SHOWN.insert(0, (view, text))
+    del _SHOWN[2:]
+    return text
 
 
 def _public_view(ctx: dict[str, Any]) -> Any:
@@ -97,9 +112,51 @@ def names(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None 
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     if kept["names"] is None:
         tpl = i18n.environment(lang).get_template(f"{ctx['names_dir']}/names.{ext}")
-        kept["names"] = {"n": tpl.make_module(_alone(ctx))} if i18n.reads_only(tpl, _ALONE) else {}
+        kept["names"] = {"n": _remembering(tpl.make_module(_alone(ctx)))} if i18n.reads_only(tpl, _ALONE) else {}
     out: dict[str, Any] = kept["names"]
     return out
+
+
+def _remembering(module: Any) -> Any:
+    """``module`` whose macros each say a name once for the same arguments (ids, numbers, lists of
+    them): a game's names macros are functions of their arguments and of the names' context, and
+    a phase's reports name the same pieces hundreds of times."""
+    for name, value in vars(module).items():
+        if isinstance(value, jinja2.runtime.Macro):
+            setattr(module, name, _remembered(value))
+    return module
+
+
+def _remembered(macro: jinja2.runtime.Macro) -> Any:
+    said: dict[tuple[Any, ...], Any] = {}
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        key = _key(args) if not kwargs else None
+        if key is None:
+            return macro(*args, **kwargs)
+        out = said.get(key)
+        if out is None:
+            out = said[key] = macro(*args)
+        return out
+
+    return call
+
+
+_SCALARS = (str, int, float, type(None))
+
+
+def _key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """``args`` as a key (each value with its type: ``1`` and ``True`` print apart), or None
+    when one is not plain data."""
+    out = []
+    for a in args:
+        if type(a) in _SCALARS or type(a) is bool:
+            out.append((type(a), a))
+        elif type(a) in (list, tuple) and all(type(x) in _SCALARS for x in a):
+            out.append((type(a), tuple((type(x), x) for x in a)))
+        else:
+            return None
+    return tuple(out)
 
 
 # what a report's shared sections see of its page
@@ -181,6 +238,7 @@ def forget_shared() -> None:
     """Forget the sections rendered so far (a benchmark publishes each phase as a daily run
     does, once)."""
     _SHARED.clear()
+    _SHOWN.clear()
 
 
 # The sections of a report that its stored copy and its mail say differently (the map: a drawing
