@@ -32,6 +32,7 @@ T = TypeVar("T")
 
 _TWO64 = 1 << 64
 _WORDS = struct.Struct(">4Q").unpack  # a block's four 8-byte words, big-endian, in order
+_LIMITS = {n: _TWO64 - (_TWO64 % n) for n in range(1, 257)}  # below(n): draws under it count
 
 
 def H(data: bytes) -> bytes:
@@ -73,17 +74,19 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1``."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = _TWO64 - (_TWO64 % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("below() needs a positive bound")
+            limit = _TWO64 - (_TWO64 % n)
         words = self._words
-        while True:
+        x = words.pop() if words else self._take8()
+        while x >= limit:  # the last, incomplete run of n: draw again
             x = words.pop() if words else self._take8()
-            if x < limit:
-                self.draws += 1
-                if self.log is not None:
-                    self.log.append([n, x % n])
-                return x % n
+        self.draws += 1
+        if self.log is not None:
+            self.log.append([n, x % n])
+        return x % n
 
     def die(self, sides: int = 6) -> int:
         """A roll of a die with ``sides`` faces, 1..sides."""

@@ -278,10 +278,28 @@ def copy_state(state: dict[str, Any]) -> dict[str, Any]:
         elif type(v) is dict and k in RECORDS:
             st[k] = {rk: dict(rv) if type(rv) is dict else plain_copy(rv) for rk, rv in v.items()}
         elif k == "politics" and type(v) is dict:
-            st[k] = {pk: pv if pk in SHARED_POLITICS else plain_copy(pv) for pk, pv in v.items()}
+            st[k] = {pk: pv if pk in SHARED_POLITICS else _fresh(pv) for pk, pv in v.items()}
         else:
-            st[k] = plain_copy(v)
+            st[k] = _fresh(v)
     return st
+
+
+def _fresh(value: Any) -> Any:
+    """``plain_copy(value)``, a list or a string-keyed mapping of scalars (the cards' piles and
+    hands, most of a state) copied whole in C loops."""
+    kind = type(value)
+    if kind is list:
+        if _SCALARS.issuperset(map(type, value)):
+            return value.copy()
+        return [v if type(v) in _SCALARS else _fresh(v) for v in value]
+    if kind is dict and _STR.issuperset(map(type, value)):
+        if _SCALARS.issuperset(map(type, value.values())):
+            return value.copy()
+        return {k: v if type(v) in _SCALARS else _fresh(v) for k, v in value.items()}
+    return plain_copy(value)
+
+
+_STR = frozenset({str})
 
 
 def resolve(state: dict[str, Any], orders: dict[str, Any], rng: PhaseRng) -> Resolution:

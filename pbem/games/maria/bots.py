@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import compress
 from typing import Any
 
 from pbem.common.fair import Rng
@@ -60,14 +59,20 @@ class Reach:
         self.start = rec["city"]
         self.occ = model.occupancy(state) if occ is None else occ
         self.by_city = model.generals_by_city(state) if by_city is None else by_city
-        self._found = self._search()  # city -> the parents of the search that found it
-        self.cities = sorted(self._found)
+        # city -> the parents of the search that found it; the cities, sorted
+        self._found, self.cities = self._search()
         self._checked: dict[str, bool] = {}
         self._entries = {} if entries is None else entries  # each city's answer, once
 
-    def _search(self) -> dict[str, dict[str, str]]:
+    def _search(self) -> tuple[dict[str, dict[str, str]], list[str]]:
         state, board, power, occ = self.ctx.state, self.ctx.board, self.power, self.occ
         general, start, by_city = self.general, self.start, self.by_city
+        searches = ((8, True),) if self.force else (
+            ((3, False), (4, True)) if general else ((2, False), (3, True)))
+        key = (board, start, searches)
+        known = _OPEN_SEARCHES.get(key)
+        if known is not None and occ.keys().isdisjoint(known[2]):
+            return known[0], known[1]  # no piece near: what the empty roads give
 
         def passable(city: str) -> bool:
             here = occ.get(city)
@@ -77,9 +82,8 @@ class Reach:
             return general and city not in by_city and all(
                 model.are_enemies(state, power, p) for p in here)
 
-        searches = [(8, True)] if self.force else (
-            [(3, False), (4, True)] if general else [(2, False), (3, True)])
         found: dict[str, dict[str, str]] = {}
+        near: set[str] = set()
         for limit, main_only in searches:
             parent = {start: start}
             frontier = [start]
@@ -97,7 +101,12 @@ class Reach:
             for city in parent:
                 if city != start and city not in found:
                     found[city] = parent
-        return found
+            near.update(parent)
+        near.discard(start)
+        cities = sorted(found)
+        if known is None and occ.keys().isdisjoint(near):
+            _OPEN_SEARCHES[key] = (found, cities, frozenset(near))
+        return found, cities
 
     def path(self, city: str) -> list[str]:
         """The cities entered on the way to ``city``, in order."""
@@ -132,6 +141,12 @@ class Reach:
     def all_legal(self) -> list[str]:
         """Every legal destination, sorted."""
         return [c for c in self.cities if self.legal(c)]
+
+
+_OPEN_SEARCHES: dict[tuple[Any, ...], tuple[dict[str, dict[str, str]], list[str],
+                                             frozenset[str]]] = {}
+"""Each start's searches on roads with no piece near (board, start, searches): their answer and
+the cities they looked at (found or not, start aside)."""
 
 
 def hussar_cities(state: dict[str, Any], board: Any) -> list[str]:
@@ -271,10 +286,18 @@ class _Nearest:
 
     def nearest_first(self, cities: list[str]) -> list[str]:
         """``cities`` nearest first, then by id (a city that reaches none counts 999 steps)."""
-        hits = self._targets.__and__
+        targets, all_rings = self._targets, self._rings
         numbers = list(map(self._numbers.__getitem__, cities))
-        rings = map(self._rings.__getitem__, numbers)
-        steps = [next(compress(_STEPS, map(hits, r)), -1) for r in rings]
+        steps = []
+        for i in numbers:  # a plain loop: cheaper here than iterator objects for each city
+            d = 0
+            for ring in all_rings[i]:
+                if ring & targets:
+                    break
+                d += 1
+            else:
+                d = -1
+            steps.append(d)
         if -1 in steps:  # none within the rings built: farther, or out of reach
             for k, i in enumerate(numbers):
                 if steps[k] < 0:
@@ -284,7 +307,6 @@ class _Nearest:
 
 
 _DEPTH = 8  # the rings the bots build at first: most cities have a target nearer than that
-_STEPS = range(1 << 30)  # a ring's number of steps, by its place in the rings
 
 
 class _Targets(_Nearest):

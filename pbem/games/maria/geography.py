@@ -377,7 +377,11 @@ class Board:
     def targets(self, cities: Iterable[str]) -> int:
         """``cities`` as a bit mask of city numbers (for :meth:`rings`)."""
         index = self._numbering()[0]
-        return reduce(or_, map((1).__lshift__, map(index.__getitem__, cities)), 0)
+        top = len(index) - 1
+        digits = bytearray(b"0" * len(index))  # binary digits, city number ``top`` first
+        for i in map(index.__getitem__, cities):
+            digits[top - i] = 49  # "1": no big integer made for each city
+        return int(digits, 2) if digits else 0
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest road steps from ``a`` to ``b``, or None if none joins them."""
