@@ -23,7 +23,7 @@ import sys
 import weakref
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -535,6 +535,16 @@ def text_value(value: Any, indent: int = 0) -> str:
 def comment_wrap(text: str, indent: int = 0, hang: int = 2, width: int = 100) -> str:
     """``text`` as YAML comment lines at most ``width`` columns wide (where spaces allow), each
     paragraph's continuation lines indented by ``hang`` more spaces."""
+    return _comment_wrap(str(text), indent, hang, width)
+
+
+def forget() -> None:
+    """Forget the comments wrapped so far (a benchmark publishes each phase as a daily run does, once)."""
+    _comment_wrap.cache_clear()
+
+
+@lru_cache(maxsize=1024)  # the forms of a phase's seats say the same help
+def _comment_wrap(text: str, indent: int, hang: int, width: int) -> str:
     import textwrap
 
     pad = " " * indent + "# "

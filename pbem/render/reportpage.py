@@ -11,7 +11,7 @@ import jinja2.runtime
 import markupsafe
 
 from pbem.games import presentation
-from pbem.render import i18n
+from pbem.render import i18n, rules
 from pbem.render.i18n import render
 
 
@@ -235,10 +235,12 @@ def next_section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] 
 
 
 def forget_shared() -> None:
-    """Forget the sections rendered so far (a benchmark publishes each phase as a daily run
-    does, once)."""
+    """Forget the sections rendered so far, and the sentences and comments kept for them (a
+    benchmark publishes each phase as a daily run does, once)."""
     _SHARED.clear()
     _SHOWN.clear()
+    rules.forget_links()
+    i18n.forget()
 
 
 # The sections of a report that its stored copy and its mail say differently (the map: a drawing

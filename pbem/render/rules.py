@@ -110,8 +110,31 @@ def glossary_items(game: str, lang: str) -> tuple[tuple[str, str], ...]:
 def link_rules(html: Any, game: str, cited: list[str]) -> Markup:
     """``html`` (a rendered event) with every rule id that the reference has made a link to
     ``#rule-<anchor>``; the ids are added to ``cited`` in order of first mention."""
+    key = (str(html), game)
+    linked = _LINKED.get(key)
+    if linked is None:
+        if len(_LINKED) >= 4096:
+            _LINKED.clear()
+        mentioned: list[str] = []
+        linked = _LINKED[key] = (_link_rules(html, game, mentioned), tuple(mentioned))
+    for rule in linked[1]:
+        if rule not in cited:
+            cited.append(rule)
+    return linked[0]
+
+
+# each event's sentence as linked and the rules it cites: a phase's reports show the same events
+_LINKED: dict[tuple[str, str], tuple[Markup, tuple[str, ...]]] = {}
+
+
+def forget_links() -> None:
+    """Forget the sentences linked so far (a benchmark publishes each phase as a daily run does, once)."""
+    _LINKED.clear()
+
+
+def _link_rules(html: Any, game: str, cited: list[str]) -> Markup:
     pattern = _pattern(game)
-    if pattern is None:
+    if pattern is None or pattern.search(str(html)) is None:
         return Markup(html)
     out = []
     # rule ids only in text, never inside a tag
