@@ -165,7 +165,8 @@ def _commit(read: list[Source]) -> None:
 
 def _take(camp: Campaign, run: _Run, now: datetime, budget: replies.Budget, source: Source, report: IntakeReport) -> None:
     """Judge every candidate of one source and queue the answers."""
-    unproven, refused = replies.Unproven(), replies.Refused()
+    unproven: replies.Unproven | None = None  # (made for a refusal only: most mails have none)
+    refused: replies.Refused | None = None
     phase_id = run.phase.id if run.phase else ""
     for cand in source.candidates:
         try:
@@ -178,12 +179,16 @@ def _take(camp: Campaign, run: _Run, now: datetime, budget: replies.Budget, sour
         if verdict.accepted:
             _reply(camp, run, cand, verdict, phase_id)
         elif verdict.verified:
+            refused = refused or replies.Refused()
             refused.add(cand, verdict.message, verdict.error)
         elif verdict.reply:
             exc = verdict.error
+            unproven = unproven or replies.Unproven()
             unproven.add(cand, replies.problem_kind(cand, exc), exc.line if exc else None)
-    replies.refuse_verified(camp, run.roster, refused, budget, phase_id)
-    replies.refuse_unproven(camp, run.roster, unproven, budget)
+    if refused is not None:
+        replies.refuse_verified(camp, run.roster, refused, budget, phase_id)
+    if unproven is not None:
+        replies.refuse_unproven(camp, run.roster, unproven, budget)
 
 
 def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict:

@@ -260,7 +260,8 @@ def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: 
 
 # A receipt's text is the same for every file but for the values in it: it is rendered once per
 # language and shape (how many VOID orders, what the player's mail is named by) with a mark in
-# place of each value, and each receipt fills the marks (intake writes one per accepted file).
+# place of each value, made a template, and each receipt fills it (intake writes one per
+# accepted file).
 _MARK = "\x00pbem-receipt-%s\x00"
 _MARKS = re.compile("\x00pbem-receipt-(\\w+)\x00")
 _RECEIPT_FIELDS = ("campaign", "seat", "tz", "phase", "seq", "hash", "raw_hash", "pin", "understood")
@@ -274,14 +275,16 @@ def _mail_shape(mail: dict[str, str] | None) -> str:
 
 
 @cache
-def _receipt_marked(lang: str, problems: int, mail: str) -> tuple[str, ...]:
-    """The receipt's text split at its marks: text, a value's name, text, ..., text."""
+def _receipt_marked(lang: str, problems: int, mail: str) -> str:
+    """The receipt's text as a ``str.format`` template: a field for each value (its name), the
+    rest as rendered."""
     from pbem.render import i18n
 
     ctx: dict[str, Any] = {name: _MARK % name for name in _RECEIPT_FIELDS}
     ctx["problems"] = [_MARK % f"p{i}" for i in range(problems)]
     ctx["mail"] = {"subject": _MARK % "subject" if mail == "subject" else "", "date": _MARK % "date" if mail else ""}
-    return tuple(_MARKS.split(i18n.render(lang, "base/mail_receipt.txt", ctx)))
+    pieces = _MARKS.split(i18n.render(lang, "base/mail_receipt.txt", ctx))  # text, a name, text, ..., text
+    return "".join("{" + piece + "}" if i % 2 else piece.replace("{", "{{").replace("}", "}}") for i, piece in enumerate(pieces))
 
 
 def receipt_text(lang: str, ctx: dict[str, Any]) -> str:
@@ -293,8 +296,7 @@ def receipt_text(lang: str, ctx: dict[str, Any]) -> str:
     values.update((f"p{i}", "" if p is None else str(p)) for i, p in enumerate(ctx["problems"]))
     if shape:
         values.update(subject=str(mail["subject"]), date=str(mail["date"]))
-    pieces = _receipt_marked(lang, len(ctx["problems"]), shape)
-    return "".join([values[piece] if i % 2 else piece for i, piece in enumerate(pieces)])
+    return _receipt_marked(lang, len(ctx["problems"]), shape).format_map(values)
 
 
 def request_receipt(camp: Campaign, seat: Seat, cand: Candidate, *, kind: str, seq: int, phase_id: str) -> Path:
