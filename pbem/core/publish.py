@@ -380,7 +380,7 @@ class _Publisher:
                 opened=self.reopened["index"] if self.reopened else None, seq=self.seq_floor.get(seat_name),
                 deadline=upcoming.deadline if upcoming else None, tz=seat.tz, pubkey=seat.key.line(), map_svg=svg,
                 suggested=self._suggested(owed) if owed and self.create.get("autopilot_suggest") else None,
-                legal=self._legal(owed) if owed else None,
+                legal=self._legal(owed) if owed else None, view=view,
             )
             self.mails[seat_name] = self._queue(seat_name, lang, ctx, public_ctx[lang], public[lang], form, schema, page, body)
         return Bundle(self.key, self.files, self.mails, self.shared)

@@ -331,19 +331,21 @@ def _view_box(svg: str | None) -> list[float] | None:
 def page_data(game_name: str, game: Game, state: Mapping[str, Any], seat: str, phase: Phase, *,
               campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
               pubkey: str | None = None, nonce: str | None = None,
-              suggested: Mapping[str, Any] | None = None, legal: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+              suggested: Mapping[str, Any] | None = None, legal: Mapping[str, Any] | None = None,
+              view: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """Everything the page embeds, or ``None`` when ``seat`` sends no orders in ``phase``.
 
     Only the seat's view and the legal choices of the seat's own powers in ``phase`` go in. The
     deadline is shown in the seat's time zone ``tz`` with UTC beside it, as the mails show it.
     ``suggested`` (power -> orders, the autopilot's for the seat, when the campaign lets it
     suggest) fills the form at first, marked as a suggestion. ``legal`` (power -> the game's
-    ``legal_orders``, for the seat's powers at least) spares working them out again."""
+    ``legal_orders``, for the seat's powers at least) and ``view`` (the game's view of ``state``
+    for ``seat``) spare working them out again."""
     powers = [p for p in phase.powers if game.seat_of(dict(state), p) == seat]
     if not powers:
         return None
     lang = i18n.check_lang(lang)
-    view = game.view(dict(state), seat)
+    view = view if view is not None else game.view(dict(state), seat)
     data: dict[str, Any] = {
         "version": PAGE_VERSION,
         "game": game_name,
@@ -489,20 +491,20 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
                campaign: str, lang: str = "en", deadline: str | None = None, tz: str = "UTC",
                pubkey: str | None = None, map_svg: str | None = None, nonce: str | None = None,
                opened: int | None = None, suggested: Mapping[str, Any] | None = None, seq: int | None = None,
-               legal: Mapping[str, Any] | None = None) -> str | None:
+               legal: Mapping[str, Any] | None = None, view: Mapping[str, Any] | None = None) -> str | None:
     """The order page of ``seat`` for the phase now waiting in ``state``, or ``None`` when the
     seat sends no orders in it, the game is over, or the page has no form for the game.
 
     ``pubkey`` is the seat's roster key line (``ed25519:<hex> ...``); with it the page warns when
     the loaded key is another. ``map_svg`` is the seat's map as its private report shows it; for
-    Maria it is drawn from the seat's view when not given. ``suggested``: see :func:`page_data`."""
+    Maria it is drawn from the seat's view when not given. ``suggested``, ``legal``, ``view``: see :func:`page_data`."""
     if not has_form(game_name):
         return None
     phase = game.current_phase(dict(state))
     if phase is None:
         return None
     data = page_data(game_name, game, state, seat, phase, campaign=campaign, lang=lang,
-                     deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce, suggested=suggested, legal=legal)
+                     deadline=deadline, tz=tz, pubkey=pubkey, nonce=nonce, suggested=suggested, legal=legal, view=view)
     if data is None:
         return None
     if opened is not None:  # the phase was reopened by this record: signing reveals a fresh value
@@ -511,6 +513,6 @@ def order_page(game_name: str, game: Game, state: Mapping[str, Any], seat: str, 
         data["seq"] = seq
     svg = map_svg
     if svg is None:
-        svg = presentation(game_name).order_page_map(game.view(dict(state), seat), data["lang"])
+        svg = presentation(game_name).order_page_map(view if view is not None else game.view(dict(state), seat), data["lang"])
     data["view_box"] = _view_box(svg)
     return render_page(data, svg)
