@@ -210,7 +210,7 @@ def write_bytes(path: Path | str, data: bytes, mode: int = 0o644) -> None:
 def _write_pending(group: _Group, text: str, data: bytes, mode: int) -> None:
     """A group's write: only its temp file, flushed and renamed at the commit (three calls: open,
     write, close; a group writes many files to few folders, each folder is made once)."""
-    folder = os.path.dirname(text)
+    folder = text.rpartition(os.sep)[0]  # (the folder to make, once: dirname's care is not needed)
     if folder not in group.folders:
         os.makedirs(folder, exist_ok=True)
         group.folders.add(folder)

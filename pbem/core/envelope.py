@@ -53,6 +53,7 @@ FIELD_ORDER = (
     "request",
     "signature",
 )
+_FIELDS = frozenset(FIELD_ORDER)
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _HEXVALUE = re.compile(r"^[0-9a-f]{32,128}$")
 
@@ -141,7 +142,7 @@ def parse_order_document(
                 line=1,
             )
         raise _problem(doc, source, "pbem", f"unsupported format version {echo(repr(data.get('pbem')))}; write 'pbem: 1'")
-    unknown = sorted(set(data) - set(FIELD_ORDER))
+    unknown = sorted(set(data) - _FIELDS) if not _FIELDS.issuperset(data) else ()
     if unknown:
         raise _problem(doc, source, unknown[0], f"unknown field '{echo(unknown[0])}' (allowed: {', '.join(FIELD_ORDER)})")
 

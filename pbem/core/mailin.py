@@ -395,7 +395,13 @@ def _usual_date(found: re.Match[str]) -> datetime:
         if not offset:  # "-0000": a time whose zone is unknown (RFC 5322 3.3), read as UTC
             return when
         offset = -offset
-    return when.replace(tzinfo=timezone(timedelta(seconds=offset)))
+    zone = _ZONES.get(offset)
+    if zone is None:
+        zone = _ZONES[offset] = timezone(timedelta(seconds=offset))  # (a ValueError past a day: no time)
+    return when.replace(tzinfo=zone)
+
+
+_ZONES: dict[int, timezone] = {}  # the zones of the dates read, by offset (players' clients use few)
 
 
 def extract(msg: Mail, name: str, max_bytes: int, received: datetime | None) -> Iterator[Candidate]:
