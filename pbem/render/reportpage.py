@@ -105,14 +105,20 @@ def _alone(ctx: dict[str, Any], **more: Any) -> dict[str, Any]:
 
 
 def names(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``{"n": module}``: the game's names (``names_dir``'s ``names.html`` or ``names.txt``) as
-    the report templates import them, made once for the reports showing ``ctx``'s public view
-    instead of by every template of every page (a game's names read its glossary and the public
-    view, as its event sentences do); empty when its names read more of a page."""
+    """``{"n": module, "m": module}``: the game's names (``names_dir``'s ``names.html`` or
+    ``names.txt``) as the report templates import them, made once for the reports showing
+    ``ctx``'s public view instead of by every template of every page (a game's names read its
+    glossary and the public view, as its event sentences do; without ``n`` when its names read
+    more of a page), and pbem's macros (``base/macros.html`` or ``.txt``, which read nothing of
+    a page)."""
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     if kept["names"] is None:
-        tpl = i18n.environment(lang).get_template(f"{ctx['names_dir']}/names.{ext}")
-        kept["names"] = {"n": _remembering(tpl.make_module(_alone(ctx)))} if i18n.reads_only(tpl, _ALONE) else {}
+        env = i18n.environment(lang)
+        tpl = env.get_template(f"{ctx['names_dir']}/names.{ext}")
+        made: dict[str, Any] = {"m": env.get_template(f"base/macros.{ext}").module}
+        if i18n.reads_only(tpl, _ALONE):
+            made["n"] = _remembering(tpl.make_module(_alone(ctx)))
+        kept["names"] = made
     out: dict[str, Any] = kept["names"]
     return out
 
