@@ -280,9 +280,13 @@ def test_rings_hold_the_cities_at_each_distance(board: Board) -> None:
                   if ring >> j & 1}
             assert at == {c: d for c in b.cities if (d := b.distance(city, c)) is not None}
     assert shallow is board.rings(0)  # the same lists, widened in place
-    wien, far = board.numbers()["wien"], board.targets(["paris"])
-    assert board.ring_steps(wien, far) == board.distance("wien", "paris") > 8
-    assert board.ring_steps(wien, board.targets([])) is None
+    fresh = parse_board(load_yaml_file(VALID), "valid.yaml")  # rings 2 steps deep: a search
+    fresh.rings(2)
+    for b in (board, fresh):
+        wien, far = b.numbers()["wien"], b.targets(["paris"])
+        assert b.ring_steps(wien, far) == b.distance("wien", "paris") > 2
+        assert b.ring_steps(wien, b.targets([])) is None
+    assert max(map(len, fresh.rings(0))) == 3
     mini = parse_board(copy.deepcopy(MINI), "case.yaml", playable=False)
     assert mini.ring_steps(mini.numbers()["s"], mini.targets(["p", "q", "r"])) is None
     assert mini.ring_steps(mini.numbers()["q"], mini.targets(["p", "r"])) == 1

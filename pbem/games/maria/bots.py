@@ -19,7 +19,7 @@ from pbem.games.maria.rules.movement import (
     train_entry_problem,
     train_max,
 )
-from pbem.games.maria.rules.supply import enemy_fortresses, enemy_test, in_supply
+from pbem.games.maria.rules.supply import enemy_test, in_supply
 
 
 def _ctx(state: dict[str, Any]) -> Ctx:
@@ -275,11 +275,12 @@ class _Nearest:
     """Road steps from a city to the nearest of some cities (the answers of ``board.nearest``
     over them): the first of the city's rings (``board.rings``) that holds one of them."""
 
-    def __init__(self, board: Any, cities: Iterable[str]) -> None:
+    def __init__(self, board: Any, cities: Iterable[str],
+                 digits: bytearray | None = None) -> None:
         self._board = board
         self._numbers = board.numbers()
         self._rings = board.rings(_DEPTH)
-        self._targets = board.targets(cities)
+        self._targets = board.targets(cities, digits)  # ``digits``: more of them, see _Targets
 
     def __bool__(self) -> bool:
         return bool(self._targets)
@@ -306,35 +307,48 @@ class _Nearest:
         return [c for _, c in sorted(zip(steps, cities, strict=True))]
 
 
-_DEPTH = 8  # the rings the bots build at first: most cities have a target nearer than that
+_DEPTH = 32  # the rings the bots build: a city farther than that from every target is rare
 
 
 class _Targets(_Nearest):
     """Road steps from a city to the nearest city a bot likes to head for: enemy generals and
-    fortresses it could take (``target_fortresses``)."""
+    fortresses it could take (``fortress_digits``)."""
 
     def __init__(self, state: dict[str, Any], board: Any, power: str) -> None:
         foe = enemy_test(state, power)
-        foes = {p for p in model.POWERS if foe(p)}  # every general's power is one of them
-        super().__init__(board, {g["city"] for g in state["generals"].values()
-                                 if g["city"] is not None and g["power"] in foes}
-                         | target_fortresses(state, board, foe))
+        foes = tuple(p for p in model.POWERS if foe(p))  # every general's power is one of them
+        super().__init__(board, (g["city"] for g in state["generals"].values()
+                                 if g["city"] is not None and g["power"] in foes),
+                         fortress_digits(state, board, foe, foes))
 
 
-def target_fortresses(state: dict[str, Any], board: Any,
-                      foe: Callable[[str], bool]) -> frozenset[str]:
-    """The fortresses on the maps in play that ``foe`` or nobody holds (M4.3)."""
-    held, free = enemy_fortresses(state, board, foe)
-    key = (board, tuple(state["maps"]))
-    on_maps = _ON_MAPS.get(key)
-    if on_maps is None:
+def fortress_digits(state: dict[str, Any], board: Any, foe: Callable[[str], bool],
+                    foes: tuple[str, ...]) -> bytearray:
+    """The fortresses on the maps in play that ``foe`` (one of ``foes``) or nobody holds
+    (M4.2, M4.3), as the binary digits of a mask (``board.targets``): the home countries'
+    (found once for each set of facts they depend on: the maps, the foes, peace), changed by
+    the entries of the control table."""
+    key = (board, tuple(state["maps"]), bool(state.get("peace")), foes)
+    found = _FORTRESS_DIGITS.get(key)
+    if found is None:
         cities, maps = board.cities, state["maps"]
-        on_maps = _ON_MAPS[key] = frozenset(f for f in model.fortresses_of(board)
-                                            if cities[f].map in maps)
-    return (held | free) & on_maps
+        on_maps = [f for f in model.fortresses_of(board) if cities[f].map in maps]
+        homes = [model.home_of(state, board, f) for f in on_maps]
+        digits = bytearray(b"0" * len(board.numbers()))
+        board.targets([f for f, h in zip(on_maps, homes, strict=True) if h is None or foe(h)],
+                      digits)
+        found = _FORTRESS_DIGITS[key] = (bytes(digits), {f: board.digit(f) for f in on_maps})
+    base, at = found
+    digits = bytearray(base)
+    for city, rec in state["control"].items():
+        i = at.get(city)
+        if i is not None:
+            holder = rec["power"]
+            digits[i] = 49 if holder is None or foe(holder) else 48  # "1" or "0"
+    return digits
 
 
-_ON_MAPS: dict[tuple[Any, ...], frozenset[str]] = {}
+_FORTRESS_DIGITS: dict[tuple[Any, ...], tuple[bytes, dict[str, int]]] = {}
 
 
 def _pick(rng: Rng, reach: Reach, near: _Nearest) -> str | None:

@@ -365,23 +365,33 @@ class Board:
 
     def ring_steps(self, number: int, targets: int) -> int | None:
         """The road steps from city ``number`` to the nearest city of the mask ``targets``
-        (:meth:`targets`), None if it reaches none: its rings, widened as far as needed."""
-        depth = 8
-        while True:
-            rings = self.rings(depth)[number]
-            d = next(compress(count(), map(targets.__and__, rings)), None)
-            if d is not None or len(rings) <= self._ring_build[2] or not self._ring_build[1]:
-                return d  # found, or the city's rings are all there
-            depth *= 2
+        (:meth:`targets`), None if it reaches none: its rings as far as they are built, else
+        a search from the city (remembered): the few cities that ask so far spare every city
+        its farthest rings."""
+        rings = self.rings(0)[number]
+        d = next(compress(count(), map(targets.__and__, rings)), None)
+        if d is not None or len(rings) <= self._ring_build[2] or not self._ring_build[1]:
+            return d  # found, or the city's rings are all there
+        dist = self.numbered_distances(self._numbering()[2][number])
+        chosen = compress(dist, map("1".__eq__, bin(targets)[:1:-1]))  # bit j: number j
+        return min((d for d in chosen if d >= 0), default=None)
 
-    def targets(self, cities: Iterable[str]) -> int:
-        """``cities`` as a bit mask of city numbers (for :meth:`rings`)."""
+    def targets(self, cities: Iterable[str], digits: bytearray | None = None) -> int:
+        """``cities`` as a bit mask of city numbers (for :meth:`rings`), added to the binary
+        digits ``digits`` of one if given (changed in place; see :meth:`digit`)."""
         index = self._numbering()[0]
         top = len(index) - 1
-        digits = bytearray(b"0" * len(index))  # binary digits, city number ``top`` first
+        if digits is None:
+            digits = bytearray(b"0" * len(index))
         for i in map(index.__getitem__, cities):
             digits[top - i] = 49  # "1": no big integer made for each city
         return int(digits, 2) if digits else 0
+
+    def digit(self, city: str) -> int:
+        """Where ``city``'s bit stands in the binary digits of a mask of :meth:`targets`
+        (``len(numbers())`` digits, the highest number first)."""
+        index = self._numbering()[0]
+        return len(index) - 1 - index[city]
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest road steps from ``a`` to ``b``, or None if none joins them."""
