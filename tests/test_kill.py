@@ -158,6 +158,11 @@ def _kill_and_recover(kind: str, setup: dict[str, Path], tmp_path: Path, boundar
             return ["intake", str(camp), str(camp / "inbox"), str(setup["extra"]), "--now", NOW]
         return ["resolve", str(camp), "--now", NOW]
 
+    # a first run fills pbem's cache folder (compiled templates, map tiles), so the reference run
+    # makes the fs commits every later run makes
+    warm = tmp_path / "warm"
+    shutil.copytree(base, warm)
+    assert _run(args(warm)).returncode == 0
     reference = tmp_path / "reference"
     shutil.copytree(base, reference)
     started = time.monotonic()
