@@ -477,8 +477,10 @@ def form_scripts(game_name: str) -> list[Path]:
     return [folder / f"{game_name}.js"] + sorted(folder.glob(f"{game_name}_*.js"))
 
 
+@cache
 def has_form(game_name: str) -> bool:
-    """Whether the page can build orders for ``game_name`` (it has a form script)."""
+    """Whether the page can build orders for ``game_name`` (it has a form script): asked for
+    every seat's page, answered once per process, as the page's code is packed once."""
     return bool(form_scripts(game_name))
 
 
