@@ -283,3 +283,21 @@ def test_a_rollback_past_a_commitment_keeps_it_pending(tmp_path: Path, mini_camp
     assert last["kind"] == "phase" and last["phase"] == "round-2"
     assert sorted(last["entropy"]) == ["north", "south"], last["entropy"]
     assert "audit passed" in run_cli("audit", str(mini_campaign)).output
+
+
+def test_one_campaign_object_sees_a_roster_change_it_appends(mini_campaign: Path, keys: dict[str, Path]) -> None:
+    """The roster is read once per state of the records: a change appended through the same
+    object is seen at once, and a caller changing the dict it got changes nothing."""
+    from pbem.core import gm
+    from pbem.core.campaign import Campaign, Seat, parse_time
+    from pbem.core.keys import load_public_key
+
+    with Campaign(mini_campaign).locked() as camp:
+        before = camp.roster()
+        before.pop("north")
+        assert set(camp.roster()) == {"north", "south"}
+        assert camp.roster()["south"].email == "south@example.org"
+        new = Seat("south", "m@example.org", load_public_key(str(keys["mallory"].with_suffix(".pub"))))
+        gm.replace_player(camp, new, parse_time(NOW))
+        assert camp.roster()["south"].email == "m@example.org"
+        assert camp.roster()["south"].key.sign_id == new.key.sign_id

@@ -163,6 +163,7 @@ class Campaign:
         self.secret_dir = self.root / "secret"
         self._records: list[dict[str, Any]] | None = None
         self._pins: dict[int, str] = {}
+        self._roster: tuple[list[dict[str, Any]], int, dict[str, Seat]] | None = None
 
     # -- creation ---------------------------------------------------------------------------
 
@@ -339,15 +340,21 @@ class Campaign:
         return game
 
     def roster(self) -> dict[str, Seat]:
-        """The seats as they stand after every roster change."""
-        roster = dict(self.create_record()["roster"])
-        for rec in self.effective_records():
-            if rec["kind"] == "roster":
-                roster[rec["seat"]] = rec["entry"]
-        return {
-            name: Seat(name, e["email"], parse_public_key(e["key"], f"roster seat {name}"), e.get("lang", "en"), e.get("tz", DEFAULT_TZ))
-            for name, e in sorted(roster.items())
-        }
+        """The seats as they stand after every roster change (read once per state of the
+        records: each key is checked as it is parsed, and commands ask for the roster often)."""
+        records = self.records()
+        memo = self._roster
+        if memo is None or memo[0] is not records or memo[1] != len(records):
+            roster = dict(self.create_record()["roster"])
+            for rec in self.effective_records():
+                if rec["kind"] == "roster":
+                    roster[rec["seat"]] = rec["entry"]
+            seats = {
+                name: Seat(name, e["email"], parse_public_key(e["key"], f"roster seat {name}"), e.get("lang", "en"), e.get("tz", DEFAULT_TZ))
+                for name, e in sorted(roster.items())
+            }
+            memo = self._roster = (records, len(records), seats)  # (the list itself kept: its id stays its own)
+        return dict(memo[2])
 
     def effective_records(self) -> list[dict[str, Any]]:
         """The records in force: a ``rollback`` record supersedes the records after its target."""
