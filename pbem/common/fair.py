@@ -97,9 +97,19 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates from the end)."""
+        """Shuffle in place (Fisher-Yates from the end): ``below(i + 1)`` for each place ``i``
+        from the last down to 1, written out here (a long deck makes many draws)."""
+        words, log = self._words, self.log
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS.get(n) or _TWO64 - (_TWO64 % n)
+            x = words.pop() if words else self._take8()
+            while x >= limit:
+                x = words.pop() if words else self._take8()
+            j = x % n
+            self.draws += 1
+            if log is not None:
+                log.append([n, j])
             items[i], items[j] = items[j], items[i]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
