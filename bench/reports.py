@@ -93,7 +93,7 @@ def forget_drawings() -> None:
     orderpage.compress_svg.cache_clear()
     pagekit.forget()  # the packed parts it keeps, the ground's with the phases' (a daily run packs the ground once)
     mailout._base64.cache_clear()  # the map images' base 64, kept from one seat's mail to the next
-    reportpage.forget_shared()  # the report sections every report of a phase shows alike
+    reportpage.forget_shared()  # the report sections every report of a phase shows alike, its names, links and form comments
 
 
 @contextlib.contextmanager
