@@ -3,7 +3,7 @@ pieces go by. Pure: a context in, text out."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
@@ -284,12 +284,10 @@ def linked_assets(html: str, folder: str = "") -> tuple[str, dict[str, str]]:
     """A page stored beside others that share its style sheet and scripts: ``html`` with its
     inline style sheet and inline scripts replaced by links to files in ``folder`` named by their
     content (``report.<hash>.css``, ``report.<hash>.js``), and those files' names and texts."""
-    from pbem.common.canonical import content_name
-
     files: dict[str, str] = {}
 
     def link(text: str, ext: str) -> str:
-        name = content_name("report", text, ext)
+        name = _asset_name(text, ext)
         files[name] = text
         return folder + name
 
@@ -305,3 +303,11 @@ def linked_assets(html: str, folder: str = "") -> tuple[str, dict[str, str]]:
             start = html.find(f"<{tag}>", at)
             end = html.find(f"</{tag}>", start)
     return "".join(out) + html[at:], files
+
+
+@lru_cache(maxsize=8)
+def _asset_name(text: str, ext: str) -> str:
+    """The name a report's style sheet or script is stored under (the same text in every report)."""
+    from pbem.common.canonical import content_name
+
+    return content_name("report", text, ext)
