@@ -119,6 +119,22 @@ def test_a_map_is_the_same_whether_its_pieces_tiles_are_drawn_kept_stored_or_dam
     rastersprites.forget()
 
 
+def test_crops_moved_by_whole_pixels_draw_their_pieces_on_the_same_grid() -> None:
+    """A crop's box moves from phase to phase by whole pixels of its scale (onto the tiles'
+    grid): its pieces are then drawn on the same grid, so a piece that stayed is the same tile,
+    kept from the phase before."""
+    from pbem.render import rastersprites, rastertiles
+
+    view = (0.0, 0.0, 842.5, 970.0)
+    grids = set()
+    for box in [(200.3, 300.7, 320.0, 213.3), (230.9, 310.2, 320.0, 213.3), (180.0, 290.0, 320.0, 213.3)]:
+        drawn, _step = rastertiles.steady_box(box, 640, view)
+        scale, fx, fy, ix, iy = rastersprites.grid(rastersprites.view_of(drawn, 640, 427))
+        assert 0 <= fx < 1 and 0 <= fy < 1
+        grids.add((scale, fx, fy))
+    assert len(grids) == 1, grids
+
+
 def test_a_layer_the_atlas_cannot_measure_is_drawn_whole() -> None:
     """An element moved by a transform has no extent this can read from its coordinates: the
     layer is then drawn by resvg as one sheet, the same picture."""
