@@ -194,11 +194,13 @@ def _tile(sheet: bytes, defs: str, grid: tuple[float, float, float], box: Box, s
     from PIL import Image
 
     x0, y0, x1, y1 = box
+    size = (x1 - x0, y1 - y0)
+    if size[0] * size[1] > KEPT_PIXELS:  # a move's arrow, drawn for one phase: cheaper drawn than stored
+        return _drawn(defs, grid, box, shapes)
     name = hashlib.sha256(b"\0".join([sheet, b"%d %d %d %d" % box, *(s.encode("utf-8") for s in shapes)])).hexdigest()[:40]
     tile = _kept.get(name)
     if tile is not None:
         return tile
-    size = (x1 - x0, y1 - y0)
     folder = _folder()
     pixels = rasterstore.read(folder / name, size[0] * size[1] * 4) if folder is not None else None
     if pixels is not None:
@@ -227,7 +229,10 @@ def _drawn(defs: str, grid: tuple[float, float, float], box: Box, shapes: list[s
     return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
 
 
-KEPT = 4096  # tiles kept in the process (a map's are some 60-150, a few KB each)
+KEPT = 4096  # tiles kept in the process (a map's are some 20-60, a few KB each)
+# the largest tile kept: counters and marks, alone or a few together, are smaller; what is
+# larger is the phase's moves (long arrows, their tiles mostly bare), never drawn alike again
+KEPT_PIXELS = 8192
 _kept: dict[str, Image.Image] = {}
 
 
