@@ -119,6 +119,15 @@ def test_a_map_is_the_same_whether_its_pieces_tiles_are_drawn_kept_stored_or_dam
     rastersprites.forget()
 
 
+def test_the_elements_of_a_layer_are_found_by_their_tags() -> None:
+    """Each top-level element whole (a group with its children, an empty element), a comment
+    passed over."""
+    from pbem.render.rastersprites import elements
+
+    body = '<!-- pieces --><g id="a"><rect x="1" /><g><circle r="2"/></g></g><circle r="2"/><path d="M0,0 L1,1"></path>'
+    assert elements(body) == ['<g id="a"><rect x="1" /><g><circle r="2"/></g></g>', '<circle r="2"/>', '<path d="M0,0 L1,1"></path>']
+
+
 def test_crops_moved_by_whole_pixels_draw_their_pieces_on_the_same_grid() -> None:
     """A crop's box moves from phase to phase by whole pixels of its scale (onto the tiles'
     grid): its pieces are then drawn on the same grid, so a piece that stayed is the same tile,

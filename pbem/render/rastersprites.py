@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 _TAG = re.compile(r"<(/?)([\w:-]+)([^>]*)>")  # the attributes end with the "/" of an empty element
-_BOUND = re.compile(r"<(/?)[^>]*>")
+_BOUND = re.compile(r"<(/?)[\w:-][^>]*>")  # a tag (not a comment nor a declaration)
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _ID = re.compile(r' id="[^"]*"')
 _NUMBER = re.compile(r"-?\d*\.?\d+(?:[eE][-+]?\d+)?")
