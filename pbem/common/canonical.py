@@ -9,14 +9,29 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.encoder
 from typing import Any
+
+
+def _not_plain(value: Any) -> Any:
+    raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")
+
+
+# Canonical JSON is what ``json.dumps(data, sort_keys=True, separators=(",", ":"),
+# ensure_ascii=False, allow_nan=False)`` writes; its C encoder is built here once rather than on
+# every call (states and records are hashed everywhere, most of them small, so building it was
+# a good part of the cost). Plain data has no cycles: none are looked for.
+_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+_encode = (_make_encoder(None, _not_plain, json.encoder.encode_basestring, None, ":", ",", True, False, False)
+           if _make_encoder is not None else None)
 
 
 def canonical(data: Any) -> bytes:
     """The canonical bytes of ``data`` (plain dicts, lists, str, int, float, bool, None)."""
-    return json.dumps(
-        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    if _encode is None:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          allow_nan=False).encode("utf-8")
+    return "".join(_encode(data, 0)).encode("utf-8")
 
 
 def sha256_hex(data: bytes) -> str:
