@@ -384,3 +384,25 @@ def test_a_tile_inside_a_clip_rectangle_is_drawn_without_the_clip() -> None:
     assert "clip-path=" in rastertiles._unclipped(rastersvg.within(ground, edge), edge)
     clipped = rastersvg.draw(part, 256, inside, rastersvg.PAPER)
     assert ImageChops.difference(clipped, rastersvg.draw(rastertiles._unclipped(part, inside), 256, inside, rastersvg.PAPER)).getbbox() is None
+
+
+def test_pictures_written_long_ago_are_pruned(tmp_path: Any) -> None:
+    """A long campaign's pieces' tiles do not pile up: those written more than the days given
+    ago are removed, the rest (and what is not a file) left alone, and a picture read back
+    after its file is gone is drawn again."""
+    import os
+    import time
+
+    from pbem.render import rasterstore
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    rasterstore.write(old, b"\0" * 16)
+    rasterstore.write(new, b"\1" * 16)
+    (tmp_path / "folder").mkdir()
+    month = time.time() - 31 * 86400
+    os.utime(old, (month, month))
+    os.utime(tmp_path / "folder", (month, month))
+    rasterstore.prune(tmp_path, 30)
+    assert not old.exists() and rasterstore.read(old, 16) is None
+    assert rasterstore.read(new, 16) == b"\1" * 16 and (tmp_path / "folder").is_dir()
+    rasterstore.prune(tmp_path / "missing", 30)  # no folder: nothing to do, no error

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.render import rasterstore
+from pbem.render.cachedir import UNUSED_DAYS
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -245,8 +246,12 @@ def forget() -> None:
 
 @lru_cache(maxsize=1)
 def _folder() -> Path | None:
-    """The tiles' folder (:func:`pbem.render.rasterstore.folder`); ``None`` when it cannot be made."""
-    return rasterstore.folder("map-sprites", (__file__,))
+    """The tiles' folder (:func:`pbem.render.rasterstore.folder`), the tiles written more than
+    :data:`~pbem.render.cachedir.UNUSED_DAYS` days ago removed; ``None`` when it cannot be made."""
+    folder = rasterstore.folder("map-sprites", (__file__,))
+    if folder is not None:
+        rasterstore.prune(folder, UNUSED_DAYS)
+    return folder
 
 
 Box = tuple[int, int, int, int]
