@@ -128,6 +128,18 @@ def test_the_elements_of_a_layer_are_found_by_their_tags() -> None:
     assert elements(body) == ['<g id="a"><rect x="1" /><g><circle r="2"/></g></g>', '<circle r="2"/>', '<path d="M0,0 L1,1"></path>']
 
 
+def test_a_tile_of_shapes_naming_no_class_is_drawn_without_a_style_sheet_that_cannot_paint_them() -> None:
+    """resvg reads the style sheet for every tile: it is left out where no rule can reach the
+    tile's shapes (rules for classes, for words, for the drawing's fonts), kept where one can."""
+    from pbem.render.rastersprites import _unstyled
+
+    sheet = "<defs><style><![CDATA[\nsvg { font-family: 'DejaVu Sans'; }\ntext { fill: #111; }\n.lbl.major, .road { stroke: #333; }\n]]></style><marker id=\"m\" /></defs>"
+    assert _unstyled(sheet) == '<defs><marker id="m" /></defs>'
+    for reaching in ("rect { fill: red; }", "svg { fill: red; }", "g > .road { stroke: red; }", "* { opacity: 0.5; }"):
+        assert _unstyled(f"<defs><style>.a {{ fill: red; }} {reaching}</style></defs>") is None, reaching
+    assert _unstyled('<defs><marker id="m" /></defs>') is None  # no sheet: nothing to leave out
+
+
 def test_crops_moved_by_whole_pixels_draw_their_pieces_on_the_same_grid() -> None:
     """A crop's box moves from phase to phase by whole pixels of its scale (onto the tiles'
     grid): its pieces are then drawn on the same grid, so a piece that stayed is the same tile,

@@ -171,9 +171,31 @@ def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
     if not groups:
         return out
     sheet = hashlib.sha256(f"{defs}\0{scale!r} {fx!r} {fy!r}".encode()).digest()
+    plain = _unstyled(defs)
     for r, shapes, (x0, y0, x1, y1) in groups:
-        out[r].append(Sprite(x0, y0, _tile(sheet, defs, (scale, fx, fy), (x0 - ix, y0 - iy, x1 - ix, y1 - iy), shapes)))
+        used = defs if plain is None or any("class=" in shape for shape in shapes) else plain
+        out[r].append(Sprite(x0, y0, _tile(sheet, used, (scale, fx, fy), (x0 - ix, y0 - iy, x1 - ix, y1 - iy), shapes)))
     return out
+
+
+_STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_CLASSES = re.compile(r"(?:\.[\w-]+)+")
+
+
+@lru_cache(maxsize=8)
+def _unstyled(defs: str) -> str | None:
+    """``defs`` without its style sheet when the sheet cannot paint a shape that names no class
+    (its rules are for classes, for words, or for the fonts of the whole drawing), so that
+    resvg does not read it for each tile of such shapes; ``None`` when it might."""
+    sheets = _STYLE.findall(defs)
+    for css in sheets:
+        for selectors, body in _RULE.findall(css.replace("<![CDATA[", "").replace("]]>", "")):
+            for sel in (part.strip() for part in selectors.split(",")):
+                fonts = all(decl.split(":")[0].strip().startswith("font-") for decl in body.split(";") if decl.strip())
+                if not (_CLASSES.fullmatch(sel) or sel == "text" or (sel == "svg" and fonts)):
+                    return None
+    return _STYLE.sub("", defs) if sheets else None
 
 
 def grid(view: View) -> tuple[float, float, float, int, int]:
