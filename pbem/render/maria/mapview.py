@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.common.canonical import canonical
 from pbem.games.base import Box
-from pbem.games.maria.board import load_board
+from pbem.games.maria.board import Board, load_board
 from pbem.render import i18n
 from pbem.render.maria.names import glossary
 
@@ -20,7 +20,7 @@ def action_box(view: Mapping[str, Any], highlights: Mapping[str, Any]) -> Box | 
     span it)."""
     from pbem.render.maria.svgmap import action_box as box_of
 
-    return box_of(load_board(), dict(highlights), maps=_maps(view))
+    return box_of(_board(), dict(highlights), maps=_maps(view))
 
 
 def _maps(view: Mapping[str, Any]) -> list[str] | None:
@@ -50,7 +50,27 @@ def map_svg(view: Mapping[str, Any], highlights: Mapping[str, Any], lang: str) -
         names = glossary(lang)["generals"]
         map_view = dict(map_view, generals=[dict(g, name_zh=names.get(g.get("id"), g.get("name")))
                                             for g in map_view.get("generals", [])])
-    return _render_map(canonical({"view": map_view, "highlights": highlights, "maps": _maps(view)}).decode("utf-8"), lang)
+    data = {"view": map_view, "highlights": highlights, "maps": _maps(view)}
+    return _render_map(_Key(canonical(data).decode("utf-8"), data), lang)
+
+
+@cache
+def _board() -> Board:
+    """The shipped board the reports draw, loaded once per process (it is part of the
+    installed program, like the templates)."""
+    return load_board()
+
+
+class _Key(str):
+    """A drawing's input as canonical JSON text (what the cache below is keyed by), carrying
+    the data it was written from, so a drawing need not read the text back."""
+
+    data: dict[str, Any]
+
+    def __new__(cls, text: str, data: dict[str, Any]) -> _Key:
+        key = super().__new__(cls, text)
+        key.data = data
+        return key
 
 
 @cache
@@ -65,5 +85,5 @@ def _render_map(key: str, lang: str) -> str:
     # draws the same map once. Drawing is pure, so the cache cannot change a byte.
     from pbem.render.maria.svgmap import render_map
 
-    data = json.loads(key)
-    return render_map(load_board(), data["view"], highlights=data["highlights"], lang=lang, maps=data.get("maps"))
+    data = key.data if isinstance(key, _Key) else json.loads(key)
+    return render_map(_board(), data["view"], highlights=data["highlights"], lang=lang, maps=data.get("maps"))

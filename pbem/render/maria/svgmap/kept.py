@@ -100,6 +100,7 @@ class KeptNames:
         self.by_rank: tuple[list[tuple[str, Label]], ...] = tuple(
             sorted((c, lbl) for c, lbl in self.labels.items() if self.rank[c] == n) for n in range(3))
         self._places: dict[tuple[str, bool], tuple[list[list[Place]], Box]] = {}
+        self._open: dict[str, list[tuple[frozenset[str], Place]]] = {}
         self._reach: dict[str, frozenset[str]] = {}
         self._unnamed_near: dict[str, frozenset[str]] = {}
 
@@ -114,6 +115,15 @@ class KeptNames:
             near = self.grid.near(area)
             self._places[key] = ([[Place(s, self.grid, near) for s in tier] for tier in tried], area)
         return self._places[key]
+
+    def open_places(self, cid: str) -> list[tuple[frozenset[str], Place]]:
+        """The places tried for ``cid``'s small name, in order, that cover no city symbol (the
+        only ones it may take), each with the cities whose kept names it covers."""
+        if cid not in self._open:
+            tiers, _ = self.places(cid, False)
+            self._open[cid] = [(cover.owners, place) for tier in tiers for place in tier
+                               if not (cover := place.covered()).symbols]
+        return self._open[cid]
 
     def label(self, cid: str, place: Place) -> Label:
         if place.label is None:
@@ -155,24 +165,13 @@ def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequ
     return cost
 
 
-def _first_free(tiers: Iterable[Iterable[Place]], area: Box, moved: Set[str], dynamic: Boxes) -> Place | None:
-    """The first place where a small name covers nothing: no city symbol, no kept name that
-    stays, none of the view's pieces or moved names (in ``dynamic``; ``area`` holds every
-    place)."""
-    near: list[Entry] | None = None
-    for tier in tiers:
-        for place in tier:
-            cover = place.cover or place.covered()
-            if cover.symbols or not cover.owners <= moved:
-                continue
-            if near is None:
-                near = dynamic.near(area)
-            x0, y0, x1, y1 = place.box
-            for other, _, _, _ in near:
-                if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
-                    break
-            else:
-                return place
+def _first_free(places: Iterable[tuple[frozenset[str], Place]], moved: Set[str], dynamic: Boxes) -> Place | None:
+    """The first place where a small name covers nothing: no city symbol (``places`` holds
+    only those), no kept name that stays, none of the view's pieces or moved names (in
+    ``dynamic``)."""
+    for owners, place in places:
+        if owners <= moved and not dynamic.cost(place.box, first=True):
+            return place
     return None
 
 
@@ -208,15 +207,12 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
     # them together, the small names within their reach; then the unnamed towns that may now
     # find room where a name left.
     small = {c for c in moved if not important(c)}
-    for cid in sorted(small):
-        small |= kept.reach(cid) - busy
+    small |= set().union(*[kept.reach(cid) for cid in small]) - busy
     moved |= small
-    for cid in sorted(moved):
-        if cid in kept.labels:
-            small |= kept.unnamed_near(cid) - busy
+    small |= set().union(*[kept.unnamed_near(cid) for cid in moved if cid in kept.labels]) - busy
     # as in the full placement, a small name goes only where it covers nothing
     for cid in sorted(small):
-        free = _first_free(*kept.places(cid, False), moved=moved, dynamic=dynamic)
+        free = _first_free(kept.open_places(cid), moved, dynamic)
         if free is not None:
             label = kept.label(cid, free)
             dynamic.add(label.box, LABEL_HIT, cid, False)

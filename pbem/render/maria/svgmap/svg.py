@@ -41,11 +41,17 @@ def esc_attr(value: str) -> str:
             .replace("\r", "&#13;").replace("\t", "&#09;"))
 
 
+def _attr(k: str, v: object) -> str:
+    return f' {k}="{v}"' if isinstance(v, (int, float)) else f' {k}="{esc_attr(str(v))}"'
+
+
 def open_tag(tag: str, attrs: Attrs) -> str:
     """An element's start tag without its closing bracket (None values left out)."""
-    # numbers need no escaping
-    return f"<{tag}" + "".join([f' {k}="{v}"' if isinstance(v, (int, float)) else f' {k}="{esc_attr(str(v))}"'
-                                for k, v in sorted(attrs.items()) if v is not None])
+    # numbers and most words need no escaping: told apart inline, as a map has thousands of tags
+    search = _SPECIAL.search
+    return f"<{tag}" + "".join([
+        f' {k}="{v}"' if (type(v) is float or type(v) is int or (type(v) is str and search(v) is None))
+        else _attr(k, v) for k, v in sorted(attrs.items()) if v is not None])
 
 
 def el(tag: str, attrs: Attrs, body: str = "") -> str:
