@@ -31,7 +31,7 @@ from pbem.render.maria.svgmap.labels import (
     place_labels,
     spots,
 )
-from pbem.render.maria.svgmap.svg import Box, overlaps
+from pbem.render.maria.svgmap.svg import Box
 
 
 class Cover(NamedTuple):
@@ -158,9 +158,9 @@ def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequ
     for owner, weight in cover.big_names:
         if owner not in moved:
             cost += weight
-    box = place.box
+    x0, y0, x1, y1 = place.box
     for other, weight, owner, big in (near if cover.one_cell else unique):
-        if overlaps(box, other) and not (owner and not big):
+        if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1 and (big or not owner):
             cost += weight
     return cost
 
@@ -170,7 +170,7 @@ def _first_free(places: Iterable[tuple[frozenset[str], Place]], moved: Set[str],
     only those), no kept name that stays, none of the view's pieces or moved names (in
     ``dynamic``)."""
     for owners, place in places:
-        if owners <= moved and not dynamic.cost(place.box, first=True):
+        if owners <= moved and not dynamic.hit(place.box):
             return place
     return None
 

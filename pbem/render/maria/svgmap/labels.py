@@ -84,6 +84,18 @@ class Boxes:
                         total += weight
         return total
 
+    def hit(self, box: Box) -> bool:
+        """Whether ``box`` overlaps any box taken."""
+        c = self.cell
+        x0, y0, x1, y1 = box
+        cells = self.cells
+        for i in range(int(x0 // c), int(x1 // c) + 1):
+            for j in range(int(y0 // c), int(y1 // c) + 1):
+                for other, _, _, _ in cells.get((i, j), ()):
+                    if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
+                        return True
+        return False
+
     def owners(self, box: Box) -> set[str]:
         """The cities whose names ``box`` overlaps."""
         c = self.cell

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.games.maria.board import POWERS
 from pbem.render.maria.svgmap.style import COUNTER, GNAME_SIZE, POWER_COLOURS, STACK_GAP
-from pbem.render.maria.svgmap.svg import Box, el, points, rnd, svg_text, svg_title
+from pbem.render.maria.svgmap.svg import Box, el, esc_attr, esc_text, points, rnd, svg_text, svg_title
 
 # -- pieces --------------------------------------------------------------------------------
 
@@ -26,6 +26,19 @@ def short_name(g_: Mapping[str, Any], lang: str) -> str:
     return word if len(word) <= 9 else word[:7] + "."
 
 
+# The pieces are many and alike: their elements are written out directly, attributes in sorted
+# order, as :func:`.svg.el` writes them (numbers as ``str`` gives them, words escaped).
+
+
+def _tag(name: str, attrs: str, body: str) -> str:
+    """An element of attributes ``attrs`` (written) and ``body`` (SVG), as :func:`.svg.el`."""
+    return f"<{name}{attrs}>{body}</{name}>" if body else f"<{name}{attrs} />"
+
+
+def _group(attrs: Mapping[str, str], body: str) -> str:
+    return _tag("g", f' class="{esc_attr(attrs["class"])}" id="{esc_attr(attrs["id"])}"', body)
+
+
 def counter(g_: Mapping[str, Any], x: float, y: float, lang: str, sample: str = "") -> str:
     power = str(g_.get("power"))
     fill, edge, ink = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
@@ -39,45 +52,42 @@ def counter(g_: Mapping[str, Any], x: float, y: float, lang: str, sample: str = 
     tip = f"{name or g_.get('id')} ({power})"
     if g_.get("troops") is not None:
         tip += f": {g_.get('troops')}"
+    edge = esc_attr(edge)
     body = [svg_title(tip),
-            el("rect", {"fill": "url(#hatch)" if face_down else fill, "height": COUNTER,
-                         "rx": 1.8, "stroke": edge, "stroke-width": 1.4, "width": COUNTER,
-                         "x": rnd(x), "y": rnd(y)})]
+            f'<rect fill="{"url(#hatch)" if face_down else esc_attr(fill)}" height="{COUNTER}" rx="1.8"'
+            f' stroke="{edge}" stroke-width="1.4" width="{COUNTER}" x="{rnd(x)}" y="{rnd(y)}" />']
     cx, cy = rnd(x + COUNTER / 2), rnd(y + COUNTER / 2 + 0.4)
-    if face_down:
-        body.append(svg_text("?", {"class": "rank", "fill": "#333333", "x": cx, "y": cy}))
-    else:
-        body.append(svg_text(str(g_.get("rank", "")), {"class": "rank", "fill": ink, "x": cx,
-                                                     "y": cy}))
+    rank = "?" if face_down else esc_text(str(g_.get("rank", "")))
+    body.append(_tag("text", f' class="rank" fill="{"#333333" if face_down else esc_attr(ink)}" x="{cx}" y="{cy}"',
+                     rank))
     troops = g_.get("troops")
     if troops is not None:
         bx, by = rnd(x + COUNTER - 0.5), rnd(y + COUNTER - 0.5)
-        body.append(el("circle", {"cx": bx, "cy": by, "fill": "#ffffff", "r": 4.2,
-                                   "stroke": edge, "stroke-width": 0.9}))
-        body.append(svg_text(str(troops), {"class": "troops", "x": bx, "y": rnd(by + 0.3)}))
+        body.append(f'<circle cx="{bx}" cy="{by}" fill="#ffffff" r="4.2" stroke="{edge}" stroke-width="0.9" />')
+        body.append(_tag("text", f' class="troops" x="{bx}" y="{rnd(by + 0.3)}"', esc_text(str(troops))))
     if g_.get("blocked"):
-        body.append(el("path", {
-            "class": "blocked-mark",
-            "d": f"M{rnd(x - 1)},{rnd(y - 1)} L{rnd(x + COUNTER + 1)},{rnd(y + COUNTER + 1)}"
-                 f" M{rnd(x + COUNTER + 1)},{rnd(y - 1)} L{rnd(x - 1)},{rnd(y + COUNTER + 1)}",
-            "fill": "none", "stroke": "#e0201b", "stroke-width": 2.2}))
+        body.append(
+            f'<path class="blocked-mark" d="M{rnd(x - 1)},{rnd(y - 1)} L{rnd(x + COUNTER + 1)},{rnd(y + COUNTER + 1)}'
+            f' M{rnd(x + COUNTER + 1)},{rnd(y - 1)} L{rnd(x - 1)},{rnd(y + COUNTER + 1)}"'
+            ' fill="none" stroke="#e0201b" stroke-width="2.2" />')
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": " ".join(classes), "id": f"general-{g_.get('id')}"})
-    return el("g", attrs, "".join(body))
+    return _group(attrs, "".join(body))
 
 
 def train(t: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
     power = str(t.get("power"))
     fill, edge, _ = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
+    edge = esc_attr(edge)
+    wheels = "".join(f'<circle cx="{rnd(x + dx)}" cy="{rnd(y + 7.2)}" fill="#ffffff" r="1.8" stroke="{edge}"'
+                     ' stroke-width="0.9" />' for dx in (2.5, 7.5))
     body = (svg_title(f"{t.get('id')} ({power})")
-            + el("rect", {"fill": fill, "height": 6.5, "stroke": edge, "stroke-width": 1.1,
-                           "width": 10, "x": rnd(x), "y": rnd(y)})
-            + "".join(el("circle", {"cx": rnd(x + dx), "cy": rnd(y + 7.2), "fill": "#ffffff",
-                                     "r": 1.8, "stroke": edge, "stroke-width": 0.9})
-                      for dx in (2.5, 7.5)))
+            + f'<rect fill="{esc_attr(fill)}" height="6.5" stroke="{edge}" stroke-width="1.1" width="10"'
+              f' x="{rnd(x)}" y="{rnd(y)}" />'
+            + wheels)
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": f"train power-{power}", "id": f"train-{t.get('id')}"})
-    return el("g", attrs, body)
+    return _group(attrs, body)
 
 
 def hussar(city: str, x: float, y: float, sample: str = "") -> str:
@@ -88,7 +98,7 @@ def hussar(city: str, x: float, y: float, sample: str = "") -> str:
             + svg_text("H", {"class": "troops", "fill": POWER_COLOURS["AU"][2], "x": rnd(x), "y": rnd(y + 0.3)}))
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": "hussar", "id": f"hussar-{city}"})
-    return el("g", attrs, body)
+    return _group(attrs, body)
 
 
 def control_mark(city: str, info: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
@@ -96,19 +106,16 @@ def control_mark(city: str, info: Mapping[str, Any], x: float, y: float, sample:
     fill, edge, _ = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
     marker = bool(info.get("marker"))
     if marker:
-        body = el("circle", {"cx": x, "cy": y, "fill": fill, "r": 4.4, "stroke": "#c9a227",
-                              "stroke-width": 1.6})
+        body = (f'<circle cx="{x}" cy="{y}" fill="{esc_attr(fill)}" r="4.4" stroke="#c9a227"'
+                ' stroke-width="1.6" />')
     else:
-        body = (el("line", {"stroke": "#2b2418", "stroke-width": 1, "x1": x, "x2": x,
-                             "y1": rnd(y + 5), "y2": rnd(y - 5)})
-                + el("polygon", {"fill": fill,
-                                  "points": points([(x, rnd(y - 5)), (rnd(x + 7), rnd(y - 2.5)),
-                                                     (x, y)]),
-                                  "stroke": edge, "stroke-width": 0.8}))
+        body = (f'<line stroke="#2b2418" stroke-width="1" x1="{x}" x2="{x}" y1="{rnd(y + 5)}" y2="{rnd(y - 5)}" />'
+                f'<polygon fill="{esc_attr(fill)}" points="{x},{rnd(y - 5)} {rnd(x + 7)},{rnd(y - 2.5)} {x},{y}"'
+                f' stroke="{esc_attr(edge)}" stroke-width="0.8" />')
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": f"{'victory-marker' if marker else 'control-flag'} power-{power}",
               "id": f"control-{city}"})
-    return el("g", attrs, body)
+    return _group(attrs, body)
 
 
 def draw_pieces(
