@@ -80,3 +80,16 @@ def test_a_view_drawn_twice_gives_the_same_bytes(i: int) -> None:
 
 if __name__ == "__main__":  # writes the digests (only when the drawing is meant to change)
     DIGESTS.write_text(json.dumps([_digest(i) for i in range(VIEWS)], indent=0) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "en"])
+def test_the_maps_title_is_the_reports_phase_title(lang: str) -> None:
+    from pbem.render import i18n
+    from pbem.render.maria import mapview
+
+    report = i18n.environment(lang).from_string('{% import "maria/names.txt" as n with context %}{{ n.title(v) }}')
+    steps = ["setup", "winter", "hussars", "france", "prussia", "austria", "politics", "over", "stage", "other"]
+    for turn in [0, 1, 2, 3, 4, 17, "5"]:
+        for step in steps:
+            view = {"turn": turn, "step": step}
+            assert str(mapview._names(lang).title(view)).strip() == report.render(v=view, glossary={}).strip()

@@ -45,7 +45,7 @@ def map_svg(view: Mapping[str, Any], highlights: Mapping[str, Any], lang: str) -
     if map_view is None:
         return None
     if lang != "en" and "step" in view:  # the title in the reader's language, as the report says it
-        map_view = dict(map_view, title=_title_template(lang).render(v=view, glossary={}).strip())
+        map_view = dict(map_view, title=str(_names(lang).title(view)).strip())
     if lang != "en":  # the generals' names on the counters, in the reader's language
         names = glossary(lang)["generals"]
         map_view = dict(map_view, generals=[dict(g, name_zh=names.get(g.get("id"), g.get("name")))
@@ -74,9 +74,9 @@ class _Key(str):
 
 
 @cache
-def _title_template(lang: str) -> Any:
-    """The names template's phase title (``n.title``), compiled once per language."""
-    return i18n.environment(lang).from_string('{% import "maria/names.txt" as n with context %}{{ n.title(v) }}')
+def _names(lang: str) -> Any:
+    """The names template's macros (``n.title`` names a phase), made once per language."""
+    return i18n.environment(lang).get_template("maria/names.txt").make_module({"glossary": {}})
 
 
 @lru_cache(maxsize=16)
