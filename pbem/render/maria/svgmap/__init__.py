@@ -158,7 +158,8 @@ def render_map(
                         for c in sorted(board.within(radius["city"], int(radius.get("n", 0)))))
         parts.append(el("g", {"id": "highlight-radius", "opacity": "0.35"}, shade))
     parts.append(st.cities)
-    parts.append(el("g", {"id": "labels"}, "".join([lbl.svg for lbl in labels])))
+    # the names' elements joined once, with the rest (as ``el("g", {"id": "labels"}, ...)`` writes them)
+    parts += ['<g id="labels">', *[lbl.svg for lbl in labels], "</g>"] if labels else ['<g id="labels" />']
     parts.append(el("g", {"id": "pieces"}, pieces))
     parts.append(draw_highlights(pos, highlights))
     parts.append(draw_title(board, view, lang))
