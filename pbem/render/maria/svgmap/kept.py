@@ -88,9 +88,11 @@ class KeptNames:
         self.grid = Boxes()
         for box in symbols:
             self.grid.add(box, 3)
+        self.names = Boxes()  # the names alone: which of them a view's pieces cover
         for lbl in place_labels(board, pos, symbols, (), set(), lang):
             self.labels[lbl.city] = lbl
             self.grid.add(lbl.box, LABEL_HIT, lbl.city, is_important(board.cities[lbl.city], set()))
+            self.names.add(lbl.box, LABEL_HIT, lbl.city)
         # for each town whose name found no free place, the area its name could take
         self.unnamed = Boxes()
         for cid in sorted(c for c in board.cities if c not in self.labels):
@@ -150,7 +152,7 @@ class KeptNames:
 DYNAMIC_CELL = 96.0
 
 
-def _big_cost(place: Place, moved: Set[str], near: Sequence[Entry], unique: Sequence[Entry]) -> int:
+def _big_cost(moved: Set[str], near: Sequence[Entry], unique: Sequence[Entry], place: Place) -> int:
     """What an important name covers at ``place``: city symbols, kept important names that
     stay, and the view's pieces and moved names (``near``; ``unique`` counts each box once)."""
     cover = place.cover or place.covered()
@@ -181,7 +183,7 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
     placed again around the kept names, important ones first as in the full placement.
     A small name that an important one now covers moves too, and a town left unnamed on the
     empty board gets a chance where a name moved away."""
-    cities, grid, rank = kept.board.cities, kept.grid, kept.rank
+    cities, rank = kept.board.cities, kept.rank
 
     def important(cid: str) -> bool:
         return rank[cid] < 2 or cid in busy
@@ -191,13 +193,12 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
         dynamic.add(box, PIECE_HIT)
     moved: set[str] = {c for c in busy if c in cities and rank[c] == 2}
     for box in obstacles:
-        moved |= grid.owners(box)
+        moved |= kept.names.owners(box)
     placed: dict[str, Label] = {}
     for cid in sorted((c for c in moved if important(c)), key=lambda c: (min(rank[c], 1), c)):
         tiers, area = kept.places(cid, True)
         near = dynamic.near(area)
-        _, place = choose(tiers, True, partial(_big_cost, moved=moved, near=near,
-                                               unique=list(dict.fromkeys(near))))
+        _, place = choose(tiers, True, partial(_big_cost, moved, near, list(dict.fromkeys(near))))
         label = kept.label(cid, place)
         dynamic.add(label.box, LABEL_HIT, cid, True)
         placed[cid] = label
