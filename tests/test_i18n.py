@@ -125,3 +125,26 @@ def test_marks_punctuate_each_language_and_escape_only_html(lang: str, wanted: s
     text = env.from_string(src.replace("EXT", "txt")).render()
     assert html == wanted
     assert text == wanted.replace("&lt;", "<")
+
+
+def test_attribute_lookups_are_jinjas_for_dicts_and_other_objects() -> None:
+    """The environment reads a dict's key without Jinja2's failed attribute lookup first, and
+    says the same: a dict's own attributes (``items``) before its keys, a missing key undefined
+    (which fails a strict template), anything else as Jinja2 does."""
+    import collections
+
+    import jinja2
+
+    env = i18n.environment("en")
+    d = {"seat": "Prussia", "items": "kept", "keys": 3}
+    od = collections.OrderedDict(d)
+    for obj in (d, od, [1], "text", 4, None, jinja2.Environment()):
+        for name in ("seat", "items", "keys", "missing", "upper", "__class__", "autoescape"):
+            ours, theirs = env.getattr(obj, name), jinja2.Environment.getattr(env, obj, name)
+            assert type(ours) is type(theirs), (obj, name)
+            if not isinstance(ours, jinja2.Undefined):
+                assert ours == theirs, (obj, name)
+    assert env.getattr(d, "seat") == "Prussia" and env.getattr(d, "items") == d.items
+    assert env.from_string("{{ d.seat }} {{ d.keys }}").render(d=d) == f"Prussia {d.keys}"
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ d.missing }}").render(d=d)
