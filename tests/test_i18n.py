@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -148,3 +149,37 @@ def test_attribute_lookups_are_jinjas_for_dicts_and_other_objects() -> None:
     assert env.from_string("{{ d.seat }} {{ d.keys }}").render(d=d) == f"Prussia {d.keys}"
     with pytest.raises(jinja2.UndefinedError):
         env.from_string("{{ d.missing }}").render(d=d)
+
+
+PAGE = ("{% macro m(x, y=2) %}{{ x }}-{{ y }}{% endmacro %}{% set v = 'set' %}"
+        "{{ plain(1, k=2) }} {{ m(1) }} {{ m(3, y=4) }} {{ seen('v') }} {{ seen('w') }} {{ where() }}"
+        "{% for i in [1] %}{{ seen('i') }}{% endfor %} {{ marks.paren('<') }} {{ marks.stop() }}")
+
+
+def test_calls_from_templates_pass_what_jinja_passes() -> None:
+    """Plain functions and macros are called as they are; a function that asks for the context,
+    the evaluation context or the environment still gets it; a StopIteration is undefined."""
+    import jinja2
+
+    env = i18n.environment("en")
+
+    @jinja2.pass_context
+    def seen(ctx: Any, name: str) -> Any:
+        return ctx.get(name)
+
+    @jinja2.pass_environment
+    def where(e: Any) -> bool:
+        return e is env
+
+    def stop() -> None:
+        raise StopIteration
+
+    page = env.from_string(PAGE)
+    values = {"plain": lambda a, k: a + k, "seen": seen, "where": where, "w": "given", "marks": i18n.Marks("en")}
+    assert page.render(values) == "3 1-2 3-4 set given True  (<) ."
+    jinjas = i18n._Environment(undefined=jinja2.StrictUndefined, finalize=i18n._finalize)  # Jinja2's own calls
+    jinjas.context_class = jinja2.runtime.Context
+    assert isinstance(env.from_string("").new_context(), i18n._Context)
+    assert jinjas.from_string(PAGE).render(values, where=lambda: True) == page.render(values)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ stop() ~ 'x' }}").render(stop=stop)

@@ -20,6 +20,7 @@ import gettext
 import hashlib
 import re
 import sys
+import types
 import weakref
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 import jinja2.visitor
 import markupsafe
 from jinja2 import nodes
@@ -124,12 +126,34 @@ class _Translated(jinja2.visitor.NodeTransformer):
         return out.set_lineno(node.lineno).set_environment(self.env)
 
 
+class _Context(jinja2.runtime.Context):
+    """A template's context whose calls of plain functions and macros (pbem's and the names'
+    macros, most of a report's calls) go straight to them: Jinja2 first looks for what to pass
+    such a callable (a context, an environment), which none of them asks for (their ``__call__``
+    carries no ``jinja_pass_arg``)."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja2's own signature)
+        if type(__obj) in _PLAIN_CALLABLES and getattr(__obj, "jinja_pass_arg", None) is None:
+            if kwargs:
+                kwargs.pop("_block_vars", None)
+                kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
+        return super().call(__obj, *args, **kwargs)
+
+
+_PLAIN_CALLABLES = frozenset({types.FunctionType, types.MethodType, jinja2.runtime.Macro})
+
+
 class _Environment(jinja2.Environment):
     """A Jinja2 environment that translates its templates' literal messages when it compiles
     them (:class:`_Translated`): about a third of a report's rendering time was spent looking
     up the same words again on every render."""
 
     catalog: gettext.NullTranslations = gettext.NullTranslations()
+    context_class = _Context
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
@@ -137,9 +161,8 @@ class _Environment(jinja2.Environment):
         return out
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        """``obj.attribute`` as Jinja2 says it (an attribute first, then an item), without raising
-        and catching an AttributeError for every key of a dict (the views, events and contexts
-        the templates read are dicts: some 2,800 lookups a phase)."""
+        """``obj.attribute`` as Jinja2's (an attribute, else an item), without an AttributeError
+        raised and caught for each key of a dict (the views and events: 2,800 lookups a phase)."""
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
             try:
                 return obj[attribute]
