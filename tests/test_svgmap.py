@@ -703,3 +703,18 @@ def test_a_crop_leaves_out_only_what_its_box_cannot_show(lang: str) -> None:
         under, over = (raster.without_titles(part) for part in raster._layers(svg, ground))
         whole = raster._layered(rastersvg.LANG.sub("", under, count=1), over, 320, box)  # small: quick
         assert raster.crop(svg, box, 320, ground) == whole, box
+
+
+def test_a_radius_on_one_map_shades_only_the_cities_drawn() -> None:
+    """The introductory game draws the Bohemia map alone (M1.4); a radius reaching past its edge
+    shades the drawn cities within it and no other (it raised a KeyError for a city off the map)."""
+    from pbem.render.maria import mapview
+
+    shipped = mapview._board()
+    view = {"generals": [], "trains": [], "hussars": [], "control": {}}
+    root = parse(render_map(shipped, view, highlights={"radius": {"city": "augsburg", "n": 2}}, maps=["bohemia"]))
+    within = shipped.within("augsburg", 2)
+    assert any(shipped.cities[c].map != "bohemia" for c in within)  # the case: it reaches off the map
+    drawn = {c.get("id")[len("city-"):] for c in root.iter() if (c.get("id") or "").startswith("city-")}
+    shade = root.find(f".//{SVG}g[@id='highlight-radius']")
+    assert shade is not None and len(shade) == len([c for c in within if c in drawn]) > 0

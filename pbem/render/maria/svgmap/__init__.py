@@ -155,7 +155,7 @@ def render_map(
     if radius and radius.get("city") in pos:
         shade = "".join(el("circle", {"cx": pos[c][0], "cy": pos[c][1], "fill": "#f2c230",
                                        "r": 10})
-                        for c in sorted(board.within(radius["city"], int(radius.get("n", 0)))))
+                        for c in sorted(board.within(radius["city"], int(radius.get("n", 0)))) if c in pos)
         parts.append(el("g", {"id": "highlight-radius", "opacity": "0.35"}, shade))
     parts.append(st.cities)
     # the names' elements joined once, with the rest (as ``el("g", {"id": "labels"}, ...)`` writes them)
