@@ -153,7 +153,7 @@ def test_attribute_lookups_are_jinjas_for_dicts_and_other_objects() -> None:
 
 PAGE = ("{% macro m(x, y=2) %}{{ x }}-{{ y }}{% endmacro %}{% set v = 'set' %}"
         "{{ plain(1, k=2) }} {{ m(1) }} {{ m(3, y=4) }} {{ seen('v') }} {{ seen('w') }} {{ where() }}"
-        "{% for i in [1] %}{{ seen('i') }}{% endfor %} {{ marks.paren('<') }} {{ marks.stop() }}")
+        "{% for i in [1] %}{{ seen('i') }}{% endfor %} {{ marks.paren('<') }} {{ marks.stop() }} {{ '-'.join(['a', 'b']) }}")
 
 
 def test_calls_from_templates_pass_what_jinja_passes() -> None:
@@ -176,7 +176,7 @@ def test_calls_from_templates_pass_what_jinja_passes() -> None:
 
     page = env.from_string(PAGE)
     values = {"plain": lambda a, k: a + k, "seen": seen, "where": where, "w": "given", "marks": i18n.Marks("en")}
-    assert page.render(values) == "3 1-2 3-4 set given True  (<) ."
+    assert page.render(values) == "3 1-2 3-4 set given True  (<) . a-b"
     jinjas = i18n._Environment(undefined=jinja2.StrictUndefined, finalize=i18n._finalize)  # Jinja2's own calls
     jinjas.context_class = jinja2.runtime.Context
     assert isinstance(env.from_string("").new_context(), i18n._Context)

@@ -144,7 +144,7 @@ class _Context(jinja2.runtime.Context):
         return super().call(__obj, *args, **kwargs)
 
 
-_PLAIN_CALLABLES = frozenset({types.FunctionType, types.MethodType, jinja2.runtime.Macro})
+_PLAIN_CALLABLES = frozenset({types.FunctionType, types.MethodType, types.BuiltinFunctionType, jinja2.runtime.Macro})
 
 
 class _Environment(jinja2.Environment):
