@@ -128,6 +128,29 @@ def test_the_elements_of_a_layer_are_found_by_their_tags() -> None:
     assert elements(body) == ['<g id="a"><rect x="1" /><g><circle r="2"/></g></g>', '<circle r="2"/>', '<path d="M0,0 L1,1"></path>']
 
 
+def test_an_arrows_extent_has_room_for_its_head_only_where_it_ends() -> None:
+    """A move's arrow (a polyline with an arrowhead at its end) is measured with room for its
+    stroke along its length and for its head around its end: its tile is a fraction smaller
+    (resvg costs by the pixel), and everything it paints still lies inside it."""
+    from pbem.render import rastersprites
+
+    defs = ('<defs><marker id="arrowhead" markerHeight="6" markerUnits="strokeWidth" markerWidth="6" orient="auto" '
+            'refX="3" refY="3"><path d="M0,0 L6,3 L0,6 z" fill="#d0301c" /></marker></defs>')
+    arrow = ('<polyline fill="none" marker-end="url(#arrowhead)" opacity="0.9" points="100.0,100.0 160.0,130.0 150.0,200.0" '
+             'stroke="#d0301c" stroke-dasharray="6 2" stroke-linejoin="round" stroke-width="2.4" />')
+    x0, y0, x1, y1 = rastersprites.extent(arrow) or (0.0, 0.0, 0.0, 0.0)
+    assert (x0, y0) == pytest.approx((100.0 - 6.8, 100.0 - 6.8))  # the start: room for the stroke (2 widths and 2)
+    assert (x1, y1) == pytest.approx((150.0 + 21.2, 200.0 + 21.2))  # the end: room for the head (8 widths and 2)
+    scale = 1.5
+    for shape in (arrow, arrow.replace(' marker-end="url(#arrowhead)"', ' marker-start="url(#arrowhead)"'),
+                  arrow.replace('points="100.0,100.0 160.0,130.0 150.0,200.0"', 'points="150.0,200.0 160.0,130.0 100.0,100.0"')):
+        bx0, by0, bx1, by1 = rastersprites.extent(shape) or (0.0, 0.0, 0.0, 0.0)
+        # drawn over a sheet wider than its extent on every side: nothing outside it
+        tile = rastersprites._drawn(defs, (scale, 0.0, 0.0), (0, 0, 400, 400), [shape])
+        px0, py0, px1, py1 = tile.getchannel("A").getbbox() or (0, 0, 0, 0)
+        assert bx0 * scale <= px0 and by0 * scale <= py0 and px1 <= bx1 * scale and py1 <= by1 * scale, shape
+
+
 def test_a_tile_of_shapes_naming_no_class_is_drawn_without_a_style_sheet_that_cannot_paint_them() -> None:
     """resvg reads the style sheet for every tile: it is left out where no rule can reach the
     tile's shapes (rules for classes, for words, for the drawing's fonts), kept where one can."""

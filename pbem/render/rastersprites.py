@@ -97,6 +97,7 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
     ys: list[float] = []
     stroke = 0.0
     marker = False
+    ends: list[tuple[float, float]] = []  # where a line's only arrowhead stands
     for m in _TAG.finditer(element):
         if m.group(1):
             continue
@@ -106,7 +107,9 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
             raise Unmeasured(tag)
         if "stroke-width" in a:
             stroke = max(stroke, float(a["stroke-width"]))
-        marker = marker or any(k.startswith("marker") for k in a)
+        markers = [k for k in a if k.startswith("marker")]
+        end = markers == ["marker-end"] and tag in ("line", "polyline")
+        marker = marker or (bool(markers) and not end)
         if tag == "rect":
             x, y = float(a.get("x", 0)), float(a.get("y", 0))
             xs += [x, x + float(a["width"])]
@@ -120,10 +123,14 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
         elif tag == "line":
             xs += [float(a.get("x1", 0)), float(a.get("x2", 0))]
             ys += [float(a.get("y1", 0)), float(a.get("y2", 0))]
+            if end:
+                ends.append((xs[-1], ys[-1]))
         elif tag in ("polyline", "polygon"):
             nums = [float(v) for v in _NUMBER.findall(a.get("points", ""))]
             xs += nums[0::2]
             ys += nums[1::2]
+            if end and len(nums) >= 2:
+                ends.append((xs[-1], ys[-1]))
         elif tag == "path":
             d = a.get("d", "")
             if re.search(r"[^MLCQZz\d\s,.eE+-]", d):  # relative, arc or H/V commands: not measured here
@@ -134,9 +141,12 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
     if not xs:
         return None
     # a stroke reaches half its width out (a mitre further: room for 4); an arrowhead is six
-    # stroke widths long (markerUnits strokeWidth)
+    # stroke widths long (markerUnits strokeWidth): room for it where it stands, the end of a
+    # line (a move's arrow), or everywhere when markers stand elsewhere too
     room = (8.0 if marker else 2.0) * max(stroke, 1.0) + 2.0
-    return min(xs) - room, min(ys) - room, max(xs) + room, max(ys) + room
+    head = 8.0 * max(stroke, 1.0) + 2.0
+    return (min([min(xs) - room, *(x - head for x, _y in ends)]), min([min(ys) - room, *(y - head for _x, y in ends)]),
+            max([max(xs) + room, *(x + head for x, _y in ends)]), max([max(ys) + room, *(y + head for _x, y in ends)]))
 
 
 @dataclass(frozen=True)
