@@ -12,7 +12,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from pbem.render import i18n
+from pbem.render import i18n, jinjaenv
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "pbem" / "locale"
@@ -177,9 +177,9 @@ def test_calls_from_templates_pass_what_jinja_passes() -> None:
     page = env.from_string(PAGE)
     values = {"plain": lambda a, k: a + k, "seen": seen, "where": where, "w": "given", "marks": i18n.Marks("en")}
     assert page.render(values) == "3 1-2 3-4 set given True  (<) . a-b"
-    jinjas = i18n._Environment(undefined=jinja2.StrictUndefined, finalize=i18n._finalize)  # Jinja2's own calls
+    jinjas = jinjaenv.Environment(undefined=jinja2.StrictUndefined, finalize=i18n._finalize)  # Jinja2's own calls
     jinjas.context_class = jinja2.runtime.Context
-    assert isinstance(env.from_string("").new_context(), i18n._Context)
+    assert isinstance(env.from_string("").new_context(), jinjaenv.Context)
     assert jinjas.from_string(PAGE).render(values, where=lambda: True) == page.render(values)
     with pytest.raises(jinja2.UndefinedError):
         env.from_string("{{ stop() ~ 'x' }}").render(stop=stop)

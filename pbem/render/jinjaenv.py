@@ -1,0 +1,148 @@
+"""The Jinja2 machinery under :mod:`pbem.render.i18n`: where templates come from (pbem's and a
+game's own), an environment that translates a template's literal messages when it compiles it and
+reads the views' dicts and calls pbem's functions and macros without Jinja2's general look-ups,
+and the folder of compiled templates kept between runs."""
+
+from __future__ import annotations
+
+import gettext
+import types
+from typing import Any
+
+import jinja2
+import jinja2.runtime
+import jinja2.visitor
+from jinja2 import nodes
+
+from pbem.data import templates_dir
+
+
+def _installed() -> bool:
+    return True
+
+
+class GameLoader(jinja2.BaseLoader):
+    """pbem's ``templates/``, and before it, for ``<game>/...``, the templates a game brings
+    through the registry (:func:`pbem.games.template_folder`): a plug-in game's names, events
+    and situation templates live in its own package."""
+
+    def __init__(self) -> None:
+        self.pbem = jinja2.FileSystemLoader(str(templates_dir()))
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        from pbem.games import template_folder
+
+        folder = template_folder(template.partition("/")[0]) if "/" in template else None
+        if folder is not None:
+            try:
+                return jinja2.FileSystemLoader(str(folder)).get_source(environment, template)
+            except jinja2.TemplateNotFound:
+                pass
+        source, filename, _ = self.pbem.get_source(environment, template)
+        # pbem's own templates are files of the installed package: a process need not stat them
+        # again before each use (intake renders one receipt per file; a game's are checked)
+        return source, filename, _installed
+
+
+class Translated(jinja2.visitor.NodeTransformer):
+    """Turns each ``_("literal", name=value...)`` of a template into the literal's translation,
+    looked up once when the template compiles instead of on every render: what the i18n
+    extension's new-style gettext does at run time (the translation, marked safe where the
+    template autoescapes, then ``%`` the named values) with the look-up done ahead. A call of
+    any other form is left to the extension."""
+
+    def __init__(self, env: jinja2.Environment, catalog: gettext.NullTranslations) -> None:
+        self.env = env
+        self.catalog = catalog
+
+    def visit_Call(self, call: nodes.Call) -> nodes.Node:
+        node = self.generic_visit(call)
+        if not (isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name) and node.node.name in ("_", "gettext") and len(node.args) == 1
+                and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
+                and node.dyn_args is None and node.dyn_kwargs is None):
+            return node
+        text = self.catalog.gettext(node.args[0].value)
+        out: nodes.Expr
+        if node.kwargs:
+            out = nodes.Mod(nodes.MarkSafeIfAutoescape(nodes.Const(text)),
+                            nodes.Dict([nodes.Pair(nodes.Const(k.key), k.value) for k in node.kwargs]))
+        else:
+            try:
+                text = text % {}  # as new-style gettext formats a call without values too
+            except (TypeError, ValueError, KeyError):
+                return node  # it fails at run time, as before
+            out = nodes.MarkSafeIfAutoescape(nodes.Const(text))
+        return out.set_lineno(node.lineno).set_environment(self.env)
+
+
+class Context(jinja2.runtime.Context):
+    """A template's context whose calls of plain functions and macros (pbem's and the names'
+    macros, most of a report's calls) go straight to them: Jinja2 first looks for what to pass
+    such a callable (a context, an environment), which none of them asks for (their ``__call__``
+    carries no ``jinja_pass_arg``)."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja2's own signature)
+        if type(__obj) in _PLAIN_CALLABLES and getattr(__obj, "jinja_pass_arg", None) is None:
+            if kwargs:
+                kwargs.pop("_block_vars", None)
+                kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
+        return super().call(__obj, *args, **kwargs)
+
+
+_PLAIN_CALLABLES = frozenset({types.FunctionType, types.MethodType, types.BuiltinFunctionType, jinja2.runtime.Macro})
+
+
+class Environment(jinja2.Environment):
+    """A Jinja2 environment that translates its templates' literal messages when it compiles
+    them (:class:`Translated`): about a third of a report's rendering time was spent looking
+    up the same words again on every render."""
+
+    catalog: gettext.NullTranslations = gettext.NullTranslations()
+    context_class = Context
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        tree = super()._parse(source, name, filename)
+        out: nodes.Template = Translated(self, self.catalog).visit(tree)
+        return out
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """``obj.attribute`` as Jinja2's (an attribute, else an item), without an AttributeError
+        raised and caught for each key of a dict (the views and events: 2,800 lookups a phase)."""
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        try:  # as jinja2.Environment.getattr
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))  # what getattr finds on a dict (it has no instance attributes)
+
+
+class Compiled(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs (a daily run compiled each template again, about
+    0.6 s of CPU): a folder per :func:`pbem.render.i18n.cache_key`, a file per template checked against its
+    source. A cache that cannot be read or written is only slower."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # a damaged file (cut short, not a pickle): compiled again and replaced
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
