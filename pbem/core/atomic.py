@@ -157,15 +157,20 @@ def _alive(pid: int) -> bool:
     return True
 
 
+_pid = [os.getpid()]  # this process's id, which temp names carry (a system call each time otherwise)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _pid.__setitem__(0, os.getpid()))
+
+
 def _temp_path(path: Path | str) -> str:
     # string work throughout: pathlib's joins cost more than a small write on a memory disk
     text = os.fspath(path)
     for prefix in reversed(_scratch):
         if text.startswith(prefix):  # under root
             rel = text[len(prefix):].replace(os.sep, "!")
-            return f"{prefix}{SCRATCH}{os.sep}.tmp-{rel}-{os.getpid()}"
+            return f"{prefix}{SCRATCH}{os.sep}.tmp-{rel}-{_pid[0]}"
     folder, name = os.path.split(text)
-    return os.path.join(folder, f".tmp-{name}-{os.getpid()}")
+    return os.path.join(folder, f".tmp-{name}-{_pid[0]}")
 
 
 def _unlink(path: str) -> None:

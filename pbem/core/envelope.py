@@ -26,7 +26,6 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import yaml
@@ -81,11 +80,15 @@ class OrderDocument:
         data: dict[str, Any] = self.document.data
         return data
 
-    @cached_property
+    @property
     def signed(self) -> bytes:
         """The bytes the signature covers (:func:`signing_bytes`), computed once: intake both
-        verifies them and hashes them."""
-        return signing_bytes(self.data)
+        verifies them and hashes them (kept in the instance's dictionary: functools'
+        cached_property takes a lock on every first use)."""
+        found: bytes | None = self.__dict__.get("_signed")
+        if found is None:
+            found = self.__dict__["_signed"] = signing_bytes(self.data)
+        return found
 
     @property
     def body_hash(self) -> str:

@@ -135,6 +135,7 @@ class _Run:
         self.resolved_ids = {r["phase"] for r in camp.effective_records() if r["kind"] == "phase"}
         self.opened = camp.state_records()[-1]["index"]  # the record the waiting phase was opened by
         self.folder = phase_orders_dir(camp, self.number, self.phase.id) if self.phase is not None else camp.orders_dir
+        self.folder_prefix = os.path.join(self.folder, "")  # (text: a file's path is this and its name)
         # the highest accepted seq of each seat under its current key, read once and kept up to date
         # as files are accepted (this process holds the lock, so nothing else changes the folder)
         self.best = chosen_documents(camp, self.number, self.phase.id, roster=self.roster) if self.phase is not None else {}
@@ -238,7 +239,7 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
         "problems": problems,
         "archive_head": run.pin,  # the receipt prints it: the record the file was accepted on
     }
-    path = os.path.join(folder, name)  # (text: a Path per file costs more than its write)
+    path = run.folder_prefix + name  # (text: a Path per file costs more than its write)
     atomic.write_bytes(path, cand.raw)
     atomic.write_bytes(path + ".verdict.json", canonical(verdict) + b"\n")
     run.best[doc.player] = Accepted(doc.player, doc.seq, path, verdict)

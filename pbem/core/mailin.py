@@ -85,11 +85,11 @@ class Source:
         first free name ``NAME.1``, ``NAME.2``... instead."""
         if self.maildir_file is None:
             return
-        new, name = os.path.split(os.fspath(self.maildir_file))  # (one a mail: no pathlib)
-        box, folder = os.path.split(new)
-        if folder != "new":
+        # (one a mail: text work, neither pathlib nor os.path's joins and splits)
+        new, _, name = os.fspath(self.maildir_file).rpartition(os.sep)
+        if not name or new.rpartition(os.sep)[2] != "new":
             return
-        cur = os.path.join(box, "cur")
+        cur = new[:-3] + "cur"  # (the Maildir's new/ and cur/ are side by side)
         taken = self.taken if self.taken is not None else _bare_names(cur)
         base = unique = name.split(":")[0]
         n = 0
@@ -97,7 +97,7 @@ class Source:
             n += 1
             unique = f"{base}.{n}"
         try:
-            os.rename(os.path.join(new, name), os.path.join(cur, unique + ":2,S"))
+            os.rename(f"{new}{os.sep}{name}", f"{cur}{os.sep}{unique}:2,S")
         except FileNotFoundError:  # already moved by an earlier, interrupted run
             return
         taken.add(unique)
@@ -231,7 +231,7 @@ def _maildir(p: Path, max_bytes: int) -> Iterator[Source]:
     for name in sorted(regular, key=delivery_order):
         if name.startswith("."):
             continue
-        f = os.path.join(new, name)
+        f = new + os.sep + name
         source = _mail_file(f, f"{p.name}/new/{name}", max_bytes, _maildir_time(name), regular[name])
         source.maildir_file = f
         source.taken = taken

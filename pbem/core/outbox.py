@@ -13,6 +13,7 @@ import quopri
 import re
 from email.header import Header
 from email.message import EmailMessage
+from functools import lru_cache
 from pathlib import Path
 
 from pbem.core import atomic
@@ -22,7 +23,13 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 def message_id(kind: str, key: str, campaign: str) -> str:
     """A stable Message-ID such as ``<receipt.3f2a…@maria-1741.pbem>``."""
-    return f"<{kind}.{key}@{_SAFE.sub('-', campaign)}.pbem>"
+    return f"<{kind}.{key}@{_domain(campaign)}.pbem>"
+
+
+@lru_cache(maxsize=64)
+def _domain(campaign: str) -> str:
+    """The campaign id as a Message-ID's domain (made once per campaign)."""
+    return _SAFE.sub("-", campaign)
 
 
 def new_message(*, sender: str, to: str, subject: str, mid: str, text: str, headers: dict[str, str] | None = None) -> bytes:
@@ -66,17 +73,24 @@ def queue(outbox: Path, name: str, msg: EmailMessage | bytes) -> Path:
     return Path(queue_text(outbox, name, msg))
 
 
+@lru_cache(maxsize=64)
+def _folders(outbox: str) -> tuple[str, str]:
+    """The outbox folder and the ``sent`` folder beside it, as text ending in a separator
+    (made once per outbox: intake queues a receipt per accepted file)."""
+    return os.path.join(outbox, ""), os.path.join(os.path.dirname(outbox), "sent", "")
+
+
 def queue_text(outbox: Path | str, name: str, msg: EmailMessage | bytes, new: bool = False) -> str:
     """:func:`queue`, the file's path given as text: intake queues a receipt per accepted file,
     and making a ``Path`` costs more than the rest of the call. ``new``: the caller knows this
     mail was never queued with these bytes (the receipt of a file accepted now): it is written
     without reading the outbox's copy first (a copy in ``sent/`` is still looked for)."""
     file_name = _SAFE.sub("_", name) + ".eml"
-    folder = os.fspath(outbox)
-    sent = os.path.join(os.path.dirname(folder), "sent", file_name)
+    folder, sent_folder = _folders(os.fspath(outbox))
+    sent = sent_folder + file_name
     if os.access(sent, os.F_OK):  # (os.path.exists raises and catches for a missing file)
         return sent
-    path = os.path.join(folder, file_name)
+    path = folder + file_name
     data = msg if isinstance(msg, bytes) else msg.as_bytes(policy=email.policy.SMTP)
     if new:
         atomic.write_bytes(path, data)
