@@ -80,22 +80,33 @@ def _line(out: list[str], text: str) -> None:
 
 
 def _mapping(data: dict[Any, Any], indent: int, out: list[str], first: str) -> None:
-    """``data`` at column ``indent``; its first line starts with ``first`` (a sequence's ``- ``)."""
+    """``data`` at column ``indent``; its first line starts with ``first`` (a sequence's ``- ``).
+    (The common cases -- a word, a mapping, a sequence -- are written here rather than through
+    :func:`_scalar` and :func:`_line`: a receipt echoes every order.)"""
     if not data or not all(type(k) is str for k in data):
         raise _Unusual
     pad = " " * indent
     lead = first or pad
     for key in sorted(data):
         value = data[key]
-        word = _word(key)
-        if isinstance(value, dict):
-            _line(out, f"{lead}{word}:")
-            _mapping(value, indent + 2, out, "")
-        elif isinstance(value, list):
-            _line(out, f"{lead}{word}:")
-            _sequence(value, indent, out)  # a mapping's sequence is not indented
+        if not _is_plain(key):
+            raise _Unusual
+        kind = type(value)
+        if kind is str:
+            if not _is_plain(value):
+                raise _Unusual
+            text = f"{lead}{key}: {value}"
+        elif kind is dict or kind is list or isinstance(value, (dict, list)):
+            text = f"{lead}{key}:"
         else:
-            _line(out, f"{lead}{word}: {_scalar(value)}")
+            text = f"{lead}{key}: {_scalar(value)}"
+        if len(text) > _WIDTH:
+            raise _Unusual
+        out.append(text + "\n")
+        if kind is dict or (kind is not list and isinstance(value, dict)):
+            _mapping(value, indent + 2, out, "")
+        elif kind is list or isinstance(value, list):
+            _sequence(value, indent, out)  # a mapping's sequence is not indented
         lead = pad
 
 
@@ -104,7 +115,14 @@ def _sequence(data: list[Any], indent: int, out: list[str]) -> None:
         raise _Unusual
     pad = " " * indent
     for item in data:
-        if isinstance(item, dict):
+        if type(item) is str:  # (the common case, written here)
+            if not _is_plain(item):
+                raise _Unusual
+            text = f"{pad}- {item}"
+            if len(text) > _WIDTH:
+                raise _Unusual
+            out.append(text + "\n")
+        elif isinstance(item, dict):
             _mapping(item, indent + 2, out, pad + "- ")
         elif isinstance(item, list):
             raise _Unusual
