@@ -422,13 +422,13 @@ def test_a_tile_inside_a_clip_rectangle_is_drawn_without_the_clip() -> None:
 
 
 def test_pictures_written_long_ago_are_pruned(tmp_path: Any) -> None:
-    """A long campaign's pieces' tiles do not pile up: those written more than the days given
+    """A long campaign's pieces' tiles do not pile up: those written more than UNUSED_DAYS days
     ago are removed, the rest (and what is not a file) left alone, and a picture read back
     after its file is gone is drawn again."""
     import os
     import time
 
-    from pbem.render import rasterstore
+    from pbem.render import cachedir, rasterstore
 
     old, new = tmp_path / "old", tmp_path / "new"
     rasterstore.write(old, b"\0" * 16)
@@ -437,7 +437,7 @@ def test_pictures_written_long_ago_are_pruned(tmp_path: Any) -> None:
     month = time.time() - 31 * 86400
     os.utime(old, (month, month))
     os.utime(tmp_path / "folder", (month, month))
-    rasterstore.prune(tmp_path, 30)
+    cachedir.remove_unused_files(tmp_path)
     assert not old.exists() and rasterstore.read(old, 16) is None
     assert rasterstore.read(new, 16) == b"\1" * 16 and (tmp_path / "folder").is_dir()
-    rasterstore.prune(tmp_path / "missing", 30)  # no folder: nothing to do, no error
+    cachedir.remove_unused_files(tmp_path / "missing")  # no folder: nothing to do, no error

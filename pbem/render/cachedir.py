@@ -13,6 +13,7 @@ import os
 import shutil
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 UNUSED_DAYS = 30
@@ -36,21 +37,40 @@ def cache_folder(name: str) -> Path | None:
     return folder
 
 
+def remove_unused_files(folder: Path) -> None:
+    """Remove the files in ``folder`` written (or marked used) more than :data:`UNUSED_DAYS` days
+    ago, leaving folders and links alone, never failing the run: a kind whose folder lives long
+    (the map pieces' tiles, where a counter stood a month ago) does not grow without end."""
+    for entry, st in _unused(folder):
+        if stat.S_ISREG(st.st_mode):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
 def _prune(made: Path) -> None:
     """Remove the folders of ``made``'s kind unused for :data:`UNUSED_DAYS` days; never through
     a link, never anything but a folder, and never failing the run."""
     kind = made.name.rpartition("-")[0] + "-"
+    for entry, st in _unused(made.parent):
+        if (entry.name.startswith(kind) and entry.name != made.name and "-" not in entry.name[len(kind):]
+                and stat.S_ISDIR(st.st_mode)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _unused(folder: Path) -> Iterator[tuple[os.DirEntry[str], os.stat_result]]:
+    """The entries of ``folder`` (and their own status, links not followed) last changed more
+    than :data:`UNUSED_DAYS` days ago; none when it cannot be read."""
     oldest = time.time() - UNUSED_DAYS * 86400
     try:
-        siblings = list(os.scandir(made.parent))
+        entries = list(os.scandir(folder))
     except OSError:
         return
-    for entry in siblings:
-        if not entry.name.startswith(kind) or entry.name == made.name or "-" in entry.name[len(kind):]:
-            continue
+    for entry in entries:
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if stat.S_ISDIR(st.st_mode) and st.st_mtime < oldest:
-            shutil.rmtree(entry.path, ignore_errors=True)
+        if st.st_mtime < oldest:
+            yield entry, st

@@ -27,8 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pbem.render import rasterstore
-from pbem.render.cachedir import UNUSED_DAYS
+from pbem.render import cachedir, rasterstore
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -282,7 +281,7 @@ def _folder() -> Path | None:
     :data:`~pbem.render.cachedir.UNUSED_DAYS` days ago removed; ``None`` when it cannot be made."""
     folder = rasterstore.folder("map-sprites", (__file__,))
     if folder is not None:
-        rasterstore.prune(folder, UNUSED_DAYS)
+        cachedir.remove_unused_files(folder)
     return folder
 
 

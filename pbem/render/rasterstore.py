@@ -18,7 +18,6 @@ import hashlib
 import importlib.metadata
 import os
 import tempfile
-import time
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -50,23 +49,6 @@ def folder(kind: str, modules: Iterable[str]) -> Path | None:
         except OSError:
             h.update(b"-\0")
     return cache_folder(f"{kind}-{h.hexdigest()[:24]}")
-
-
-def prune(folder: Path, days: float) -> None:
-    """Remove the pictures written to ``folder`` more than ``days`` days ago (a counter's tile
-    where it stood a month ago is seldom drawn again; one that is, is drawn and written anew),
-    so that a long campaign's folder does not grow without end; never failing the run."""
-    oldest = time.time() - days * 86400
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < oldest:
-                os.unlink(entry.path)
-        except OSError:
-            continue
 
 
 def read(path: Path, size: int) -> bytes | None:
