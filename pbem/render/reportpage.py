@@ -210,14 +210,7 @@ def fairness(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | No
     sections itself)."""
     if not all(k in ctx for k in _FAIRNESS):
         return {}
-    kept = kept if kept is not None else _kept(lang, ctx, ext)
-    said: dict[str, str] = kept["fairness"]
-    key = repr([ctx[k] for k in _FAIRNESS])
-    if key not in said:
-        only = {k: ctx[k] for k in _FAIRNESS}
-        said[key] = render(lang, f"base/fairness.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
-                                                               names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
-    return {"fairness": _page_text(said[key], ext)}
+    return {"fairness": _section(lang, ctx, ext, kept, "fairness", {k: ctx[k] for k in _FAIRNESS})}
 
 
 def next_section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> dict[str, str]:
@@ -226,18 +219,24 @@ def next_section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] 
     next phase or the result (the page then renders the section itself)."""
     if not ("next" in ctx and "result" in ctx):
         return {}
-    kept = kept if kept is not None else _kept(lang, ctx, ext)
-    said: dict[str, str] = kept["next"]
     only = {k: ctx[k] for k in ("next", "result")}
     nxt = ctx["next"]
     deadline = nxt.get("deadline") if isinstance(nxt, dict) else getattr(nxt, "deadline", None)
     if deadline and ctx.get("tz", "UTC") != "UTC":  # the only time the section reads the reader's time zone
         only["tz"] = ctx["tz"]
+    return {"next_section": _section(lang, ctx, ext, kept, "next", only)}
+
+
+def _section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None, name: str, only: dict[str, Any]) -> str:
+    """The section ``base/<name>.<ext>`` of the reports of ``ctx``'s phase, rendered from ``only``
+    (what it reads of a page) and the game's names once for all the reports giving it the same."""
+    kept = kept if kept is not None else _kept(lang, ctx, ext)
+    said: dict[str, str] = kept[name]
     key = repr(sorted(only.items()))
     if key not in said:
-        said[key] = render(lang, f"base/next.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
-                                                           names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
-    return {"next_section": _page_text(said[key], ext)}
+        said[key] = render(lang, f"base/{name}.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
+                                                             names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
+    return _page_text(said[key], ext)
 
 
 def forget_shared() -> None:
