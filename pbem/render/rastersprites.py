@@ -223,7 +223,6 @@ def _tile(sheet: bytes, defs: str, grid: tuple[float, float, float], box: Box, s
     """The tile of ``shapes`` over the pixels ``box`` of the grid: kept in this process, read
     from the disk (:mod:`pbem.render.rasterstore`), or drawn by resvg alone, its pixels then
     depending only on what it draws and where."""
-    from PIL import Image
 
     x0, y0, x1, y1 = box
     size = (x1 - x0, y1 - y0)
@@ -233,14 +232,7 @@ def _tile(sheet: bytes, defs: str, grid: tuple[float, float, float], box: Box, s
     tile = _kept.get(name)
     if tile is not None:
         return tile
-    folder = _folder()
-    pixels = rasterstore.read(folder / name, size[0] * size[1] * 4) if folder is not None else None
-    if pixels is not None:
-        tile = Image.frombytes("RGBA", size, pixels)
-    else:
-        tile = _drawn(defs, grid, box, shapes)
-        if folder is not None:
-            rasterstore.write(folder / name, tile.tobytes())
+    tile = rasterstore.picture(_folder(), name, "RGBA", size, lambda: _drawn(defs, grid, box, shapes))
     if len(_kept) >= KEPT:
         del _kept[next(iter(_kept))]
     _kept[name] = tile

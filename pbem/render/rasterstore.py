@@ -19,11 +19,15 @@ import importlib.metadata
 import os
 import tempfile
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.render.cachedir import cache_folder
 from pbem.render.rastertext import CJK, LATIN
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 _FORMAT = b"pbem map pixels 1\0"
 
@@ -49,6 +53,20 @@ def folder(kind: str, modules: Iterable[str]) -> Path | None:
         except OSError:
             h.update(b"-\0")
     return cache_folder(f"{kind}-{h.hexdigest()[:24]}")
+
+
+def picture(folder: Path | None, name: str, mode: str, size: tuple[int, int], draw: Callable[[], Image.Image]) -> Image.Image:
+    """The picture ``name`` (``mode``, ``size``) as stored in ``folder``, or else drawn by ``draw``
+    and stored there; drawn alone when there is no folder."""
+    from PIL import Image
+
+    pixels = read(folder / name, size[0] * size[1] * Image.getmodebands(mode)) if folder is not None else None
+    if pixels is not None:
+        return Image.frombytes(mode, size, pixels)
+    drawn = draw()
+    if folder is not None:
+        write(folder / name, drawn.tobytes())
+    return drawn
 
 
 def read(path: Path, size: int) -> bytes | None:

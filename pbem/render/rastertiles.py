@@ -84,16 +84,12 @@ def _tile(svg: str, step: float, i: int, j: int) -> Image.Image:
     # that reach the tile, each where it stands in it (cheaper than cutting the drawing)
     shown = [b"%d %s" % (at, element.encode("utf-8")) for at, element, cls, x, y, text in words if keep(cls, x, y, text)]
     name = hashlib.sha256(b"\0".join([b"%r %d %s" % (region, TILE, bare.encode()), *shown])).hexdigest()[:40]
-    folder = _folder()
-    if folder is not None:
-        pixels = rasterstore.read(folder / name, TILE * TILE * 3)
-        if pixels is not None:
-            return Image.frombytes("RGB", (TILE, TILE), pixels)
-    part = _unclipped(rastersvg.within(svg, region), region)
-    tile = rastersvg.draw(part, TILE, region, rastersvg.PAPER).convert("RGB")
-    if folder is not None:
-        rasterstore.write(folder / name, tile.tobytes())
-    return tile
+
+    def draw() -> Image.Image:
+        part = _unclipped(rastersvg.within(svg, region), region)
+        return rastersvg.draw(part, TILE, region, rastersvg.PAPER).convert("RGB")
+
+    return rasterstore.picture(_folder(), name, "RGB", (TILE, TILE), draw)
 
 
 @lru_cache(maxsize=4)
