@@ -78,6 +78,23 @@ def test_a_view_drawn_twice_gives_the_same_bytes(i: int) -> None:
     assert _digest(i) == _digest(i)
 
 
+def test_what_a_drawing_knows_of_its_layers_is_what_its_text_says() -> None:
+    """A drawing carries where its ground ends, its names and its legend (storing it and drawing
+    its images then need not search it): the same as read from its text, over every view."""
+    from pbem.render.maria.mapview import map_ground
+    from pbem.render.maria.svgmap.stored import legend_span, map_names
+
+    for i in range(VIEWS):
+        view, highlights, lang, maps = _case(i)
+        drawing = render_map(load_board(), view, highlights=highlights, lang=lang, maps=maps)
+        text = str(drawing)
+        assert type(text) is str and text == drawing
+        assert map_ground(drawing) == map_ground(text) > 0, i
+        assert legend_span(drawing) == legend_span(text) is not None, i
+        names = map_names(drawing)
+        assert names == map_names(text) and names is not None and names.mask and names.own, i
+
+
 if __name__ == "__main__":  # writes the digests (only when the drawing is meant to change)
     DIGESTS.write_text(json.dumps([_digest(i) for i in range(VIEWS)], indent=0) + "\n", encoding="utf-8")
 

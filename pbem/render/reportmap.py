@@ -75,25 +75,48 @@ def stored_map(game: str, svg: str) -> tuple[dict[str, str], str] | None:
         return None
     files: dict[str, str] = {}
 
-    def image(kind: str, text: str, mask: str = "") -> str:
-        name = content_name(f"map-{kind}", text, "svg")
+    def image(kind: str, source: str, spans: tuple[tuple[int, int], ...], tail: str = "", mask: str = "") -> str:
+        text, name = _kept_file(f"map-{kind}", source, spans, tail)
         files[name] = text
         return (f'<image height="{h:g}" href="../{name}"{mask} width="{w:g}" x="{x:g}" y="{y:g}" />')
 
     x, y, w, h = rastersvg.view_box(svg)
     defs = svg.find("</defs>", 0, end)  # the rest may use what the definitions name
-    head = svg[:defs + len("</defs>")] if defs >= 0 else svg[:svg.index(">") + 1]
-    linked = head + image("ground", svg[:end] + "</svg>")
+    head_end = defs + len("</defs>") if defs >= 0 else svg.index(">") + 1
+    head = svg[:head_end]
+    linked = head + image("ground", svg, ((0, end),), "</svg>")
     at = end
     names = shown.map_names(svg)
     if names is not None and names.start >= end:
         mask = (f'<mask height="{h:g}" id="names-moved" maskUnits="userSpaceOnUse" width="{w:g}" x="{x:g}" y="{y:g}">'
                 f'<rect fill="#fff" height="{h:g}" width="{w:g}" x="{x:g}" y="{y:g}" />{names.mask}</mask>')
-        linked += (svg[at:names.start] + mask + image("names", names.ground, ' mask="url(#names-moved)"')
+        linked += (svg[at:names.start] + mask + image("names", names.ground, ((0, len(names.ground)),),
+                                                      mask=' mask="url(#names-moved)"')
                    + '<g id="labels">' + names.own + "</g>")
         at = names.end
     for start, stop in shown.map_recurring(svg):
         if start >= at:
-            linked += svg[at:start] + image("layer", head + svg[start:stop] + "</svg>")
+            linked += svg[at:start] + image("layer", svg, ((0, head_end), (start, stop)), "</svg>")
             at = stop
     return files, linked + svg[at:]
+
+
+# The files the last drawings stored (their ground, names and legend are the same in many
+# phases): (stem, the parts of the drawing each holds, its text, its name), the latest first.
+_KEPT: list[tuple[str, tuple[str, ...], str, str]] = []
+
+
+def _kept_file(stem: str, source: str, spans: tuple[tuple[int, int], ...], tail: str) -> tuple[str, str]:
+    """The text of ``source``'s ``spans`` followed by ``tail``, and its name by content; a text
+    stored lately is found again by comparing its parts with ``source`` (no copy, no hash)."""
+    for kept_stem, parts, text, name in _KEPT:
+        if (kept_stem == stem and len(parts) == len(spans) and text.endswith(tail)
+                and len(text) == sum(b - a for a, b in spans) + len(tail)
+                and all(b - a == len(part) and source.startswith(part, a) for part, (a, b) in zip(parts, spans, strict=True))):
+            return text, name
+    parts = tuple(source[a:b] for a, b in spans)
+    text = "".join(parts) + tail
+    name = content_name(stem, text, "svg")
+    _KEPT.insert(0, (stem, parts, text, name))
+    del _KEPT[12:]
+    return text, name

@@ -33,8 +33,10 @@ def map_ground(svg: str) -> int:
     """Where the layers of a drawing that no piece changes end: sectors, tints, roads and
     cities come first; the shaded radius (drawn under the cities), names, pieces, marks and
     legend follow."""
-    from pbem.render.maria.svgmap import GROUND_END
+    from pbem.render.maria.svgmap import GROUND_END, Drawing
 
+    if isinstance(svg, Drawing):  # drawn here: it knows
+        return svg.ground
     ends = [i for i in (svg.find(mark) for mark in GROUND_END) if i > 0]
     return min(ends) if ends else 0
 

@@ -30,18 +30,19 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.games.maria.board import POWERS, Board
 from pbem.render.maria.svgmap.ground import Layout, defs, draw_cities, draw_panels, draw_roads
 from pbem.render.maria.svgmap.kept import KeptNames, replace_labels
+from pbem.render.maria.svgmap.labels import Label
 from pbem.render.maria.svgmap.legend import draw_legend, draw_title
 from pbem.render.maria.svgmap.pieces import draw_highlights, draw_pieces, short_name
 from pbem.render.maria.svgmap.style import FONT, NAME_SIZE, PANEL, PAPER, POWER_COLOURS, TERRITORY_TINTS, shading
 from pbem.render.maria.svgmap.svg import Box, el, open_tag, rnd
 
-__all__ = ["FONT", "GROUND_END", "NAME_SIZE", "PANEL", "POWER_COLOURS", "TERRITORY_TINTS", "Layout",
+__all__ = ["FONT", "GROUND_END", "NAME_SIZE", "PANEL", "POWER_COLOURS", "TERRITORY_TINTS", "Drawing", "Layout",
            "action_box", "render_map", "shading", "short_name"]
 
 
@@ -67,6 +68,23 @@ class _Static:
     city_boxes: list[Box]
     names: KeptNames
     legends: dict[tuple[str, ...], str]
+    stored: dict[str, str] = field(default_factory=dict)  # what storing drawings keeps (.stored)
+
+
+class Drawing(str):
+    """A map's SVG text, with where its layers stand, as drawing it placed them: storing the
+    drawing and drawing its images then need not search its text for them.
+
+    ``ground``: the length of the layers that are the same in every drawing of the board and
+    language (:data:`GROUND_END`); ``names``: the span of the names layer (``None``: no names);
+    ``legend``: the legend's span; ``static``, ``labels``: the kept parts it was drawn on, and
+    its names in drawing order."""
+
+    ground: int
+    names: tuple[int, int] | None
+    legend: tuple[int, int]
+    static: _Static
+    labels: list[Label]
 
 
 # The first layers that a view changes: what precedes the first of them (the kept head and, unless
@@ -125,8 +143,8 @@ def render_map(
     highlights: Mapping[str, Any] | None = None,
     lang: str = "en",
     maps: Sequence[str] | None = None,
-) -> str:
-    """Draw ``view`` on ``board`` and return the SVG text.
+) -> Drawing:
+    """Draw ``view`` on ``board`` and return the SVG text (with where its layers stand).
 
     ``maps`` limits the drawing to those maps of the board (the introductory game is played
     on the Bohemia map only, M1.4); by default every map is drawn.
@@ -157,9 +175,14 @@ def render_map(
                                        "r": 10})
                         for c in sorted(board.within(radius["city"], int(radius.get("n", 0)))) if c in pos)
         parts.append(el("g", {"id": "highlight-radius", "opacity": "0.35"}, shade))
+        ground = len(st.head)
+    else:
+        ground = len(st.head) + len(st.cities)
     parts.append(st.cities)
+    names_at = sum(map(len, parts))
     # the names' elements joined once, with the rest (as ``el("g", {"id": "labels"}, ...)`` writes them)
-    parts += ['<g id="labels">', *[lbl.svg for lbl in labels], "</g>"] if labels else ['<g id="labels" />']
+    names = "".join(['<g id="labels">', *[lbl.svg for lbl in labels], "</g>"]) if labels else '<g id="labels" />'
+    parts.append(names)
     parts.append(el("g", {"id": "pieces"}, pieces))
     parts.append(draw_highlights(pos, highlights))
     parts.append(draw_title(board, view, lang))
@@ -168,7 +191,11 @@ def render_map(
         st.legends[powers] = draw_legend(st.lay, lang, powers)
     parts.append(st.legends[powers])
     parts.append("</svg>")
-    return "".join(parts)
+    drawing = Drawing("".join(parts))
+    drawing.ground, drawing.static, drawing.labels = ground, st, labels
+    drawing.names = (names_at, names_at + len(names)) if labels else None
+    drawing.legend = (len(drawing) - len("</svg>") - len(st.legends[powers]), len(drawing) - len("</svg>"))
+    return drawing
 
 
 def _view_pieces(

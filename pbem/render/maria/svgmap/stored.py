@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from pbem.games.base import MapNames
-from pbem.render.maria.svgmap import _STATIC, _Static
+from pbem.render.maria.svgmap import _STATIC, Drawing, _Static
 
 _LAYER = '<g id="labels">'
 _ID = re.compile(r' id="label-[^"]*"')  # the mask's copies of hidden names keep no id of their own
@@ -38,6 +38,8 @@ _MASK_STYLE = ("<style>#names-moved text { fill: #000 !important; stroke: #000 !
 
 def map_names(svg: str) -> MapNames | None:
     """``svg``'s names layer against the empty board's; ``None`` when it was not drawn here."""
+    if isinstance(svg, Drawing):
+        return _drawn_names(svg)
     start = svg.find(_LAYER)
     st = _static_of(svg) if start >= 0 else None
     if st is None:
@@ -56,9 +58,39 @@ def map_names(svg: str) -> MapNames | None:
     return MapNames(ground, start, end, _MASK_STYLE + hidden if hidden else "", own)
 
 
+def _drawn_names(svg: Drawing) -> MapNames | None:
+    """:func:`map_names` of a drawing made here, from the names it placed: the same text, but
+    told name by name (a name it moved stands where the empty board's did when their texts are
+    the same), and what every drawing of the board and language shares made once."""
+    if svg.names is None:
+        return None
+    st = svg.static
+    base = st.names.labels
+    if "ground" not in st.stored:
+        defs_end = st.head.index("</defs>") + len("</defs>")
+        st.stored["ground"] = st.head[:defs_end] + _LAYER + "".join(lbl.svg for lbl in base.values()) + "</g></svg>"
+    drawn = {lbl.city: lbl for lbl in svg.labels}
+    own = "".join([lbl.svg for lbl in svg.labels if (kept := base.get(lbl.city)) is not lbl
+                   and (kept is None or kept.svg != lbl.svg)])
+    hidden = [city for city, kept in base.items() if (lbl := drawn.get(city)) is not kept
+              and (lbl is None or lbl.svg != kept.svg)]
+    mask = _MASK_STYLE + "".join(_bare(st, city) for city in hidden) if hidden else ""
+    return MapNames(st.stored["ground"], *svg.names, mask, own)
+
+
+def _bare(st: _Static, city: str) -> str:
+    """The empty board's name of ``city`` without its id (as the mask draws it), kept."""
+    key = "bare " + city
+    if key not in st.stored:
+        st.stored[key] = _ID.sub("", st.names.labels[city].svg)
+    return st.stored[key]
+
+
 def legend_span(svg: str) -> tuple[int, int] | None:
     """Where the legend stands in ``svg``: the last layer, the same in every phase whose board
     holds the same powers."""
+    if isinstance(svg, Drawing):
+        return svg.legend
     start = svg.find('<g id="legend">')
     stop = svg.rfind("</svg>")
     return (start, stop) if 0 <= start < stop else None
