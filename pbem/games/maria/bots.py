@@ -27,15 +27,17 @@ def _ctx(state: dict[str, Any]) -> Ctx:
 
 
 def destinations(ctx: Ctx, power: str, movers: list[str], kind: str,
-                 force: bool = False) -> dict[str, list[str]]:
+                 force: bool = False, occ: dict[str, list[str]] | None = None,
+                 by_city: dict[str, list[str]] | None = None,
+                 entries: dict[tuple[str, bool], str | None] | None = None) -> dict[str, list[str]]:
     """Every city ``movers`` (one train, or one or more generals in one city) may move to now,
     each with one legal path (fewest steps, then lowest ids): cities entered, in order.
 
     Breadth-first searches (any roads up to 3 cities, main roads up to 4; trains 2 and 3; main
     roads up to 8 for a force march) through the cities a move may pass: every path found walks
     along roads within the length limits (M3.1, M3.6), and the cities it enters are then checked
-    by the movement rules themselves."""
-    reach = Reach(ctx, power, movers, kind, force)
+    by the movement rules themselves. ``occ``, ``by_city`` and ``entries``: see :class:`Reach`."""
+    reach = Reach(ctx, power, movers, kind, force, occ, by_city, entries)
     return {city: reach.path(city) for city in reach.cities if reach.legal(city)}
 
 
@@ -205,26 +207,29 @@ def _legal_orders(state: dict[str, Any], power: str, phase_power: bool) -> dict[
             out["hussar_cities"] = hussar_cities(state, ctx.board)
     elif kind == "stage":
         moves: dict[str, Any] = {}
+        # one position: its pieces found once, and each city's answer of the movement rules
+        # once for all single generals of ``power`` (per force march or not: see Reach)
+        occ, by_city = model.occupancy(state), model.generals_by_city(state)
+        entries: dict[bool, dict[tuple[str, bool], str | None]] = {False: {}, True: {}}
         for g in model.on_map(state):
             if gens[g]["power"] == power and not gens[g].get("blocked"):
-                moves[g] = {"paths": destinations(ctx, power, [g], "general"),
-                            "force_march": destinations(ctx, power, [g], "general", True)}
+                moves[g] = {"paths": destinations(ctx, power, [g], "general", False, occ, by_city, entries[False]),
+                            "force_march": destinations(ctx, power, [g], "general", True, occ, by_city, entries[True])}
         stacks: dict[str, Any] = {}
         for g in moves:
             mates = [h for h in model.generals_in(state, gens[g]["city"])
                      if h != g and h in moves and h > g]
             for h in mates:
                 stacks[f"{g}+{h}"] = {"stack": [g, h],
-                                      "paths": destinations(ctx, power, [g, h], "general")}
+                                      "paths": destinations(ctx, power, [g, h], "general", False, occ, by_city)}
         for t, v in sorted(state["trains"].items()):
             if v["power"] == power and v["city"] is not None:
-                moves[t] = {"paths": destinations(ctx, power, [t], "train")}
+                moves[t] = {"paths": destinations(ctx, power, [t], "train", False, occ, by_city)}
         out["moves"] = moves
         out["stacks"] = stacks
         off = sorted(t for t, v in state["trains"].items()
                      if v["power"] == power and v["city"] is None)
         on = sum(1 for v in state["trains"].values() if v["power"] == power and v["city"])
-        occ = model.occupancy(state)
         out["reentries"] = [] if not off or on >= train_max(state, power) else [
             {"train": off[0], "site": s} for s in model.reentry_sites(ctx.state, ctx.board, power)
             if reentry_problem(ctx, power, s, occ) is None]
