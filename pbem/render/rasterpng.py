@@ -106,9 +106,9 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
         theirs = new.getpalette() or []
         for i in _used(new):
             palette += theirs[3 * i:3 * i + 3]
-        entries = len(palette) // 3
         lookup = Image.new("P", (1, 1))
-        lookup.putpalette(palette + palette[:3] * (256 - entries))
+        # only the entries in use: each colour the mapping meets is compared with every entry
+        lookup.putpalette(palette)
         # only the changed pixels are mapped (each by its colour alone): the ground's colours
         # around them in their boxes would cost the mapping's search for nothing
         changed = Image.new("RGB", size)
