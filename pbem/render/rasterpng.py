@@ -36,10 +36,11 @@ def palette_png(picture: Image.Image) -> bytes:
     """``picture`` (RGB) as a PNG of at most :data:`COLOURS` colours."""
     # the octree keeps the small areas of strong colour (counters, legend swatches) that median
     # cut merges into their neighbours, and (unlike max coverage) every region's own tint; zlib's
-    # default level: level 9 is ten times slower for 7 % fewer bytes
+    # run-length strategy: a quarter of the time of its default level for 15 % more bytes (a
+    # map's flat tints are runs of one index), where level 9 is eight times slower for 6 % fewer
     small = picture.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    small.save(out, "PNG")
+    small.save(out, "PNG", compress_type=zlib.Z_RLE)
     return out.getvalue()
 
 
