@@ -79,20 +79,23 @@ def test_the_tiles_are_a_fraction_of_the_picture() -> None:
 
 def test_a_map_is_the_same_whether_its_pieces_tiles_are_drawn_kept_stored_or_damaged(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pieces' tiles are kept in the process and on disk, named by what they draw: a map
-    drawn from a cold cache, from the tiles kept, from the disk, or past damaged files and an
-    unwritable folder is the same bytes; a tile is drawn alone, so a map whose tiles were drawn
-    for other phases (other pieces beside them) is the same bytes as one drawn from nothing."""
+    """The pieces' tiles, and the whole map's ground with its palette and compressed bands, are
+    kept in the process and on disk, named by what they draw: a map drawn from a cold cache,
+    from what the process kept, from the disk, or past damaged files and an unwritable folder is
+    the same bytes; a tile is drawn alone, so a map whose tiles were drawn for other phases
+    (other pieces beside them) is the same bytes as one drawn from nothing."""
     from pbem.games.maria.board import load_board, load_forces
     from pbem.render import raster, rastersprites, reportmap
     from pbem.render.maria.mapview import map_ground
 
     def fresh(cache: Any, svg: str, forget: bool = True) -> tuple[bytes, bytes]:
         monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-        for kept in (rastersprites._folder, raster._layered, raster._sprites):
+        for kept in (rastersprites._folder, raster._folder, raster._layered, raster._sprites):
             kept.cache_clear()
         if forget:
             rastersprites.forget()
+            raster._ground.cache_clear()
+            raster._ground_png.cache_clear()
         ground = map_ground(svg)
         return raster.whole_map(svg, 720, ground), raster.crop(svg, BOX, 320, ground)
 
@@ -101,12 +104,21 @@ def test_a_map_is_the_same_whether_its_pieces_tiles_are_drawn_kept_stored_or_dam
     (folder,) = (tmp_path / "a" / "pbem").glob("map-sprites-*")
     files = sorted(folder.iterdir())
     assert len(files) > 20 and not any(f.name.startswith(".") for f in files)
+    (grounds,) = (tmp_path / "a" / "pbem").glob("map-grounds-*")
+    picture, encoded = sorted(grounds.iterdir())  # the ground's pixels; its palette, indices and bands
+    assert encoded.name == picture.name + "-png"
     assert fresh(tmp_path / "a", svg, forget=False) == drawn  # kept in the process
     assert fresh(tmp_path / "a", svg) == drawn  # read from the disk
     files[0].write_bytes(files[0].read_bytes()[:-10])
     files[1].write_bytes(b"")
+    picture.write_bytes(picture.read_bytes()[:-10])
     assert fresh(tmp_path / "a", svg) == drawn
     assert len(list(folder.iterdir())) == len(files)
+    damaged = bytearray(encoded.read_bytes())
+    damaged[40] ^= 0xFF
+    encoded.write_bytes(bytes(damaged))
+    assert fresh(tmp_path / "a", svg) == drawn
+    assert sorted(grounds.iterdir()) == [picture, encoded] and encoded.read_bytes() != bytes(damaged)
     (tmp_path / "file").write_text("not a folder")
     assert fresh(tmp_path / "file", svg) == drawn
     # another phase's pieces drawn first, into a new cache: the tiles they share serve this map
@@ -441,3 +453,25 @@ def test_pictures_written_long_ago_are_pruned(tmp_path: Any) -> None:
     assert not old.exists() and rasterstore.read(old, 16) is None
     assert rasterstore.read(new, 16) == b"\1" * 16 and (tmp_path / "folder").is_dir()
     cachedir.remove_unused_files(tmp_path / "missing")  # no folder: nothing to do, no error
+
+
+def test_a_grounds_encoding_reads_back_as_made_or_not_at_all() -> None:
+    """What the whole map's PNGs reuse of their ground, stored and read back, is what was made;
+    bytes that do not fit the picture are refused (and the ground is then made again)."""
+    from PIL import Image, ImageDraw
+
+    from pbem.render import rasterpng
+
+    rgb = Image.new("RGB", (50, 70), "#fbf8ef")
+    ImageDraw.Draw(rgb).ellipse((5, 5, 40, 60), fill="#336699", outline="#000000")
+    made = rasterpng.ground(rgb)
+    data = rasterpng.ground_bytes(made)
+    back = rasterpng.ground_of(rgb, data)
+    assert back is not None
+    assert (back.palette, back.raw, back.packed, back.adlers) == (made.palette, made.raw, made.packed, made.adlers)
+    assert back.indices.tobytes() == made.indices.tobytes()
+    over = rgb.copy()
+    ImageDraw.Draw(over).rectangle((10, 30, 20, 45), fill="#cc0000")
+    assert rasterpng.over_ground(back, over, [(10, 30, 21, 46)]) == rasterpng.over_ground(made, over, [(10, 30, 21, 46)])
+    for bad in (data[:-1], data + b"\0", b"", data[:5], rasterpng.ground_bytes(rasterpng.ground(rgb.crop((0, 0, 50, 69))))):
+        assert rasterpng.ground_of(rgb, bad) is None

@@ -10,7 +10,9 @@ then Pillow reduces it to a palette of about 40 colours (:mod:`pbem.render.raste
 
 The board under the pieces (sectors, tints, roads, cities: the game's presentation says where
 those layers end, ``map_ground``) is most of resvg's work and the same in every phase: the whole
-map's is drawn once per process and size; a crop's is assembled from square tiles on a fixed
+map's is drawn once per size, and kept for the process and on disk with the palette, indices
+and compressed bands its PNGs reuse (:mod:`pbem.render.rasterstore`; a daily run reads them,
+about 15 ms, where drawing and encoding them took 0.35 s); a crop's is assembled from square tiles on a fixed
 grid, each drawn once (:mod:`pbem.render.rastertiles`: kept for the process and on disk, the
 crop's scale held to a few steps so that the tiles serve every phase). Over it, each image lays
 the layers above in their order: their shapes drawn by resvg each on a tile of its own
@@ -28,13 +30,15 @@ and Pillow wheels.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image
 
-from pbem.render import rasterpng, rastersprites, rastertext
+from pbem.render import rasterpng, rastersprites, rasterstore, rastertext
 from pbem.render.rastersvg import (
     CIRCLE,
     LANG,
@@ -175,8 +179,18 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
 
 @lru_cache(maxsize=2)
 def _ground_png(ground: str, width: int) -> rasterpng.Ground:
-    """The whole map's ground as its PNGs reuse it (palette, indices, compressed bands)."""
-    return rasterpng.ground(_ground(ground, width).convert("RGB"))
+    """The whole map's ground as its PNGs reuse it (palette, indices, compressed bands): made
+    once, kept for the process and on disk."""
+    rgb = _ground(ground, width).convert("RGB")
+    folder, name = _folder(), _ground_name(ground, width) + "-png"
+    made: list[rasterpng.Ground] = []
+
+    def make() -> bytes:
+        made.append(rasterpng.ground(rgb))
+        return rasterpng.ground_bytes(made[0])
+
+    data = rasterstore.kept(folder, name, make)
+    return made[0] if made else rasterpng.ground_of(rgb, data) or rasterpng.ground(rgb)
 
 
 def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.Image, list[rasterpng.Box] | None]:
@@ -271,8 +285,25 @@ def _sprites(defs: str, runs: tuple[tuple[str, ...], ...], view: rastersprites.V
 @lru_cache(maxsize=2)
 def _ground(svg: str, width: int) -> Image.Image:
     """The whole map's layers that no phase changes, drawn once (never changed: a picture is
-    laid over a copy)."""
-    return draw(svg, width, None, PAPER)
+    laid over a copy), kept for the process and on disk: a daily run (a new process) reads the
+    picture of the days before (its ground, or either of the grounds of a map whose recurring
+    layer is drawn with it in some phases only)."""
+    vw, vh = view_box(svg)[2:]
+    size = (width, max(1, round(width * vh / vw)))  # as resvg draws it
+    return rasterstore.picture(_folder(), _ground_name(svg, width), "RGBA", size, lambda: draw(svg, width, None, PAPER))
+
+
+def _ground_name(svg: str, width: int) -> str:
+    """The name the whole map's ground ``svg`` drawn ``width`` pixels wide is kept by."""
+    return hashlib.sha256(b"%d %s" % (width, svg.encode("utf-8"))).hexdigest()[:40]
+
+
+@lru_cache(maxsize=1)
+def _folder() -> Path | None:
+    """The grounds' folder (:func:`pbem.render.rasterstore.folder`); ``None`` when it cannot be made."""
+    from pbem.render import rastersvg
+
+    return rasterstore.folder("map-grounds", (rastersvg.__file__, rasterpng.__file__))
 
 
 def size(png: bytes) -> tuple[int, int]:

@@ -66,6 +66,40 @@ def ground(rgb: Image.Image) -> Ground:
     return Ground(rgb, small, palette, raw, tuple(_deflate(band, 9) for band in raw), tuple(map(zlib.adler32, raw)))
 
 
+def ground_bytes(base: Ground) -> bytes:
+    """What :func:`ground` found of a picture besides its pixels (palette, indices, compressed
+    bands), as :func:`ground_of` reads it back: kept from one run to the next, it spares the
+    octree and the bands' level-9 deflate (about 0.15 s)."""
+    head = struct.pack(">II", len(base.palette), len(base.packed)) + b"".join(struct.pack(">I", len(p)) for p in base.packed)
+    return head + bytes(base.palette) + base.indices.tobytes() + b"".join(base.packed)
+
+
+def ground_of(rgb: Image.Image, data: bytes) -> Ground | None:
+    """The :class:`Ground` of ``rgb`` from :func:`ground_bytes`, or ``None`` when ``data`` does
+    not fit the picture."""
+    try:
+        colours, bands = struct.unpack_from(">II", data)
+        lengths = struct.unpack_from(f">{bands}I", data, 8)
+    except struct.error:
+        return None
+    at = 8 + 4 * bands
+    pixels = rgb.width * rgb.height
+    if (bands != (rgb.height + BAND - 1) // BAND or colours % 3 or not 0 < colours <= 768
+            or len(data) != at + colours + pixels + sum(lengths)):
+        return None
+    palette = tuple(data[at:at + colours])
+    at += colours
+    small = Image.frombytes("P", rgb.size, data[at:at + pixels])
+    small.putpalette(palette)
+    at += pixels
+    packed = []
+    for length in lengths:
+        packed.append(data[at:at + length])
+        at += length
+    raw = tuple(_rows(small, y) for y in range(0, rgb.height, BAND))
+    return Ground(rgb, small, palette, raw, tuple(packed), tuple(map(zlib.adler32, raw)))
+
+
 def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None = None) -> bytes:
     """``picture`` (RGB or RGBA, opaque, the size of ``base``, drawn over it) as a PNG: the
     ground's pixels keep their palette index; the pixels that differ are mapped to the ground's

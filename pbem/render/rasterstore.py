@@ -1,12 +1,13 @@
 """Pictures kept on disk from one run to the next, each named by what it shows.
 
 The map images lay pieces drawn by resvg over a ground drawn by resvg, and most of what a
-phase draws was drawn on an earlier day: the ground's tiles at a crop's scale
+phase draws was drawn on an earlier day: the whole map's ground and what its PNGs reuse of it
+(:mod:`pbem.render.raster`), the ground's tiles at a crop's scale
 (:mod:`pbem.render.rastertiles`), the counters and marks that stand where they stood
 (:mod:`pbem.render.rastersprites`). Each such picture is stored as a file under pbem's cache
 folder, named by a digest of what it draws; the folder is named by everything else its pixels
-depend on (pbem's version, the code that draws them, resvg-py and the font files), so a file is
-never read by code that would draw it otherwise.
+depend on (pbem's version, the code that draws them, resvg-py, Pillow and the font files), so a
+file is never read by code that would draw it otherwise.
 
 A speed-up only: each file holds its pixels' SHA-256, and a file that is missing, damaged or
 cannot be written costs only the time to draw the picture again, which gives the same pixels.
@@ -38,11 +39,13 @@ def folder(kind: str, modules: Iterable[str]) -> Path | None:
     import pbem
 
     h = hashlib.sha256(_FORMAT + kind.encode("utf-8") + b"\0")
-    try:
-        renderer = importlib.metadata.version("resvg-py")
-    except importlib.metadata.PackageNotFoundError:
-        renderer = "?"
-    for part in (pbem.__version__, renderer, *LATIN, *CJK):
+    versions = []
+    for package in ("resvg-py", "pillow"):  # the renderer; the palettes and glyphs
+        try:
+            versions.append(importlib.metadata.version(package))
+        except importlib.metadata.PackageNotFoundError:
+            versions.append("?")
+    for part in (pbem.__version__, *versions, *LATIN, *CJK):
         h.update(part.encode("utf-8") + b"\0")
     for module in modules:  # how the pictures are drawn
         h.update(hashlib.sha256(Path(module).read_bytes()).digest())
@@ -69,14 +72,26 @@ def picture(folder: Path | None, name: str, mode: str, size: tuple[int, int], dr
     return drawn
 
 
-def read(path: Path, size: int) -> bytes | None:
-    """The ``size`` bytes of pixels stored at ``path``, or ``None`` when missing or damaged."""
+def kept(folder: Path | None, name: str, make: Callable[[], bytes]) -> bytes:
+    """The bytes ``name`` as stored in ``folder``, or else made by ``make`` and stored there
+    (what a picture is made of besides its pixels: its palette, its compressed rows...)."""
+    data = read(folder / name) if folder is not None else None
+    if data is None:
+        data = make()
+        if folder is not None:
+            write(folder / name, data)
+    return data
+
+
+def read(path: Path, size: int | None = None) -> bytes | None:
+    """The bytes stored at ``path`` (``size`` of them, when given), or ``None`` when missing or
+    damaged."""
     try:
         data = path.read_bytes()
         pixels = zlib.decompress(data[32:])
     except (OSError, zlib.error):
         return None
-    if len(pixels) != size or hashlib.sha256(pixels).digest() != data[:32]:
+    if (size is not None and len(pixels) != size) or hashlib.sha256(pixels).digest() != data[:32]:
         return None
     return pixels
 
