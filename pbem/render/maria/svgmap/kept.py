@@ -10,7 +10,7 @@ placement rule of :mod:`.labels` puts them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from functools import partial
 from operator import itemgetter
 from typing import NamedTuple
@@ -48,13 +48,14 @@ class Cover(NamedTuple):
 class Place:
     """A place for a city's name; what it covers is worked out when first asked."""
 
-    __slots__ = ("spot", "box", "grid", "near", "cover", "label")
+    __slots__ = ("spot", "box", "grid", "near", "cover", "label", "cells")
 
     def __init__(self, spot: Spot, grid: Boxes, near: Sequence[Entry]) -> None:
         """``near``: the boxes of ``grid`` near the place, each as often as it was added."""
         self.spot, self.box, self.grid, self.near = spot, spot[4], grid, near
         self.cover: Cover | None = None
         self.label: Label | None = None
+        self.cells: tuple[tuple[int, int], ...] | None = None  # those of a view's grid it lies in
 
     def covered(self) -> Cover:
         if self.cover is None:
@@ -105,6 +106,7 @@ class KeptNames:
         self._open: dict[str, list[tuple[frozenset[str], Place]]] = {}
         self._reach: dict[str, frozenset[str]] = {}
         self._unnamed_near: dict[str, frozenset[str]] = {}
+        self._covered: dict[Box, frozenset[str]] = {}
 
     def places(self, cid: str, important: bool) -> tuple[list[list[Place]], Box]:
         """The places tried for ``cid``'s name, tier by tier, and the area they lie in."""
@@ -141,6 +143,14 @@ class KeptNames:
                                          if self.rank[o] == 2)
         return self._reach[cid]
 
+    def covered(self, box: Box) -> frozenset[str]:
+        """The cities whose kept names ``box`` (a piece's, a mark's) covers: the same boxes
+        come back in many views (a piece at a city, a flag on a fortress)."""
+        owners = self._covered.get(box)
+        if owners is None:
+            owners = self._covered[box] = frozenset(self.names.owners(box))
+        return owners
+
     def unnamed_near(self, cid: str) -> frozenset[str]:
         """The unnamed towns whose names could go where ``cid``'s kept name stands."""
         if cid not in self._unnamed_near:
@@ -152,27 +162,58 @@ class KeptNames:
 DYNAMIC_CELL = 96.0
 
 
-def _big_cost(moved: Set[str], near: Sequence[Entry], unique: Sequence[Entry], place: Place) -> int:
+def _big_cost(moved: Set[str], near: Sequence[Entry], unique: Callable[[], Sequence[Entry]], place: Place,
+              best: int | None) -> int:
     """What an important name covers at ``place``: city symbols, kept important names that
-    stay, and the view's pieces and moved names (``near``; ``unique`` counts each box once)."""
+    stay, and the view's pieces and moved names (``near``; ``unique`` gives them each once).
+    Where the first two cost ``best`` already, the pieces are not counted (see :func:`.choose`)."""
     cover = place.cover or place.covered()
     cost = cover.symbols
     for owner, weight in cover.big_names:
         if owner not in moved:
             cost += weight
+    if best is not None and cost >= best:
+        return cost
     x0, y0, x1, y1 = place.box
-    for other, weight, owner, big in (near if cover.one_cell else unique):
+    for other, weight, owner, big in (near if cover.one_cell else unique()):
         if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1 and (big or not owner):
             cost += weight
     return cost
 
 
+def _once(near: Sequence[Entry]) -> Callable[[], Sequence[Entry]]:
+    """``near`` with each box once (equal boxes added twice count once), made when first asked."""
+    kept: list[Sequence[Entry]] = []
+
+    def unique() -> Sequence[Entry]:
+        if not kept:
+            kept.append(list(dict.fromkeys(near)))
+        return kept[0]
+    return unique
+
+
 def _first_free(places: Iterable[tuple[frozenset[str], Place]], moved: Set[str], dynamic: Boxes) -> Place | None:
     """The first place where a small name covers nothing: no city symbol (``places`` holds
     only those), no kept name that stays, none of the view's pieces or moved names (in
-    ``dynamic``)."""
+    ``dynamic``, whose cells each place keeps: :meth:`Boxes.hit` written out)."""
+    cells, c = dynamic.cells, dynamic.cell
     for owners, place in places:
-        if owners <= moved and not dynamic.hit(place.box):
+        if not owners <= moved:
+            continue
+        keys = place.cells
+        if keys is None:
+            box = place.box
+            keys = place.cells = tuple((i, j) for i in range(int(box[0] // c), int(box[2] // c) + 1)
+                                       for j in range(int(box[1] // c), int(box[3] // c) + 1))
+        x0, y0, x1, y1 = place.box
+        for key in keys:
+            for other, _, _, _ in cells.get(key, ()):
+                if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
+                    break
+            else:
+                continue
+            break
+        else:
             return place
     return None
 
@@ -193,12 +234,12 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
         dynamic.add(box, PIECE_HIT)
     moved: set[str] = {c for c in busy if c in cities and rank[c] == 2}
     for box in obstacles:
-        moved |= kept.names.owners(box)
+        moved |= kept.covered(box)
     placed: dict[str, Label] = {}
     for cid in sorted((c for c in moved if important(c)), key=lambda c: (min(rank[c], 1), c)):
         tiers, area = kept.places(cid, True)
         near = dynamic.near(area)
-        _, place = choose(tiers, True, partial(_big_cost, moved, near, list(dict.fromkeys(near))))
+        _, place = choose(tiers, True, partial(_big_cost, moved, near, _once(near)))
         label = kept.label(cid, place)
         dynamic.add(label.box, LABEL_HIT, cid, True)
         placed[cid] = label

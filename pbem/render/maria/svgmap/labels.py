@@ -194,16 +194,20 @@ def spots(city: City, x: float, y: float, lang: str, important: bool) -> Iterato
 P = TypeVar("P")
 
 
-def choose(tiers: Iterable[Sequence[P]], important: bool, cost: Callable[[P], int]) -> tuple[int, P]:
+def choose(tiers: Iterable[Sequence[P]], important: bool, cost: Callable[[P, int | None], int]) -> tuple[int, P]:
     """The first place of least ``cost``, tier by tier: the next tier is tried only while no
     place is free, and for an important name only while the best place covers another name or
-    a piece (a name touching a town's dot stays by its own city)."""
+    a piece (a name touching a town's dot stays by its own city).
+
+    ``cost(place, best)`` is told the least cost found before (``None``: none yet); where the
+    place costs at least that much it may stop counting and return what it has counted, if that
+    is at least ``best`` too (the place cannot be chosen then)."""
     best: tuple[int, P] | None = None
     for i, tier in enumerate(tiers):
         if i and important and best is not None and best[0] < FARTHER_FROM:
             break
         for place in tier:
-            c = cost(place)
+            c = cost(place, None if best is None else best[0])
             if best is None or c < best[0]:
                 best = (c, place)
             if c == 0:
@@ -230,7 +234,7 @@ def place_label(city: City, x: float, y: float, lang: str, important: bool,
     A town's name that fits nowhere is tried in a smaller type; an important name (which is
     printed whatever it covers) is tried a little farther out instead.
     """
-    c, spot = choose(spots(city, x, y, lang, important), important, lambda s: cost(s[4]))
+    c, spot = choose(spots(city, x, y, lang, important), important, lambda s, _: cost(s[4]))
     return c, label_at(city, spot, lang)
 
 
