@@ -57,6 +57,12 @@ class Place:
         self.label: Label | None = None
         self.cells: tuple[tuple[int, int], ...] | None = None  # those of a view's grid it lies in
 
+    def view_cells(self) -> tuple[tuple[int, int], ...]:
+        """The cells of a view's grid (:data:`DYNAMIC_CELL`) the place lies in."""
+        if self.cells is None:
+            self.cells = _cells(self.box)
+        return self.cells
+
     def covered(self) -> Cover:
         if self.cover is None:
             one_cell = self.grid.one_cell(self.box)
@@ -106,7 +112,7 @@ class KeptNames:
         self._open: dict[str, list[tuple[frozenset[str], Place]]] = {}
         self._reach: dict[str, frozenset[str]] = {}
         self._unnamed_near: dict[str, frozenset[str]] = {}
-        self._covered: dict[Box, frozenset[str]] = {}
+        self._covered: dict[Box, tuple[frozenset[str], tuple[tuple[int, int], ...]]] = {}
 
     def places(self, cid: str, important: bool) -> tuple[list[list[Place]], Box]:
         """The places tried for ``cid``'s name, tier by tier, and the area they lie in."""
@@ -143,13 +149,14 @@ class KeptNames:
                                          if self.rank[o] == 2)
         return self._reach[cid]
 
-    def covered(self, box: Box) -> frozenset[str]:
-        """The cities whose kept names ``box`` (a piece's, a mark's) covers: the same boxes
-        come back in many views (a piece at a city, a flag on a fortress)."""
-        owners = self._covered.get(box)
-        if owners is None:
-            owners = self._covered[box] = frozenset(self.names.owners(box))
-        return owners
+    def covered(self, box: Box) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+        """The cities whose kept names ``box`` (a piece's, a mark's) covers, and the cells of a
+        view's grid it lies in: the same boxes come back in many views (a piece at a city, a
+        flag on a fortress)."""
+        known = self._covered.get(box)
+        if known is None:
+            known = self._covered[box] = (frozenset(self.names.owners(box)), _cells(box))
+        return known
 
     def unnamed_near(self, cid: str) -> frozenset[str]:
         """The unnamed towns whose names could go where ``cid``'s kept name stands."""
@@ -160,6 +167,23 @@ class KeptNames:
 
 # The view's pieces and moved names are few: a coarse grid finds those near a name in a few steps.
 DYNAMIC_CELL = 96.0
+
+
+def _cells(box: Box) -> tuple[tuple[int, int], ...]:
+    """The cells of a view's grid that ``box`` lies in (as :meth:`Boxes.add` finds them)."""
+    c = DYNAMIC_CELL
+    return tuple((i, j) for i in range(int(box[0] // c), int(box[2] // c) + 1)
+                 for j in range(int(box[1] // c), int(box[3] // c) + 1))
+
+
+def _take(grid: dict[tuple[int, int], list[Entry]], cells: Iterable[tuple[int, int]], entry: Entry) -> None:
+    """:meth:`Boxes.add` of ``entry`` to a view's grid, its cells known."""
+    for key in cells:
+        here = grid.get(key)
+        if here is None:
+            grid[key] = [entry]
+        else:
+            here.append(entry)
 
 
 def _big_cost(moved: Set[str], near: Sequence[Entry], unique: Callable[[], Sequence[Entry]], place: Place,
@@ -196,17 +220,12 @@ def _first_free(places: Iterable[tuple[frozenset[str], Place]], moved: Set[str],
     """The first place where a small name covers nothing: no city symbol (``places`` holds
     only those), no kept name that stays, none of the view's pieces or moved names (in
     ``dynamic``, whose cells each place keeps: :meth:`Boxes.hit` written out)."""
-    cells, c = dynamic.cells, dynamic.cell
+    cells = dynamic.cells
     for owners, place in places:
         if not owners <= moved:
             continue
-        keys = place.cells
-        if keys is None:
-            box = place.box
-            keys = place.cells = tuple((i, j) for i in range(int(box[0] // c), int(box[2] // c) + 1)
-                                       for j in range(int(box[1] // c), int(box[3] // c) + 1))
         x0, y0, x1, y1 = place.box
-        for key in keys:
+        for key in place.cells or place.view_cells():
             for other, _, _, _ in cells.get(key, ()):
                 if x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1:
                     break
@@ -230,18 +249,19 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
         return rank[cid] < 2 or cid in busy
 
     dynamic = Boxes(DYNAMIC_CELL)
-    for box in obstacles:
-        dynamic.add(box, PIECE_HIT)
+    grid = dynamic.cells
     moved: set[str] = {c for c in busy if c in cities and rank[c] == 2}
     for box in obstacles:
-        moved |= kept.covered(box)
+        owners, cells = kept.covered(box)
+        _take(grid, cells, (box, PIECE_HIT, "", True))
+        moved |= owners
     placed: dict[str, Label] = {}
     for cid in sorted((c for c in moved if important(c)), key=lambda c: (min(rank[c], 1), c)):
         tiers, area = kept.places(cid, True)
         near = dynamic.near(area)
         _, place = choose(tiers, True, partial(_big_cost, moved, near, _once(near)))
         label = kept.label(cid, place)
-        dynamic.add(label.box, LABEL_HIT, cid, True)
+        _take(grid, place.cells or place.view_cells(), (label.box, LABEL_HIT, cid, True))
         placed[cid] = label
         # small names under it give way (kept important ones were in its cost)
         moved |= {o for o in place.covered().owners if not important(o)}
@@ -257,7 +277,7 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
         free = _first_free(kept.open_places(cid), moved, dynamic)
         if free is not None:
             label = kept.label(cid, free)
-            dynamic.add(label.box, LABEL_HIT, cid, False)
+            _take(grid, free.cells or free.view_cells(), (label.box, LABEL_HIT, cid, False))
             placed[cid] = label
     # the names that did not move stay where the empty board put them; all in drawing order:
     # by rank (a busy town's name among the minor fortresses'), then by city
