@@ -382,9 +382,10 @@ def test_a_crops_ground_from_its_tiles_is_the_drawing_of_its_box() -> None:
 
 def test_a_crop_is_the_same_whether_its_tiles_are_drawn_stored_damaged_or_unwritable(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The tiles kept on disk are a speed-up only: read back, the same crop; a damaged file is
-    drawn again (and replaced), and a cache folder that cannot be made costs only time."""
-    from pbem.render import raster, rasterstore, rastertiles
+    """The tiles, and the glyphs of the words, kept on disk are a speed-up only: read back, the
+    same crop; a damaged file is drawn again (and replaced), and a cache folder that cannot be
+    made costs only time."""
+    from pbem.render import raster, rasterglyphs, rasterstore, rastertext, rastertiles
     from pbem.render.maria.mapview import map_ground
 
     svg = intro_map("zh-TW")
@@ -392,14 +393,28 @@ def test_a_crop_is_the_same_whether_its_tiles_are_drawn_stored_damaged_or_unwrit
 
     def fresh(cache: Any) -> bytes:
         monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-        for kept in (rastertiles._folder, rastertiles._tile, raster._layered):
+        for kept in (rastertiles._folder, rastertiles._tile, raster._layered, rastertext.glyph, rastertext.word):
             kept.cache_clear()
+        rasterglyphs.forget()
         return raster.crop(svg, BOX, 640, ground)
 
     drawn = fresh(tmp_path)
     (folder,) = (tmp_path / "pbem").glob("map-tiles-*")
     files = sorted(folder.iterdir())
     assert len(files) == 6 and not any(f.name.startswith(".") for f in files)
+    (glyphs,) = (tmp_path / "pbem").glob("map-glyphs-*")
+    atlases = sorted(glyphs.iterdir())  # a file per font, size and halo: Chinese and Latin words
+    assert len(atlases) >= 2 and sum(f.stat().st_size for f in atlases) > 2000
+    stored = [f.read_bytes() for f in atlases]
+    assert fresh(tmp_path) == drawn
+    assert rastertext.glyph.cache_info().misses > 50
+    assert sorted(glyphs.iterdir()) == atlases and [f.read_bytes() for f in atlases] == stored  # all read, none written
+    for atlas in atlases:
+        damaged = bytearray(atlas.read_bytes())
+        damaged[-3] ^= 0xFF
+        atlas.write_bytes(bytes(damaged))
+    assert fresh(tmp_path) == drawn
+    assert all(rasterstore.read(f) is not None for f in atlases)  # rendered again and stored
     assert fresh(tmp_path) == drawn
     files[0].write_bytes(files[0].read_bytes()[:-100])
     damaged = bytearray(files[1].read_bytes())
@@ -413,6 +428,7 @@ def test_a_crop_is_the_same_whether_its_tiles_are_drawn_stored_damaged_or_unwrit
     (tmp_path / "file").write_text("not a folder")
     assert fresh(tmp_path / "file") == drawn
     rastertiles._folder.cache_clear()
+    rasterglyphs.forget()
 
 
 def test_a_tile_inside_a_clip_rectangle_is_drawn_without_the_clip() -> None:

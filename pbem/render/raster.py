@@ -19,7 +19,8 @@ the layers above in their order: their shapes drawn by resvg each on a tile of i
 (:mod:`pbem.render.rastersprites`: the wheel costs by the pixel, and the pieces cover a tenth of
 the map; a tile is kept, in the process and on disk, for the days the piece stands still), their
 words drawn by Pillow (:mod:`pbem.render.rastertext`:
-fonts opened once per process, each glyph rendered once). The picture is the one a single
+fonts opened once per process, each glyph rendered once and kept on disk:
+:mod:`pbem.render.rasterglyphs`). The picture is the one a single
 drawing gives, but for the rounding of a few anti-aliased edges and the hinting of the words.
 
 Deterministic: system fonts are not searched; only the font files :mod:`pbem.render.rastersvg` names are loaded (DejaVu
@@ -38,7 +39,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from pbem.render import rasterpng, rastersprites, rasterstore, rastertext
+from pbem.render import rasterglyphs, rasterpng, rastersprites, rasterstore, rastertext
 from pbem.render.rastersvg import (
     CIRCLE,
     LANG,
@@ -174,6 +175,7 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
         picture, drawn = Image.alpha_composite(base, sheet), None
     if box is None:  # the whole map: encoded against its ground, which every phase shares
         return rasterpng.over_ground(_ground_png(ground, width), picture, drawn)
+    rasterglyphs.keep()  # the glyphs its words needed, for the next runs
     return rasterpng.palette_png(picture.convert("RGB"))
 
 

@@ -4,7 +4,8 @@ resvg would load the font files on every drawing (the Noto CJK collections weigh
 each) and shape every name again; here the fonts are opened once per process and size. A
 ``<text>`` element is drawn as the map's style sheet says (size, weight, fill, anchor, central
 baseline, letter spacing, and the halo: a stroke painted under the fill), with DejaVu Sans for
-Latin text and symbols and Noto Sans CJK TC for Chinese, the fonts the drawing names. Pillow's
+Latin text and symbols and Noto Sans CJK TC for Chinese, the fonts the drawing names; the
+glyphs FreeType renders are kept on disk for the next runs (:mod:`pbem.render.rasterglyphs`). Pillow's
 basic layout (no system library) keeps the same bytes on every machine with the same Pillow.
 """
 
@@ -239,16 +240,23 @@ def word(text: str, bold: bool, size: float, spacing: float, stroke: float,
 def glyph(cjk: bool, bold: bool, size: float, ch: str, shift: float, stroke: float) -> tuple[Image.Image | None, int, int]:
     """The coverage of one character (with a stroke ``stroke`` pixels wide around it when not 0)
     drawn ``shift`` pixels right of a whole pixel on the baseline, and where its top-left corner
-    stands from that point."""
+    stands from that point; kept on disk for the next runs (:mod:`pbem.render.rasterglyphs`)."""
     from PIL import Image
+
+    from pbem.render import rasterglyphs
 
     if not ch.strip():
         return None, 0, 0
+    kept = rasterglyphs.find((cjk, bold, size, stroke), ch, shift)  # rendered by an earlier run
+    if kept is not None:
+        return kept
     # a stroke's coverage is a ring around the outline: the fill painted over it covers the rest
     core, (left, top) = font(cjk, bold, size).getmask2(ch, "L", stroke_width=stroke, anchor="ls", start=(shift, 0.0))
     mask = Image.Image()._new(core)
     if mask.width == 0 or mask.height == 0:
+        rasterglyphs.add((cjk, bold, size, stroke), ch, shift, None, 0, 0)
         return None, 0, 0
+    rasterglyphs.add((cjk, bold, size, stroke), ch, shift, mask, left, top)
     return mask, left, top
 
 
