@@ -9,11 +9,15 @@ of the pixels. An element is found by its tags; its extent from its coordinates 
 strokes and arrowheads). An element this cannot measure (a transform, a relative path, an
 image) makes the caller draw the layer whole.
 
-Most counters and marks stand where they stood the day before, drawn alike: a tile is named by
-what it draws (the definitions, the pixel grid, its pixels and elements) and kept, in the
-process and on disk (:mod:`pbem.render.rasterstore`), so that resvg draws only the tiles never
-drawn before. A tile is drawn alone, never with others, so its pixels do not depend on what
-else was drawn with it: the picture is the same whether its tiles were drawn, kept or read.
+A tile of plain shapes (painted by their own attributes: the counters, marks, arrows, rings and
+the legend's samples) is drawn by aggdraw (:mod:`pbem.render.rastershapes`), in tens of
+microseconds: cheaper than reading it back, so it is neither kept nor stored. The rest (a
+pattern's paint, a look the style sheet gives) is drawn by resvg, a millisecond a tile; most
+counters stand where they stood the day before, drawn alike: such a tile is named by what it
+draws (the definitions, the pixel grid, its pixels and elements) and kept, in the process and
+on disk (:mod:`pbem.render.rasterstore`), so that resvg draws only the tiles never drawn before.
+A tile is drawn alone, never with others, so its pixels do not depend on what else was drawn
+with it: the picture is the same whether its tiles were drawn, kept or read.
 """
 
 from __future__ import annotations
@@ -27,16 +31,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pbem.render import cachedir, rasterstore
+from pbem.render import cachedir, rastershapes, rasterstore
+from pbem.render.rastershapes import ATTR, NUMBER, TAG
 
 if TYPE_CHECKING:
     from PIL import Image
 
-_TAG = re.compile(r"<(/?)([\w:-]+)([^>]*)>")  # the attributes end with the "/" of an empty element
 _BOUND = re.compile(r"<(/?)[\w:-][^>]*>")  # a tag (not a comment nor a declaration)
-_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _ID = re.compile(r' id="[^"]*"')
-_NUMBER = re.compile(r"-?\d*\.?\d+(?:[eE][-+]?\d+)?")
 _SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "g", "title"}
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 
@@ -97,11 +99,11 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
     stroke = 0.0
     marker = False
     ends: list[tuple[float, float]] = []  # where a line's only arrowhead stands
-    for m in _TAG.finditer(element):
+    for m in TAG.finditer(element):
         if m.group(1):
             continue
         tag = m.group(2)
-        a = dict(_ATTR.findall(m.group(3)))
+        a = dict(ATTR.findall(m.group(3)))
         if tag not in _SHAPES or "transform" in a or "style" in a:
             raise Unmeasured(tag)
         if "stroke-width" in a:
@@ -125,7 +127,7 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
             if end:
                 ends.append((xs[-1], ys[-1]))
         elif tag in ("polyline", "polygon"):
-            nums = [float(v) for v in _NUMBER.findall(a.get("points", ""))]
+            nums = [float(v) for v in NUMBER.findall(a.get("points", ""))]
             xs += nums[0::2]
             ys += nums[1::2]
             if end and len(nums) >= 2:
@@ -134,7 +136,7 @@ def extent(element: str) -> tuple[float, float, float, float] | None:
             d = a.get("d", "")
             if re.search(r"[^MLCQZz\d\s,.eE+-]", d):  # relative, arc or H/V commands: not measured here
                 raise Unmeasured(d[:40])
-            nums = [float(v) for v in _NUMBER.findall(d)]
+            nums = [float(v) for v in NUMBER.findall(d)]
             xs += nums[0::2]
             ys += nums[1::2]
     if not xs:
@@ -182,29 +184,27 @@ def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
     sheet = hashlib.sha256(f"{defs}\0{scale!r} {fx!r} {fy!r}".encode()).digest()
     plain = _unstyled(defs)
     for r, shapes, (x0, y0, x1, y1) in groups:
-        used = defs if plain is None or any("class=" in shape for shape in shapes) else plain
-        out[r].append(Sprite(x0, y0, _tile(sheet, used, (scale, fx, fy), (x0 - ix, y0 - iy, x1 - ix, y1 - iy), shapes)))
+        box = (x0 - ix, y0 - iy, x1 - ix, y1 - iy)
+        tile = rastershapes.tile(defs, shapes, (scale, fx, fy), box)  # cheaper drawn again than read back
+        if tile is None:
+            used = defs if plain is None or any("class=" in shape for shape in shapes) else plain
+            tile = _tile(sheet, used, (scale, fx, fy), box, shapes)
+        out[r].append(Sprite(x0, y0, tile))
     return out
 
 
 _STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
-_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
-_CLASSES = re.compile(r"(?:\.[\w-]+)+")
 
 
 @lru_cache(maxsize=8)
 def _unstyled(defs: str) -> str | None:
     """``defs`` without its style sheet when the sheet cannot paint a shape that names no class
-    (its rules are for classes, for words, or for the fonts of the whole drawing), so that
-    resvg does not read it for each tile of such shapes; ``None`` when it might."""
-    sheets = _STYLE.findall(defs)
-    for css in sheets:
-        for selectors, body in _RULE.findall(css.replace("<![CDATA[", "").replace("]]>", "")):
-            for sel in (part.strip() for part in selectors.split(",")):
-                fonts = all(decl.split(":")[0].strip().startswith("font-") for decl in body.split(";") if decl.strip())
-                if not (_CLASSES.fullmatch(sel) or sel == "text" or (sel == "svg" and fonts)):
-                    return None
-    return _STYLE.sub("", defs) if sheets else None
+    (its rules are for classes, for words, or for the fonts of the whole drawing:
+    :func:`pbem.render.rastershapes.painting_classes`), so that resvg does not read it for each
+    tile of such shapes; ``None`` when it might."""
+    if not _STYLE.search(defs) or rastershapes.painting_classes(defs) is None:
+        return None
+    return _STYLE.sub("", defs)
 
 
 def grid(view: View) -> tuple[float, float, float, int, int]:
@@ -265,6 +265,7 @@ def forget() -> None:
     measured."""
     _kept.clear()
     extent.cache_clear()
+    rastershapes.forget()
 
 
 @lru_cache(maxsize=1)
