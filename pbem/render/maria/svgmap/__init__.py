@@ -35,8 +35,7 @@ from typing import Any
 
 from pbem.games.maria.board import POWERS, Board
 from pbem.render.maria.svgmap.ground import Layout, defs, draw_cities, draw_panels, draw_roads
-from pbem.render.maria.svgmap.kept import KeptNames, replace_labels
-from pbem.render.maria.svgmap.labels import Label
+from pbem.render.maria.svgmap.kept import KeptNames, Names, replace_labels
 from pbem.render.maria.svgmap.legend import draw_legend, draw_title
 from pbem.render.maria.svgmap.pieces import draw_highlights, draw_pieces, short_name
 from pbem.render.maria.svgmap.style import FONT, NAME_SIZE, PANEL, PAPER, POWER_COLOURS, TERRITORY_TINTS, shading
@@ -77,14 +76,14 @@ class Drawing(str):
 
     ``ground``: the length of the layers that are the same in every drawing of the board and
     language (:data:`GROUND_END`); ``names``: the span of the names layer (``None``: no names);
-    ``legend``: the legend's span; ``static``, ``labels``: the kept parts it was drawn on, and
-    its names in drawing order."""
+    ``legend``: the legend's span; ``static``, ``placed``: the kept parts it was drawn on, and
+    its names (those the empty board has elsewhere told apart)."""
 
     ground: int
     names: tuple[int, int] | None
     legend: tuple[int, int]
     static: _Static
-    labels: list[Label]
+    placed: Names
 
 
 # The first layers that a view changes: what precedes the first of them (the kept head and, unless
@@ -166,7 +165,8 @@ def render_map(
     pieces, boxes = draw_pieces(pos, generals, trains, hussars, control, lang)
     busy = _busy(generals, trains, hussars, control)
     obstacles = boxes + _battle_rings(pos, highlights)
-    labels = replace_labels(st.names, obstacles, busy)
+    named = replace_labels(st.names, obstacles, busy)
+    labels = named.labels
 
     parts = [st.head]
     radius = highlights.get("radius")
@@ -192,7 +192,7 @@ def render_map(
     parts.append(st.legends[powers])
     parts.append("</svg>")
     drawing = Drawing("".join(parts))
-    drawing.ground, drawing.static, drawing.labels = ground, st, labels
+    drawing.ground, drawing.static, drawing.placed = ground, st, named
     drawing.names = (names_at, names_at + len(names)) if labels else None
     drawing.legend = (len(drawing) - len("</svg>") - len(st.legends[powers]), len(drawing) - len("</svg>"))
     return drawing

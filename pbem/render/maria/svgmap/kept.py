@@ -105,6 +105,7 @@ class KeptNames:
         for cid in sorted(c for c in board.cities if c not in self.labels):
             self.unnamed.add(name_reach(board.cities[cid], pos[cid], lang), 0, cid)
         self.rank = {cid: name_rank(city, set()) for cid, city in board.cities.items()}
+        self.order = {cid: i for i, cid in enumerate(self.labels)}  # the empty board's names' drawing order
         # the empty board's names of each rank, by city
         self.by_rank: tuple[list[tuple[str, Label]], ...] = tuple(
             sorted((c, lbl) for c, lbl in self.labels.items() if self.rank[c] == n) for n in range(3))
@@ -237,7 +238,17 @@ def _first_free(places: Iterable[tuple[frozenset[str], Place]], moved: Set[str],
     return None
 
 
-def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) -> list[Label]:
+class Names(NamedTuple):
+    """A view's names: ``labels``, all of them in drawing order; ``again``, those placed again
+    (in drawing order); ``moved``, the cities whose names on the empty board may not show
+    where they stood (they moved, or went)."""
+
+    labels: list[Label]
+    again: list[Label]
+    moved: Set[str]
+
+
+def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) -> Names:
     """The names for a view: those placed on the empty board stay where they are unless a
     piece, a mark or a battle ring now covers them or their city became busy; those are
     placed again around the kept names, important ones first as in the full placement.
@@ -284,10 +295,13 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
     new: tuple[list[tuple[str, Label]], ...] = ([], [], [])
     for c, label in placed.items():
         new[min(rank[c], 1) if c in busy else rank[c]].append((c, label))
-    out = []
+    out: list[Label] = []
+    again: list[Label] = []
     for staying, placed_again in zip(kept.by_rank, new, strict=True):
         named = [pair for pair in staying if pair[0] not in moved]
         if placed_again:
+            placed_again.sort(key=itemgetter(0))
+            again += [label for _, label in placed_again]
             named = sorted(named + placed_again, key=itemgetter(0))
         out += [label for _, label in named]
-    return out
+    return Names(out, again, moved)

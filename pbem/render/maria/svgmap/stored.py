@@ -59,9 +59,9 @@ def map_names(svg: str) -> MapNames | None:
 
 
 def _drawn_names(svg: Drawing) -> MapNames | None:
-    """:func:`map_names` of a drawing made here, from the names it placed: the same text, but
-    told name by name (a name it moved stands where the empty board's did when their texts are
-    the same), and what every drawing of the board and language shares made once."""
+    """:func:`map_names` of a drawing made here, from the names it placed again: the same text,
+    told name by name (a name placed again where the empty board had it is no name of its
+    own), and what every drawing of the board and language shares made once."""
     if svg.names is None:
         return None
     st = svg.static
@@ -69,11 +69,10 @@ def _drawn_names(svg: Drawing) -> MapNames | None:
     if "ground" not in st.stored:
         defs_end = st.head.index("</defs>") + len("</defs>")
         st.stored["ground"] = st.head[:defs_end] + _LAYER + "".join(lbl.svg for lbl in base.values()) + "</g></svg>"
-    drawn = {lbl.city: lbl for lbl in svg.labels}
-    own = "".join([lbl.svg for lbl in svg.labels if (kept := base.get(lbl.city)) is not lbl
-                   and (kept is None or kept.svg != lbl.svg)])
-    hidden = [city for city, kept in base.items() if (lbl := drawn.get(city)) is not kept
-              and (lbl is None or lbl.svg != kept.svg)]
+    again = {lbl.city: lbl for lbl in svg.placed.again}
+    own = "".join([lbl.svg for lbl in svg.placed.again if (kept := base.get(lbl.city)) is None or kept.svg != lbl.svg])
+    hidden = sorted((city for city in svg.placed.moved if city in base
+                     and ((lbl := again.get(city)) is None or lbl.svg != base[city].svg)), key=st.names.order.__getitem__)
     mask = _MASK_STYLE + "".join(_bare(st, city) for city in hidden) if hidden else ""
     return MapNames(st.stored["ground"], *svg.names, mask, own)
 
