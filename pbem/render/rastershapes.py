@@ -491,7 +491,7 @@ def _steps(radius: float) -> int:
     fiftieth of a pixel from the arc."""
     if radius <= 0.02:
         return 1
-    return max(2, math.ceil(math.pi / 4 / math.acos(1 - 0.02 / radius)))
+    return max(2, math.ceil(math.pi / 4 / math.acos(1 - 0.02 / radius)))  # (one step for 0.7-0.9 px of radius)
 
 
 def _round_outline(outline: Outline, to: tuple[float, float, float], inset: float) -> list[Point]:
@@ -503,8 +503,7 @@ def _round_outline(outline: Outline, to: tuple[float, float, float], inset: floa
         _kind, cx, cy, rx, ry = outline
         rx, ry = rx * scale - inset, ry * scale - inset
         x, y = cx * scale + ox, cy * scale + oy
-        n = 4 * _steps(max(rx, ry))
-        return [(x + rx * math.cos(2 * math.pi * i / n), y + ry * math.sin(2 * math.pi * i / n)) for i in range(n)]
+        return [(x + rx * c, y + ry * s) for c, s in _circle(_steps(max(rx, ry)))[:-1]]
     _kind, x, y, w, h, rx, ry = outline
     x0, y0 = x * scale + ox + inset, y * scale + oy + inset
     x1, y1 = x0 + w * scale - 2 * inset, y0 + h * scale - 2 * inset
@@ -512,12 +511,17 @@ def _round_outline(outline: Outline, to: tuple[float, float, float], inset: floa
     if rx <= 0 or ry <= 0:
         return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
     n = _steps(max(rx, ry))
+    unit = _circle(n)
     out = []
-    for cx, cy, start in ((x1 - rx, y0 + ry, -90), (x1 - rx, y1 - ry, 0), (x0 + rx, y1 - ry, 90), (x0 + rx, y0 + ry, 180)):
-        for i in range(n + 1):
-            t = math.radians(start + 90 * i / n)
-            out.append((cx + rx * math.cos(t), cy + ry * math.sin(t)))
+    for cx, cy, quarter in ((x1 - rx, y0 + ry, 3), (x1 - rx, y1 - ry, 0), (x0 + rx, y1 - ry, 1), (x0 + rx, y0 + ry, 2)):
+        out += [(cx + rx * c, cy + ry * s) for c, s in unit[quarter * n:quarter * n + n + 1]]
     return out
+
+
+@lru_cache(maxsize=64)
+def _circle(n: int) -> tuple[Point, ...]:
+    """The unit circle in ``4 n + 1`` points from angle 0 round to 0 again (``n`` a quarter)."""
+    return tuple((math.cos(math.pi / 2 * i / n), math.sin(math.pi / 2 * i / n)) for i in range(4 * n + 1))
 
 
 def _rounded(line: list[Point], r: float, caps: bool) -> list[list[Point]]:
@@ -562,8 +566,7 @@ def _oriented(pts: list[Point]) -> list[Point]:
 
 
 def _disc(p: Point, r: float) -> list[Point]:
-    n = 4 * _steps(r)
-    return [(p[0] + r * math.cos(2 * math.pi * i / n), p[1] + r * math.sin(2 * math.pi * i / n)) for i in range(n)]
+    return [(p[0] + r * c, p[1] + r * s) for c, s in _circle(_steps(r))[:-1]]
 
 
 def _dashed(pts: list[Point], pattern: tuple[float, ...]) -> list[list[Point]]:
