@@ -51,6 +51,7 @@ class Ground:
 
     rgb: Image.Image
     indices: Image.Image  # mode P
+    framed: Image.Image  # the indices one column right, behind a column of 0: the rows as filtered (type 0)
     palette: tuple[int, ...]  # RGB, RGB... of the colours the indices use
     raw: tuple[bytes, ...]  # each band's filtered rows (filter type 0 on each)
     packed: tuple[bytes, ...]  # each band deflated, ended by a full flush
@@ -62,8 +63,10 @@ def ground(rgb: Image.Image) -> Ground:
     small = rgb.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     used = max(_used(small), default=0) + 1
     palette = tuple((small.getpalette() or [])[:3 * used])
-    raw = tuple(_rows(small, y) for y in range(0, rgb.height, BAND))
-    return Ground(rgb, small, palette, raw, tuple(_deflate(band, 9) for band in raw), tuple(map(zlib.adler32, raw)))
+    framed = _framed(small)
+    raw = tuple(_rows(framed, y) for y in range(0, rgb.height, BAND))
+    return Ground(rgb, small, framed, palette, raw, tuple(_deflate(band, 9) for band in raw),
+                  tuple(map(zlib.adler32, raw)))
 
 
 def ground_bytes(base: Ground) -> bytes:
@@ -96,8 +99,9 @@ def ground_of(rgb: Image.Image, data: bytes) -> Ground | None:
     for length in lengths:
         packed.append(data[at:at + length])
         at += length
-    raw = tuple(_rows(small, y) for y in range(0, rgb.height, BAND))
-    return Ground(rgb, small, palette, raw, tuple(packed), tuple(map(zlib.adler32, raw)))
+    framed = _framed(small)
+    raw = tuple(_rows(framed, y) for y in range(0, rgb.height, BAND))
+    return Ground(rgb, small, framed, palette, raw, tuple(packed), tuple(map(zlib.adler32, raw)))
 
 
 def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None = None) -> bytes:
@@ -161,10 +165,10 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
         else:
             (x0, top, x1, bottom), _part, mask = band
             assert mapped is not None
-            rows = base.indices.crop((0, y0, width, min(height, y0 + BAND)))
-            rows.paste(mapped.crop((0, at, x1 - x0, at + bottom - top)), (x0, top - y0), mask)
+            rows = base.framed.crop((0, y0, width + 1, min(height, y0 + BAND)))
+            rows.paste(mapped.crop((0, at, x1 - x0, at + bottom - top)), (x0 + 1, top - y0), mask)
             at += bottom - top
-            raw = _rows(rows, 0)
+            raw = rows.tobytes()
             run += raw
             adler = zlib.adler32(raw, adler)
     if run:
@@ -221,11 +225,17 @@ def _used(image: Image.Image) -> list[int]:
     return sorted(i for _n, i in image.getcolors(256) or [] if isinstance(i, int))
 
 
-def _rows(image: Image.Image, y: int) -> bytes:
-    """The rows of a band of ``image`` (mode P) from ``y``, each behind its filter byte (0)."""
-    width = image.width
-    data = image.crop((0, y, width, min(image.height, y + BAND))).tobytes()
-    return b"".join(b"\x00" + data[i:i + width] for i in range(0, len(data), width))
+def _framed(image: Image.Image) -> Image.Image:
+    """``image`` (mode P) one column right, behind a column of 0: its rows as PNG filters them
+    with type 0, the bytes of a band in one ``tobytes``."""
+    framed = Image.new("P", (image.width + 1, image.height), 0)
+    framed.paste(image, (1, 0))
+    return framed
+
+
+def _rows(framed: Image.Image, y: int) -> bytes:
+    """The rows of a band of a :func:`_framed` image from ``y``, each behind its filter byte."""
+    return framed.crop((0, y, framed.width, min(framed.height, y + BAND))).tobytes()
 
 
 def _deflate(raw: bytes, level: int, strategy: int = zlib.Z_DEFAULT_STRATEGY) -> bytes:
