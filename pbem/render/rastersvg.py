@@ -17,7 +17,9 @@ from pbem.render import rastertext
 LATIN_FONTS = rastertext.LATIN
 CJK_FONTS = rastertext.CJK
 PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
-TEXT = re.compile(r'<text class="([^"]*)"[^>]*? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</text>')
+# greedy within the tag (which ends its attributes with x and y): the same matches and groups as
+# a lazy [^>]*?, found in half the time (the lazy one tries " x=" at every character)
+TEXT = re.compile(r'<text class="([^"]*)"[^>]* x="([-\d.]+)" y="([-\d.]+)">([^<]*)</text>')
 TITLE = re.compile(r"<title>[^<]*</title>")
 CIRCLE = re.compile(r'<circle cx="([-\d.]+)" cy="([-\d.]+)"[^>]*? r="([\d.]+)"[^>]*/>')
 LANG = re.compile(r' lang="[^"]*"')
