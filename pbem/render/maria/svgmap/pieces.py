@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.games.maria.board import POWERS
 from pbem.render.maria.svgmap.style import COUNTER, GNAME_SIZE, POWER_COLOURS, STACK_GAP
-from pbem.render.maria.svgmap.svg import Box, el, esc_attr, esc_text, points, rnd, svg_text, svg_title
+from pbem.render.maria.svgmap.svg import Box, el, esc_attr, esc_text, points, rnd, svg_title
 
 # -- pieces --------------------------------------------------------------------------------
 
@@ -27,7 +27,8 @@ def short_name(g_: Mapping[str, Any], lang: str) -> str:
 
 
 # The pieces are many and alike: their elements are written out directly, attributes in sorted
-# order, as :func:`.svg.el` writes them (numbers as ``str`` gives them, words escaped).
+# order, as :func:`.svg.el` writes them (numbers as ``str`` gives them, words escaped), and their
+# numbers rounded by ``round(v, 1)`` inline (what :func:`.svg.rnd` does, without a call of its own).
 
 
 def _tag(name: str, attrs: str, body: str) -> str:
@@ -55,20 +56,20 @@ def counter(g_: Mapping[str, Any], x: float, y: float, lang: str, sample: str = 
     edge = esc_attr(edge)
     body = [svg_title(tip),
             f'<rect fill="{"url(#hatch)" if face_down else esc_attr(fill)}" height="{COUNTER}" rx="1.8"'
-            f' stroke="{edge}" stroke-width="1.4" width="{COUNTER}" x="{rnd(x)}" y="{rnd(y)}" />']
-    cx, cy = rnd(x + COUNTER / 2), rnd(y + COUNTER / 2 + 0.4)
+            f' stroke="{edge}" stroke-width="1.4" width="{COUNTER}" x="{round(x, 1)}" y="{round(y, 1)}" />']
+    cx, cy = round(x + COUNTER / 2, 1), round(y + COUNTER / 2 + 0.4, 1)
     rank = "?" if face_down else esc_text(str(g_.get("rank", "")))
     body.append(_tag("text", f' class="rank" fill="{"#333333" if face_down else esc_attr(ink)}" x="{cx}" y="{cy}"',
                      rank))
     troops = g_.get("troops")
     if troops is not None:
-        bx, by = rnd(x + COUNTER - 0.5), rnd(y + COUNTER - 0.5)
+        bx, by = round(x + COUNTER - 0.5, 1), round(y + COUNTER - 0.5, 1)
         body.append(f'<circle cx="{bx}" cy="{by}" fill="#ffffff" r="4.2" stroke="{edge}" stroke-width="0.9" />')
-        body.append(_tag("text", f' class="troops" x="{bx}" y="{rnd(by + 0.3)}"', esc_text(str(troops))))
+        body.append(_tag("text", f' class="troops" x="{bx}" y="{round(by + 0.3, 1)}"', esc_text(str(troops))))
     if g_.get("blocked"):
         body.append(
-            f'<path class="blocked-mark" d="M{rnd(x - 1)},{rnd(y - 1)} L{rnd(x + COUNTER + 1)},{rnd(y + COUNTER + 1)}'
-            f' M{rnd(x + COUNTER + 1)},{rnd(y - 1)} L{rnd(x - 1)},{rnd(y + COUNTER + 1)}"'
+            f'<path class="blocked-mark" d="M{round(x - 1, 1)},{round(y - 1, 1)} L{round(x + COUNTER + 1, 1)},{round(y + COUNTER + 1, 1)}'
+            f' M{round(x + COUNTER + 1, 1)},{round(y - 1, 1)} L{round(x - 1, 1)},{round(y + COUNTER + 1, 1)}"'
             ' fill="none" stroke="#e0201b" stroke-width="2.2" />')
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": " ".join(classes), "id": f"general-{g_.get('id')}"})
@@ -79,11 +80,11 @@ def train(t: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
     power = str(t.get("power"))
     fill, edge, _ = POWER_COLOURS.get(power, ("#dddddd", "#555555", "#000000"))
     edge = esc_attr(edge)
-    wheels = "".join(f'<circle cx="{rnd(x + dx)}" cy="{rnd(y + 7.2)}" fill="#ffffff" r="1.8" stroke="{edge}"'
+    wheels = "".join(f'<circle cx="{round(x + dx, 1)}" cy="{round(y + 7.2, 1)}" fill="#ffffff" r="1.8" stroke="{edge}"'
                      ' stroke-width="0.9" />' for dx in (2.5, 7.5))
     body = (svg_title(f"{t.get('id')} ({power})")
             + f'<rect fill="{esc_attr(fill)}" height="6.5" stroke="{edge}" stroke-width="1.1" width="10"'
-              f' x="{rnd(x)}" y="{rnd(y)}" />'
+              f' x="{round(x, 1)}" y="{round(y, 1)}" />'
             + wheels)
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": f"train power-{power}", "id": f"train-{t.get('id')}"})
@@ -91,11 +92,11 @@ def train(t: Mapping[str, Any], x: float, y: float, sample: str = "") -> str:
 
 
 def hussar(city: str, x: float, y: float, sample: str = "") -> str:
-    body = (el("polygon", {"fill": POWER_COLOURS["AU"][0],
-                            "points": points([(rnd(x), rnd(y - 5)), (rnd(x + 5), rnd(y)),
-                                               (rnd(x), rnd(y + 5)), (rnd(x - 5), rnd(y))]),
-                            "stroke": POWER_COLOURS["AU"][1], "stroke-width": 1.3})
-            + svg_text("H", {"class": "troops", "fill": POWER_COLOURS["AU"][2], "x": rnd(x), "y": rnd(y + 0.3)}))
+    fill, edge, ink = (esc_attr(c) for c in POWER_COLOURS["AU"])
+    rx, ry = round(x, 1), round(y, 1)
+    body = (f'<polygon fill="{fill}" points="{rx},{round(y - 5, 1)} {round(x + 5, 1)},{ry} {rx},{round(y + 5, 1)}'
+            f' {round(x - 5, 1)},{ry}" stroke="{edge}" stroke-width="1.3" />'
+            f'<text class="troops" fill="{ink}" x="{rx}" y="{round(y + 0.3, 1)}">H</text>')
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": "hussar", "id": f"hussar-{city}"})
     return _group(attrs, body)
@@ -109,8 +110,8 @@ def control_mark(city: str, info: Mapping[str, Any], x: float, y: float, sample:
         body = (f'<circle cx="{x}" cy="{y}" fill="{esc_attr(fill)}" r="4.4" stroke="#c9a227"'
                 ' stroke-width="1.6" />')
     else:
-        body = (f'<line stroke="#2b2418" stroke-width="1" x1="{x}" x2="{x}" y1="{rnd(y + 5)}" y2="{rnd(y - 5)}" />'
-                f'<polygon fill="{esc_attr(fill)}" points="{x},{rnd(y - 5)} {rnd(x + 7)},{rnd(y - 2.5)} {x},{y}"'
+        body = (f'<line stroke="#2b2418" stroke-width="1" x1="{x}" x2="{x}" y1="{round(y + 5, 1)}" y2="{round(y - 5, 1)}" />'
+                f'<polygon fill="{esc_attr(fill)}" points="{x},{round(y - 5, 1)} {round(x + 7, 1)},{round(y - 2.5, 1)} {x},{y}"'
                 f' stroke="{esc_attr(edge)}" stroke-width="0.8" />')
     attrs = ({"class": "legend-sample", "id": sample} if sample else
              {"class": f"{'victory-marker' if marker else 'control-flag'} power-{power}",
@@ -133,11 +134,11 @@ def draw_pieces(
     boxes: list[Box] = []
     for city, info in control.items():
         x, y = pos[city]
-        out.append(control_mark(city, info, rnd(x - 13), rnd(y)))
+        out.append(control_mark(city, info, round(x - 13, 1), round(y, 1)))
         boxes.append((x - 18, y - 6, x - 7, y + 6))
     for city in hussars:
         x, y = pos[city]
-        out.append(hussar(city, rnd(x - 8), rnd(y + 9)))
+        out.append(hussar(city, round(x - 8, 1), round(y + 9, 1)))
         boxes.append((x - 14, y + 3, x - 2, y + 15))
     by_city: dict[str, list[Mapping[str, Any]]] = {}
     for t in sorted(trains, key=lambda t: str(t.get("id"))):
@@ -159,10 +160,10 @@ def draw_pieces(
         left = x - total / 2
         top = y - COUNTER - 6
         for i, g_ in enumerate(here):
-            out.append(counter(g_, rnd(left + i * (COUNTER + STACK_GAP)), rnd(top), lang))
+            out.append(counter(g_, round(left + i * (COUNTER + STACK_GAP), 1), round(top, 1), lang))
         # the generals' short names above their counters, so a player knows them at mail size
         label = "/".join(short_name(g_, lang) for g_ in here)
-        out.append(svg_text(label, {"class": "gname", "x": rnd(x), "y": rnd(top - 2.2)}))
+        out.append(_tag("text", f' class="gname" x="{round(x, 1)}" y="{round(top - 2.2, 1)}"', esc_text(label)))
         half = max(total, len(label) * (GNAME_SIZE if lang == "zh-TW" else GNAME_SIZE * 0.62)) / 2
         boxes.append((min(left, x - half) - 1, top - 2.2 - GNAME_SIZE, max(left + total + 3, x + half + 1),
                       top + COUNTER + 3))
