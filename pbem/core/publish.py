@@ -44,6 +44,7 @@ writes the same bytes once.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import hmac
 import json
@@ -127,6 +128,20 @@ def publish_phase(camp: Campaign, record_index: int, reopened: dict[str, Any] | 
     """Render the reports of record ``record_index`` and queue their mails; return the paths
     written or queued. A record that no report covers (an extension, a roster change) writes
     nothing; for the end record the last phase is published again with the final result."""
+    # What lives before (the archive, the templates, the board, the drawings' caches) is
+    # frozen out of the cycle collector while the phase is rendered, as intake does: the many
+    # objects a phase makes then trigger no collection that walks them all. Unfrozen after.
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    try:
+        return _publish(camp, record_index, reopened)
+    finally:
+        if freeze:
+            gc.unfreeze()
+
+
+def _publish(camp: Campaign, record_index: int, reopened: dict[str, Any] | None) -> list[Path]:
     records = camp.records()
     rec = records[record_index]
     if rec["kind"] == "end":
