@@ -6,23 +6,13 @@ arrows over a map's ground are rectangles, circles, polygons and polylines paint
 attributes: ``aggdraw`` (the AGG rasterizer on a sheet of bytes, one self-contained wheel)
 draws such a tile in tens of microseconds, antialiased as resvg does it.
 
-:func:`tile` draws what it fully understands and returns ``None`` for anything else, which
-resvg then draws: a pattern or any other paint by reference but an arrowhead marker, a shape a
-style rule paints (by its class) or a style sheet that can paint shapes naming no class, a
-transform, words, a curve, an unknown tag or attribute. Its pixels differ from resvg's by the
-rounding of anti-aliased edges (``tests/test_rastershapes.py`` holds them to resvg's).
-
-What AGG does not do as SVG does, this does by hand:
-
-- aggdraw fills a shape through a contour widened by a quarter pixel on every side: a filled
-  outline is given narrowed by as much (its polygon's edges moved in, a circle's radius less);
-- its pen has AGG's defaults (mitre joins up to a mitre limit of 4, butt caps, no dashes), which
-  are SVG's: a dash pattern is cut along the line here, and a round join (or cap) is a disc at
-  the joint drawn with the dash's segments;
-- circles and rounded corners are polygons fine enough that no edge stands off by a
-  fiftieth of a pixel;
-- ``opacity`` (on a shape, its arrowhead included, or on a group) is a layer of its own, drawn
-  opaque, faded and laid over what is below, as SVG composites a group.
+:func:`tile` reads each element into what it paints (fills, strokes, layers: the ops that
+:mod:`pbem.render.rasteragg` draws) and returns ``None`` for anything it does not fully
+understand, which resvg then draws: a paint by reference other than an arrowhead marker or a
+pattern of bands (Maria's hatching), a shape a style rule paints (by its class) or a style
+sheet that can paint shapes naming no class, a transform, words, a curve, an unknown tag or
+attribute. Its pixels differ from resvg's by the rounding of anti-aliased edges
+(``tests/test_rastershapes.py`` holds them to resvg's).
 """
 
 from __future__ import annotations
@@ -32,6 +22,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+from pbem.render.rasteragg import Op, Outline, Point, Unsupported, render
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -45,8 +37,8 @@ _STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _CLASSES = re.compile(r"(?:\.[\w-]+)+")
 _MARKER = re.compile(r"<marker\b([^>]*)>(.*?)</marker>", re.S)
+_URL = re.compile(r"url\(#([\w-]+)\)")
 
-INSET = 0.25  # pixels by which aggdraw widens a filled outline
 
 # what a shape's own attributes may say (with their geometry, below); anything else is resvg's
 _PAINT = {"id", "class", "fill", "stroke", "stroke-width", "opacity", "fill-opacity", "stroke-opacity",
@@ -60,18 +52,7 @@ _ROOT = {"fill": "#000000", "stroke": "none", "stroke-width": "1", "fill-opacity
          "stroke-dasharray": "none", "stroke-linejoin": "miter", "stroke-linecap": "butt"}
 
 
-class Unsupported(ValueError):
-    """A shape painted in a way this does not draw (resvg then draws its tile)."""
-
-
 Box = tuple[int, int, int, int]
-Point = tuple[float, float]
-# an outline in view units: ("poly", points, closed), ("ellipse", cx, cy, rx, ry) or
-# ("rect", x, y, width, height, rx, ry)
-Outline = tuple[Any, ...]
-# what to paint: ("fill", outline, colour, alpha), ("stroke", outline, colour, alpha, width, join,
-# cap, dashes) or ("layer", opacity, ops)
-Op = tuple[Any, ...]
 
 
 def tile(defs: str, shapes: Sequence[str], grid: tuple[float, float, float], box: Box) -> Image.Image | None:
@@ -82,7 +63,7 @@ def tile(defs: str, shapes: Sequence[str], grid: tuple[float, float, float], box
     x0, y0, x1, y1 = box
     try:
         ops = [op for shape in shapes for op in _ops(defs, shape)]
-        return _render(ops, (x1 - x0, y1 - y0), (scale, fx - x0, fy - y0))
+        return render(ops, (x1 - x0, y1 - y0), (scale, fx - x0, fy - y0))
     except Unsupported:
         return None
 
@@ -137,6 +118,50 @@ def _markers(defs: str) -> dict[str, tuple[float, float, float, float, bool, str
     return out
 
 
+_PATTERN = re.compile(r"<pattern\b([^>]*)>(.*?)</pattern>", re.S)
+_ROTATE = re.compile(r"rotate\(\s*(-?[\d.]+)\s*\)")
+
+
+@lru_cache(maxsize=8)
+def _patterns(defs: str) -> dict[str, tuple[Any, ...]]:
+    """The patterns of ``defs`` this draws: id → (the tile's width and height, its turn in
+    degrees, the colour filling the whole tile or ``None``, its bands). A band is a line across
+    the whole tile, stroked (``x`` for an upright line: the tile's columns ``lo`` to ``hi``,
+    repeated every width; ``y`` for a level one), the tile clipping it (its overflow hidden).
+    A shape filled by another pattern is resvg's."""
+    out = {}
+    for m in _PATTERN.finditer(defs):
+        a = dict(ATTR.findall(m.group(1)))
+        turn = _ROTATE.fullmatch(a.get("patternTransform", "rotate(0)").strip())
+        if (set(a) - {"id", "width", "height", "patternUnits", "patternTransform", "x", "y"} or turn is None
+                or a.get("patternUnits") != "userSpaceOnUse" or float(a.get("x", 0)) or float(a.get("y", 0))):
+            continue
+        try:
+            w, h = float(a["width"]), float(a["height"])
+            background = None
+            bands = []
+            for n, op in enumerate(_parse(m.group(2), (), {})):
+                kind, outline = op[0], op[1]
+                if (n == 0 and kind == "fill" and outline[0] == "rect" and outline[1:5] == (0.0, 0.0, w, h)
+                        and op[3] == 1.0):
+                    background = op[2]
+                    continue
+                if kind != "stroke" or outline[0] != "poly" or len(outline[1]) != 2 or op[7] or op[6] != "butt":
+                    raise Unsupported(kind)
+                (x0, y0), (x1, y1) = outline[1]
+                half = op[4] / 2
+                if x0 == x1 and min(y0, y1) <= 0 and max(y0, y1) >= h:
+                    bands.append(("x", max(0.0, x0 - half), min(w, x0 + half), op[2], op[3]))
+                elif y0 == y1 and min(x0, x1) <= 0 and max(x0, x1) >= w:
+                    bands.append(("y", max(0.0, y0 - half), min(h, y0 + half), op[2], op[3]))
+                else:
+                    raise Unsupported("a pattern's line")
+        except (Unsupported, ValueError, KeyError):
+            continue
+        out[a.get("id", "")] = (w, h, float(turn.group(1)), background, tuple(b for b in bands if b[2] > b[1]))
+    return out
+
+
 def _corners(op: Op) -> list[Point]:
     """Where a marker's op reaches (its points, its stroke's half width around them)."""
     if op[0] != "fill" and op[0] != "stroke" or op[1][0] != "poly":
@@ -151,10 +176,11 @@ def _ops(defs: str, shape: str) -> tuple[Op, ...]:
     painted = painting_classes(defs)
     if painted is None:
         raise Unsupported("the style sheet")
-    return tuple(_parse(shape, painted, _markers(defs)))
+    return tuple(_parse(shape, painted, _markers(defs), _patterns(defs)))
 
 
-def _parse(text: str, painted: tuple[frozenset[str], ...], markers: dict[str, Any]) -> list[Op]:
+def _parse(text: str, painted: tuple[frozenset[str], ...], markers: dict[str, Any],
+           patterns: dict[str, Any] | None = None) -> list[Op]:
     """The ops of the elements in ``text``: groups open their children to the attributes they
     pass on, a group or a shape with ``opacity`` is a layer."""
     top: list[Op] = []
@@ -188,7 +214,7 @@ def _parse(text: str, painted: tuple[frozenset[str], ...], markers: dict[str, An
                 stack.append((style, [], opacity))
             continue
         ops: list[Op] = []
-        _shape(tag, a, style, markers, ops)
+        _shape(tag, a, style, markers, patterns or {}, ops)
         _add(stack[-1][1], ops, opacity)
     if len(stack) != 1:
         raise Unsupported("<g>")
@@ -222,7 +248,8 @@ def _points(text: str) -> list[Point]:
     return list(zip(nums[0::2], nums[1::2], strict=False))
 
 
-def _shape(tag: str, a: dict[str, str], style: dict[str, str], markers: dict[str, Any], ops: list[Op]) -> None:
+def _shape(tag: str, a: dict[str, str], style: dict[str, str], markers: dict[str, Any], patterns: dict[str, Any],
+           ops: list[Op]) -> None:
     """The ops of one shape (its fill, its stroke, its arrowhead) appended to ``ops``."""
     outlines: list[Outline]
     if tag == "rect":
@@ -253,7 +280,13 @@ def _shape(tag: str, a: dict[str, str], style: dict[str, str], markers: dict[str
     if fill != "none" and tag != "line":
         if len(outlines) != 1:
             raise Unsupported("a filled path of several parts")
-        ops.append(("fill", outlines[0], _colour(fill), _fraction(style["fill-opacity"])))
+        ref = _URL.fullmatch(fill.strip())
+        if ref is not None:
+            if ref.group(1) not in patterns or _fraction(style["fill-opacity"]) < 1.0:
+                raise Unsupported(fill)
+            ops.append(("pattern", outlines[0], patterns[ref.group(1)], 1.0))
+        else:
+            ops.append(("fill", outlines[0], _colour(fill), _fraction(style["fill-opacity"])))
     width = _length(style, "stroke-width", 1.0)
     if stroke != "none" and width > 0:
         join, cap = style["stroke-linejoin"], style["stroke-linecap"]
@@ -269,7 +302,7 @@ def _shape(tag: str, a: dict[str, str], style: dict[str, str], markers: dict[str
             ops.append(("stroke", outline, _colour(stroke), _fraction(style["stroke-opacity"]), width, join, cap,
                         dashes))
     if "marker-end" in a:
-        ref = re.fullmatch(r"url\(#([\w-]+)\)", a["marker-end"])
+        ref = _URL.fullmatch(a["marker-end"])
         if ref is None or ref.group(1) not in markers or outlines[-1][0] != "poly":
             raise Unsupported(a["marker-end"])
         ops += _marker(markers[ref.group(1)], outlines[-1][1], width)
@@ -358,247 +391,3 @@ def _marker(marker: tuple[Any, ...], pts: Sequence[Point], width: float) -> list
         outline = ("poly", tuple(place(p) for p in op[1][1]), op[1][2])
         out.append((op[0], outline, *op[2:4], *((op[4] * k, *op[5:]) if op[0] == "stroke" else ())))
     return out
-
-
-# drawing, in pixels
-
-_pens: dict[tuple[str, int, float], Any] = {}
-_brushes: dict[tuple[str, int], Any] = {}
-
-
-def _render(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, float]) -> Image.Image:
-    """``ops`` on a transparent RGBA sheet of ``size``, view units mapped by ``to`` (scale,
-    offset x, offset y)."""
-    from PIL import Image
-
-    out: Image.Image | None = None
-    start = 0
-    for i in [*(i for i, op in enumerate(ops) if op[0] == "layer"), len(ops)]:
-        parts = []
-        if i > start:
-            parts.append(_sheet(ops[start:i], size, to))
-        if i < len(ops):
-            layer = _render(ops[i][2], size, to)
-            alpha = layer.getchannel("A").point([round(v * ops[i][1]) for v in range(256)])
-            layer.putalpha(alpha)
-            parts.append(layer)
-        for part in parts:
-            out = part if out is None else Image.alpha_composite(out, part)
-        start = i + 1
-    return out if out is not None else Image.new("RGBA", size)
-
-
-def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, float]) -> Image.Image:
-    """``ops`` (no layer among them) drawn by aggdraw."""
-    import aggdraw
-    from PIL import Image
-
-    draw = aggdraw.Draw("RGBA", size, (0, 0, 0, 0))
-    scale, ox, oy = to
-    for op in ops:
-        alpha = round(op[3] * 255)
-        if op[0] == "fill":
-            brush = _brushes.get((op[2], alpha))
-            if brush is None:
-                brush = _brushes[op[2], alpha] = aggdraw.Brush(op[2], alpha)
-            draw.polygon(_filled(op[1], to), brush)
-            continue
-        width = op[4] * scale
-        pen = _pens.get((op[2], alpha, width))
-        if pen is None:
-            if len(_pens) > 256:
-                _pens.clear()
-            pen = _pens[op[2], alpha, width] = aggdraw.Pen(op[2], width, alpha)
-        outline = op[1]
-        if outline[0] != "poly":
-            draw.polygon(_flat(_round_outline(outline, to, 0.0)), pen)
-            continue
-        pts = [(x * scale + ox, y * scale + oy) for x, y in outline[1]]
-        if outline[2]:
-            draw.polygon(_flat(pts), pen)
-            continue
-        join, cap, dashes = op[5], op[6], op[7]
-        lines = _dashed(pts, tuple(d * scale for d in dashes)) if dashes else [pts]
-        if cap == "square":
-            lines = [_extended(line, width / 2) for line in lines]
-        if ((join == "round" and len(pts) > 2) or cap == "round") and width > 4 * INSET:
-            brush = _brushes.get((op[2], alpha))
-            if brush is None:
-                brush = _brushes[op[2], alpha] = aggdraw.Brush(op[2], alpha)
-            path = aggdraw.Path()
-            for line in lines:
-                for part in _rounded(line, width / 2, cap == "round"):
-                    path.moveto(*part[0])
-                    for p in part[1:]:
-                        path.lineto(*p)
-                    path.close()
-            draw.path(path, brush)  # one pass: the parts overlap with no seam
-            continue
-        for line in lines:
-            draw.line(_flat(line), pen)
-    picture = Image.new("RGBA", size)
-    picture.frombytes(draw.tobytes(), "raw", "RGBa")  # AGG's sheet holds premultiplied colours
-    return picture
-
-
-def _flat(pts: Sequence[Point]) -> list[float]:
-    return [v for p in pts for v in p]
-
-
-def _filled(outline: Outline, to: tuple[float, float, float]) -> list[float]:
-    """The polygon aggdraw fills to paint ``outline`` (narrowed by :data:`INSET`), in pixels."""
-    if outline[0] != "poly":
-        return _flat(_round_outline(outline, to, INSET))
-    scale, ox, oy = to
-    pts = [(x * scale + ox, y * scale + oy) for x, y in outline[1]]
-    narrowed = _inset(pts, INSET)
-    if _area(narrowed) * _area(pts) <= 0:
-        raise Unsupported("a fill thinner than aggdraw widens it")
-    return _flat(narrowed)
-
-
-def _area(pts: Sequence[Point]) -> float:
-    """Twice the signed area of the polygon ``pts``."""
-    n = len(pts)
-    return sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1] for i in range(n))
-
-
-def _inset(pts: list[Point], d: float) -> list[Point]:
-    """The polygon ``pts`` with its edges moved in by ``d`` (their mitred corners)."""
-    n = len(pts)
-    area = _area(pts)
-    if area == 0:
-        return pts
-    sign = 1.0 if area > 0 else -1.0
-    normals = []
-    for i in range(n):
-        (ax, ay), (bx, by) = pts[i], pts[(i + 1) % n]
-        length = math.hypot(bx - ax, by - ay) or 1.0
-        normals.append((-(by - ay) / length * sign, (bx - ax) / length * sign))  # inwards
-    out = []
-    for i in range(n):
-        (px, py), (qx, qy) = normals[i - 1], normals[i]
-        k = 1.0 + px * qx + py * qy
-        if k < 0.1:  # a spike turning back: moved along one edge
-            out.append((pts[i][0] + d * qx, pts[i][1] + d * qy))
-        else:
-            out.append((pts[i][0] + d * (px + qx) / k, pts[i][1] + d * (py + qy) / k))
-    return out
-
-
-def _steps(radius: float) -> int:
-    """Segments for a quarter of a curve of ``radius`` pixels: no chord further than a
-    fiftieth of a pixel from the arc."""
-    if radius <= 0.02:
-        return 1
-    return max(2, math.ceil(math.pi / 4 / math.acos(1 - 0.02 / radius)))  # (one step for 0.7-0.9 px of radius)
-
-
-def _round_outline(outline: Outline, to: tuple[float, float, float], inset: float) -> list[Point]:
-    """An ellipse's or a rectangle's outline as a polygon in pixels, narrowed by ``inset``."""
-    scale, ox, oy = to
-    if min(outline[3:5]) * scale < 2 * inset + 0.1:
-        raise Unsupported("a fill thinner than aggdraw widens it")
-    if outline[0] == "ellipse":
-        _kind, cx, cy, rx, ry = outline
-        rx, ry = rx * scale - inset, ry * scale - inset
-        x, y = cx * scale + ox, cy * scale + oy
-        return [(x + rx * c, y + ry * s) for c, s in _circle(_steps(max(rx, ry)))[:-1]]
-    _kind, x, y, w, h, rx, ry = outline
-    x0, y0 = x * scale + ox + inset, y * scale + oy + inset
-    x1, y1 = x0 + w * scale - 2 * inset, y0 + h * scale - 2 * inset
-    rx, ry = max(rx * scale - inset, 0.0), max(ry * scale - inset, 0.0)
-    if rx <= 0 or ry <= 0:
-        return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-    n = _steps(max(rx, ry))
-    unit = _circle(n)
-    out = []
-    for cx, cy, quarter in ((x1 - rx, y0 + ry, 3), (x1 - rx, y1 - ry, 0), (x0 + rx, y1 - ry, 1), (x0 + rx, y0 + ry, 2)):
-        out += [(cx + rx * c, cy + ry * s) for c, s in unit[quarter * n:quarter * n + n + 1]]
-    return out
-
-
-@lru_cache(maxsize=64)
-def _circle(n: int) -> tuple[Point, ...]:
-    """The unit circle in ``4 n + 1`` points from angle 0 round to 0 again (``n`` a quarter)."""
-    return tuple((math.cos(math.pi / 2 * i / n), math.sin(math.pi / 2 * i / n)) for i in range(4 * n + 1))
-
-
-def _rounded(line: list[Point], r: float, caps: bool) -> list[list[Point]]:
-    """The stroke of ``line`` (half width ``r``, round joins, round ``caps`` or butt) as
-    polygons of one orientation, narrowed by :data:`INSET`, to fill in one pass: a rectangle
-    per segment and, where it turns, the wedge of a disc on the outer side (a disc at each end
-    for round caps)."""
-    out = []
-    dirs = []
-    for (ax, ay), (bx, by) in zip(line, line[1:], strict=False):
-        length = math.hypot(bx - ax, by - ay)
-        if length == 0:
-            continue
-        ux, uy = (bx - ax) / length, (by - ay) / length
-        dirs.append((ux, uy, bx, by))
-        nx, ny = -uy * r, ux * r
-        if length > 2 * INSET:  # (a sliver shorter is left out: narrowed, it would turn inside out)
-            out.append(_inset(_oriented([(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]),
-                              INSET))
-    if not dirs:
-        return []
-    arc = r - INSET  # a wedge is widened by aggdraw, into the rectangles beside it too
-    for (ux, uy, px, py), (vx, vy, _qx, _qy) in zip(dirs, dirs[1:], strict=False):  # turning at (px, py)
-        p = (px, py)
-        cross, dot = ux * vy - uy * vx, ux * vx + uy * vy
-        if abs(cross) < 1e-9 and dot > 0:
-            continue
-        side = -1.0 if cross > 0 else 1.0  # the outer side of the turn
-        start = math.atan2(ux * side, -uy * side)
-        turn = math.atan2(abs(cross), dot) * (1.0 if cross > 0 else -1.0)
-        n = max(1, math.ceil(abs(turn) / (math.pi / 2) * _steps(r)))
-        out.append(_oriented([p, *((p[0] + arc * math.cos(start + turn * i / n), p[1] + arc * math.sin(start + turn * i / n))
-                                   for i in range(n + 1))]))
-    if caps:
-        out += [_oriented(_disc(line[0], arc)), _oriented(_disc(line[-1], arc))]
-    return out
-
-
-def _oriented(pts: list[Point]) -> list[Point]:
-    """``pts`` turning the way of a positive area (AGG fills overlapping parts of one way as one)."""
-    return pts if _area(pts) >= 0 else pts[::-1]
-
-
-def _disc(p: Point, r: float) -> list[Point]:
-    return [(p[0] + r * c, p[1] + r * s) for c, s in _circle(_steps(r))[:-1]]
-
-
-def _dashed(pts: list[Point], pattern: tuple[float, ...]) -> list[list[Point]]:
-    """The dashes of the line ``pts`` (a pattern of dash and gap lengths, in pixels, from its
-    start), each a line of its own."""
-    out: list[list[Point]] = []
-    k, left, on = 0, pattern[0], True
-    current: list[Point] = [pts[0]]
-    for (ax, ay), (bx, by) in zip(pts, pts[1:], strict=False):
-        length = math.hypot(bx - ax, by - ay)
-        done = 0.0
-        while length - done > left:
-            done += left
-            t = done / length
-            p = (ax + (bx - ax) * t, ay + (by - ay) * t)
-            if on:
-                current.append(p)
-                out.append(current)
-            current = [p]
-            k = (k + 1) % len(pattern)
-            left, on = pattern[k], not on
-        left -= length - done
-        if on:
-            current.append((bx, by))
-    if on and len(current) > 1:
-        out.append(current)
-    return [line for line in out if len(line) > 1]
-
-
-def _extended(line: list[Point], d: float) -> list[Point]:
-    """A line lengthened by ``d`` at both ends (a square cap)."""
-    def beyond(p: Point, q: Point) -> Point:
-        length = math.hypot(p[0] - q[0], p[1] - q[1]) or 1.0
-        return (p[0] + (p[0] - q[0]) / length * d, p[1] + (p[1] - q[1]) / length * d)
-    return [beyond(line[0], line[1]), *line[1:-1], beyond(line[-1], line[-2])]

@@ -9,11 +9,12 @@ of the pixels. An element is found by its tags; its extent from its coordinates 
 strokes and arrowheads). An element this cannot measure (a transform, a relative path, an
 image) makes the caller draw the layer whole.
 
-A tile of plain shapes (painted by their own attributes: the counters, marks, arrows, rings and
-the legend's samples) is drawn by aggdraw (:mod:`pbem.render.rastershapes`), in tens of
-microseconds: cheaper than reading it back, so it is neither kept nor stored. The rest (a
-pattern's paint, a look the style sheet gives) is drawn by resvg, a millisecond a tile; most
-counters stand where they stood the day before, drawn alike: such a tile is named by what it
+A tile of plain shapes (painted by their own attributes: the counters, face-down ones' hatching
+included, marks, arrows, rings and the legend's samples) is drawn by aggdraw
+(:mod:`pbem.render.rastershapes`), in tens of microseconds: cheaper than reading it back, so it
+is neither kept nor stored. The rest (a look the style sheet gives, what aggdraw is not taught
+to draw) is drawn by resvg, a millisecond a tile; a piece that stands where it stood the day
+before is drawn alike: such a tile is named by what it
 draws (the definitions, the pixel grid, its pixels and elements) and kept, in the process and
 on disk (:mod:`pbem.render.rasterstore`), so that resvg draws only the tiles never drawn before.
 A tile is drawn alone, never with others, so its pixels do not depend on what else was drawn

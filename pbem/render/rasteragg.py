@@ -1,0 +1,382 @@
+"""What a map's plain shapes paint (:mod:`pbem.render.rastershapes` reads it from their
+elements) drawn on a tile by Anti-Grain Geometry (the ``aggdraw`` wheel), as resvg draws it.
+
+What AGG does not do as SVG does, this does by hand:
+
+- aggdraw fills a shape through a contour widened by a quarter pixel on every side
+  (:data:`INSET`): a filled outline is given narrowed by as much (its polygon's edges moved in,
+  a circle's radius less), and a fill thinner than that is left to resvg;
+- its pen has AGG's defaults (mitre joins up to a mitre limit of 4, butt caps, no dashes), which
+  are SVG's: a dash pattern is cut along the line here, and round joins (and caps) are a
+  rectangle per segment and the wedge of a disc on the outer side of each turn, all filled in
+  one pass so that where they meet leaves no seam;
+- circles and rounded corners are polygons fine enough that no chord stands off the arc by a
+  fiftieth of a pixel;
+- ``opacity`` (on a shape, its arrowhead included, or on a group) is a layer of its own, drawn
+  opaque, faded and laid over what is below, as SVG composites a group;
+- a pattern of bands (lines across its tile) is its background colour, then each band's pieces
+  cut to the (convex) outline, filled in one pass.
+
+The ops, in view units: ``("fill", outline, colour, alpha)``, ``("stroke", outline, colour,
+alpha, width, join, cap, dashes)``, ``("pattern", outline, pattern, 1.0)`` or ``("layer",
+opacity, ops)``; an outline is ``("poly", points, closed)``, ``("ellipse", cx, cy, rx, ry)`` or
+``("rect", x, y, width, height, rx, ry)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+INSET = 0.25  # pixels by which aggdraw widens a filled outline
+
+Point = tuple[float, float]
+Outline = tuple[Any, ...]
+Op = tuple[Any, ...]
+
+
+class Unsupported(ValueError):
+    """A shape painted in a way this does not draw (resvg then draws its tile)."""
+
+
+_pens: dict[tuple[str, int, float], Any] = {}
+_brushes: dict[tuple[str, int], Any] = {}
+
+
+def render(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, float]) -> Image.Image:
+    """``ops`` on a transparent RGBA sheet of ``size``, view units mapped by ``to`` (scale,
+    offset x, offset y); :class:`Unsupported` for what this cannot draw at that scale."""
+    from PIL import Image
+
+    out: Image.Image | None = None
+    start = 0
+    for i in [*(i for i, op in enumerate(ops) if op[0] == "layer"), len(ops)]:
+        parts = []
+        if i > start:
+            parts.append(_sheet(ops[start:i], size, to))
+        if i < len(ops):
+            layer = render(ops[i][2], size, to)
+            alpha = layer.getchannel("A").point([round(v * ops[i][1]) for v in range(256)])
+            layer.putalpha(alpha)
+            parts.append(layer)
+        for part in parts:
+            out = part if out is None else Image.alpha_composite(out, part)
+        start = i + 1
+    return out if out is not None else Image.new("RGBA", size)
+
+
+def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, float]) -> Image.Image:
+    """``ops`` (no layer among them) drawn by aggdraw."""
+    import aggdraw
+    from PIL import Image
+
+    draw = aggdraw.Draw("RGBA", size, (0, 0, 0, 0))
+    scale, ox, oy = to
+    for op in ops:
+        alpha = round(op[3] * 255)
+        if op[0] == "pattern":
+            _pattern(draw, op[1], op[2], to)
+            continue
+        if op[0] == "fill":
+            brush = _brushes.get((op[2], alpha))
+            if brush is None:
+                brush = _brushes[op[2], alpha] = aggdraw.Brush(op[2], alpha)
+            draw.polygon(_filled(op[1], to), brush)
+            continue
+        width = op[4] * scale
+        pen = _pens.get((op[2], alpha, width))
+        if pen is None:
+            if len(_pens) > 256:
+                _pens.clear()
+            pen = _pens[op[2], alpha, width] = aggdraw.Pen(op[2], width, alpha)
+        outline = op[1]
+        if outline[0] != "poly":
+            draw.polygon(_flat(_round_outline(outline, to, 0.0)), pen)
+            continue
+        pts = [(x * scale + ox, y * scale + oy) for x, y in outline[1]]
+        if outline[2]:
+            draw.polygon(_flat(pts), pen)
+            continue
+        join, cap, dashes = op[5], op[6], op[7]
+        lines = _dashed(pts, tuple(d * scale for d in dashes)) if dashes else [pts]
+        if cap == "square":
+            lines = [_extended(line, width / 2) for line in lines]
+        if ((join == "round" and len(pts) > 2) or cap == "round") and width > 4 * INSET:
+            brush = _brushes.get((op[2], alpha))
+            if brush is None:
+                brush = _brushes[op[2], alpha] = aggdraw.Brush(op[2], alpha)
+            path = aggdraw.Path()
+            for line in lines:
+                for part in _rounded(line, width / 2, cap == "round"):
+                    path.moveto(*part[0])
+                    for p in part[1:]:
+                        path.lineto(*p)
+                    path.close()
+            draw.path(path, brush)  # one pass: the parts overlap with no seam
+            continue
+        for line in lines:
+            draw.line(_flat(line), pen)
+    picture = Image.new("RGBA", size)
+    picture.frombytes(draw.tobytes(), "raw", "RGBa")  # AGG's sheet holds premultiplied colours
+    return picture
+
+
+def _brush(colour: str, alpha: int) -> Any:
+    import aggdraw
+
+    brush = _brushes.get((colour, alpha))
+    if brush is None:
+        brush = _brushes[colour, alpha] = aggdraw.Brush(colour, alpha)
+    return brush
+
+
+def _pattern(draw: Any, outline: Outline, pattern: tuple[Any, ...], to: tuple[float, float, float]) -> None:
+    """``outline`` (convex) filled with ``pattern`` (:func:`_patterns`): its background colour,
+    then each band's pieces in the outline, filled in one pass (no seam where they meet)."""
+    import aggdraw
+
+    w, h, turn, background, bands = pattern
+    scale, ox, oy = to
+    if outline[0] == "poly":
+        shape = [(x * scale + ox, y * scale + oy) for x, y in outline[1]]
+    else:
+        shape = _round_outline(outline, to, 0.0)
+    shape = _oriented(shape)
+    if not _convex(shape):
+        raise Unsupported("a pattern in a concave outline")
+    if background is not None:
+        draw.polygon(_filled(outline, to), _brush(background, 255))
+    inner = _inset(shape, INSET)
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+
+    def pixels(u: float, v: float) -> Point:  # the pattern's units to the picture's pixels
+        return ((u * c - v * s) * scale + ox, (u * s + v * c) * scale + oy)
+
+    us, vs = [], []
+    for px, py in shape:
+        x, y = (px - ox) / scale, (py - oy) / scale
+        us.append(x * c + y * s)
+        vs.append(y * c - x * s)
+    narrow = INSET / scale
+    for axis, lo, hi, colour, alpha in bands:
+        if (hi - lo) * scale <= 2 * INSET + 0.05:
+            raise Unsupported("a band thinner than aggdraw widens it")
+        period, (across0, across1), (along0, along1) = ((w, (min(us), max(us)), (min(vs), max(vs))) if axis == "x"
+                                                       else (h, (min(vs), max(vs)), (min(us), max(us))))
+        path = aggdraw.Path()
+        pieces = 0
+        for k in range(math.floor((across0 - hi) / period), math.ceil((across1 - lo) / period) + 1):
+            a0, a1 = k * period + lo + narrow, k * period + hi - narrow
+            b0, b1 = along0 - 1.0, along1 + 1.0
+            quad = ([(a0, b0), (a1, b0), (a1, b1), (a0, b1)] if axis == "x" else [(b0, a0), (b1, a0), (b1, a1), (b0, a1)])
+            piece = _clip(_oriented([pixels(u, v) for u, v in quad]), inner)
+            if len(piece) >= 3:
+                path.moveto(*piece[0])
+                for p in piece[1:]:
+                    path.lineto(*p)
+                path.close()
+                pieces += 1
+        if pieces:
+            draw.path(path, _brush(colour, round(alpha * 255)))
+
+
+def _convex(pts: Sequence[Point]) -> bool:
+    """Whether the polygon ``pts`` (of a positive area) turns one way only."""
+    n = len(pts)
+    for i in range(n):
+        (ax, ay), (bx, by), (cx, cy) = pts[i - 2], pts[i - 1], pts[i]
+        if (bx - ax) * (cy - by) - (by - ay) * (cx - bx) < -1e-9:
+            return False
+    return True
+
+
+def _clip(pts: list[Point], clip: list[Point]) -> list[Point]:
+    """The polygon ``pts`` cut to the convex polygon ``clip`` (of a positive area)."""
+    out = pts
+    for i in range(len(clip)):
+        if not out:
+            break
+        (ax, ay), (bx, by) = clip[i - 1], clip[i]
+        ex, ey = bx - ax, by - ay
+        kept = []
+        for j in range(len(out)):
+            (px, py), (qx, qy) = out[j - 1], out[j]
+            sp, sq = ex * (py - ay) - ey * (px - ax), ex * (qy - ay) - ey * (qx - ax)
+            if sq >= 0:
+                if sp < 0:
+                    t = sp / (sp - sq)
+                    kept.append((px + (qx - px) * t, py + (qy - py) * t))
+                kept.append((qx, qy))
+            elif sp >= 0:
+                t = sp / (sp - sq)
+                kept.append((px + (qx - px) * t, py + (qy - py) * t))
+        out = kept
+    return out
+
+
+def _flat(pts: Sequence[Point]) -> list[float]:
+    return [v for p in pts for v in p]
+
+
+def _filled(outline: Outline, to: tuple[float, float, float]) -> list[float]:
+    """The polygon aggdraw fills to paint ``outline`` (narrowed by :data:`INSET`), in pixels."""
+    if outline[0] != "poly":
+        return _flat(_round_outline(outline, to, INSET))
+    scale, ox, oy = to
+    pts = [(x * scale + ox, y * scale + oy) for x, y in outline[1]]
+    narrowed = _inset(pts, INSET)
+    if _area(narrowed) * _area(pts) <= 0:
+        raise Unsupported("a fill thinner than aggdraw widens it")
+    return _flat(narrowed)
+
+
+def _area(pts: Sequence[Point]) -> float:
+    """Twice the signed area of the polygon ``pts``."""
+    n = len(pts)
+    return sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1] for i in range(n))
+
+
+def _inset(pts: list[Point], d: float) -> list[Point]:
+    """The polygon ``pts`` with its edges moved in by ``d`` (their mitred corners)."""
+    n = len(pts)
+    area = _area(pts)
+    if area == 0:
+        return pts
+    sign = 1.0 if area > 0 else -1.0
+    normals = []
+    for i in range(n):
+        (ax, ay), (bx, by) = pts[i], pts[(i + 1) % n]
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        normals.append((-(by - ay) / length * sign, (bx - ax) / length * sign))  # inwards
+    out = []
+    for i in range(n):
+        (px, py), (qx, qy) = normals[i - 1], normals[i]
+        k = 1.0 + px * qx + py * qy
+        if k < 0.1:  # a spike turning back: moved along one edge
+            out.append((pts[i][0] + d * qx, pts[i][1] + d * qy))
+        else:
+            out.append((pts[i][0] + d * (px + qx) / k, pts[i][1] + d * (py + qy) / k))
+    return out
+
+
+def _steps(radius: float) -> int:
+    """Segments for a quarter of a curve of ``radius`` pixels: no chord further than a
+    fiftieth of a pixel from the arc."""
+    if radius <= 0.02:
+        return 1
+    return max(2, math.ceil(math.pi / 4 / math.acos(1 - 0.02 / radius)))  # (one step for 0.7-0.9 px of radius)
+
+
+def _round_outline(outline: Outline, to: tuple[float, float, float], inset: float) -> list[Point]:
+    """An ellipse's or a rectangle's outline as a polygon in pixels, narrowed by ``inset``."""
+    scale, ox, oy = to
+    if min(outline[3:5]) * scale < 2 * inset + 0.1:
+        raise Unsupported("a fill thinner than aggdraw widens it")
+    if outline[0] == "ellipse":
+        _kind, cx, cy, rx, ry = outline
+        rx, ry = rx * scale - inset, ry * scale - inset
+        x, y = cx * scale + ox, cy * scale + oy
+        return [(x + rx * c, y + ry * s) for c, s in _circle(_steps(max(rx, ry)))[:-1]]
+    _kind, x, y, w, h, rx, ry = outline
+    x0, y0 = x * scale + ox + inset, y * scale + oy + inset
+    x1, y1 = x0 + w * scale - 2 * inset, y0 + h * scale - 2 * inset
+    rx, ry = max(rx * scale - inset, 0.0), max(ry * scale - inset, 0.0)
+    if rx <= 0 or ry <= 0:
+        return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    n = _steps(max(rx, ry))
+    unit = _circle(n)
+    out = []
+    for cx, cy, quarter in ((x1 - rx, y0 + ry, 3), (x1 - rx, y1 - ry, 0), (x0 + rx, y1 - ry, 1), (x0 + rx, y0 + ry, 2)):
+        out += [(cx + rx * c, cy + ry * s) for c, s in unit[quarter * n:quarter * n + n + 1]]
+    return out
+
+
+@lru_cache(maxsize=64)
+def _circle(n: int) -> tuple[Point, ...]:
+    """The unit circle in ``4 n + 1`` points from angle 0 round to 0 again (``n`` a quarter)."""
+    return tuple((math.cos(math.pi / 2 * i / n), math.sin(math.pi / 2 * i / n)) for i in range(4 * n + 1))
+
+
+def _rounded(line: list[Point], r: float, caps: bool) -> list[list[Point]]:
+    """The stroke of ``line`` (half width ``r``, round joins, round ``caps`` or butt) as
+    polygons of one orientation, narrowed by :data:`INSET`, to fill in one pass: a rectangle
+    per segment and, where it turns, the wedge of a disc on the outer side (a disc at each end
+    for round caps)."""
+    out = []
+    dirs = []
+    for (ax, ay), (bx, by) in zip(line, line[1:], strict=False):
+        length = math.hypot(bx - ax, by - ay)
+        if length == 0:
+            continue
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        dirs.append((ux, uy, bx, by))
+        nx, ny = -uy * r, ux * r
+        if length > 2 * INSET:  # (a sliver shorter is left out: narrowed, it would turn inside out)
+            out.append(_inset(_oriented([(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]),
+                              INSET))
+    if not dirs:
+        return []
+    arc = r - INSET  # a wedge is widened by aggdraw, into the rectangles beside it too
+    for (ux, uy, px, py), (vx, vy, _qx, _qy) in zip(dirs, dirs[1:], strict=False):  # turning at (px, py)
+        p = (px, py)
+        cross, dot = ux * vy - uy * vx, ux * vx + uy * vy
+        if abs(cross) < 1e-9 and dot > 0:
+            continue
+        side = -1.0 if cross > 0 else 1.0  # the outer side of the turn
+        start = math.atan2(ux * side, -uy * side)
+        turn = math.atan2(abs(cross), dot) * (1.0 if cross > 0 else -1.0)
+        n = max(1, math.ceil(abs(turn) / (math.pi / 2) * _steps(r)))
+        out.append(_oriented([p, *((p[0] + arc * math.cos(start + turn * i / n), p[1] + arc * math.sin(start + turn * i / n))
+                                   for i in range(n + 1))]))
+    if caps:
+        out += [_oriented(_disc(line[0], arc)), _oriented(_disc(line[-1], arc))]
+    return out
+
+
+def _oriented(pts: list[Point]) -> list[Point]:
+    """``pts`` turning the way of a positive area (AGG fills overlapping parts of one way as one)."""
+    return pts if _area(pts) >= 0 else pts[::-1]
+
+
+def _disc(p: Point, r: float) -> list[Point]:
+    return [(p[0] + r * c, p[1] + r * s) for c, s in _circle(_steps(r))[:-1]]
+
+
+def _dashed(pts: list[Point], pattern: tuple[float, ...]) -> list[list[Point]]:
+    """The dashes of the line ``pts`` (a pattern of dash and gap lengths, in pixels, from its
+    start), each a line of its own."""
+    out: list[list[Point]] = []
+    k, left, on = 0, pattern[0], True
+    current: list[Point] = [pts[0]]
+    for (ax, ay), (bx, by) in zip(pts, pts[1:], strict=False):
+        length = math.hypot(bx - ax, by - ay)
+        done = 0.0
+        while length - done > left:
+            done += left
+            t = done / length
+            p = (ax + (bx - ax) * t, ay + (by - ay) * t)
+            if on:
+                current.append(p)
+                out.append(current)
+            current = [p]
+            k = (k + 1) % len(pattern)
+            left, on = pattern[k], not on
+        left -= length - done
+        if on:
+            current.append((bx, by))
+    if on and len(current) > 1:
+        out.append(current)
+    return [line for line in out if len(line) > 1]
+
+
+def _extended(line: list[Point], d: float) -> list[Point]:
+    """A line lengthened by ``d`` at both ends (a square cap)."""
+    def beyond(p: Point, q: Point) -> Point:
+        length = math.hypot(p[0] - q[0], p[1] - q[1]) or 1.0
+        return (p[0] + (p[0] - q[0]) / length * d, p[1] + (p[1] - q[1]) / length * d)
+    return [beyond(line[0], line[1]), *line[1:-1], beyond(line[-1], line[-2])]
