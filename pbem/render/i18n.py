@@ -157,6 +157,7 @@ def environment(lang: str) -> jinja2.Environment:
         keep_trailing_newline=True,
         finalize=_finalize,
         bytecode_cache=_bytecode_cache(lang),
+        cache_size=-1,  # every template kept, in a dict: a report includes some forty, a bounded cache reorders its queue on each
     )
     env.catalog = translations(lang)
     env.install_gettext_translations(env.catalog, newstyle=True)  # type: ignore[attr-defined]

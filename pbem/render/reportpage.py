@@ -11,7 +11,7 @@ import jinja2.runtime
 import markupsafe
 
 from pbem.games import presentation
-from pbem.render import i18n, rules
+from pbem.render import i18n, jinjaenv, rules
 from pbem.render.i18n import render
 
 
@@ -74,7 +74,7 @@ def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
     if kept is None:
         if len(_SHARED) >= _KEPT:
             _SHARED.clear()
-        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}, "next": {}, "names": None}
+        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}, "next": {}, "names": None, "said": {}}
     return kept
 
 
@@ -137,12 +137,14 @@ def _remembered(macro: jinja2.runtime.Macro) -> Any:
     said: dict[tuple[Any, ...], Any] = {}
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        key = _key(args) if not kwargs else None
-        if key is None:
+        if kwargs:
             return macro(*args, **kwargs)
+        key = _key(args)
+        if key is None:
+            return jinjaenv.invoke(macro, args)
         out = said.get(key)
         if out is None:
-            out = said[key] = macro(*args)
+            out = said[key] = jinjaenv.invoke(macro, args)
         return out
 
     return call
@@ -151,9 +153,11 @@ def _remembered(macro: jinja2.runtime.Macro) -> Any:
 _SCALARS = (str, int, float, type(None))
 
 
-def _key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """``args`` as a key (each value with its type: ``1`` and ``True`` print apart), or None
-    when one is not plain data."""
+def _key(args: tuple[Any, ...]) -> Any:
+    """``args`` as a key (each value with its type: ``1`` and ``True`` print apart; one text,
+    the most common, as itself, which no tuple equals), or None when one is not plain data."""
+    if len(args) == 1 and type(args[0]) is str:
+        return args[0]
     out = []
     for a in args:
         if type(a) in _SCALARS or type(a) is bool:
@@ -191,7 +195,7 @@ def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] |
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     said: dict[str, str] = kept["events"]
     events = list(ctx["events"])
-    keys = [repr(e) for e in events]
+    keys = [_event_key(kept, e) for e in events]
     new = {k: e for k, e in zip(keys, events, strict=True) if k not in said}
     if new:
         out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK, **names(lang, ctx, ext, kept)))
@@ -232,11 +236,33 @@ def _section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | No
     (what it reads of a page) and the game's names once for all the reports giving it the same."""
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     said: dict[str, str] = kept[name]
-    key = repr(sorted(only.items()))
+    key = _section_key(kept, only)
     if key not in said:
         said[key] = render(lang, f"base/{name}.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
                                                              names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
     return _page_text(said[key], ext)
+
+
+def _event_key(kept: dict[str, Any], content: Any) -> str:
+    """An event as the key of its kept sentence: its text, made once for the same object (the
+    reports of a phase are given the same events, which a report does not change)."""
+    return _text_of(kept, id(content), content, repr)
+
+
+def _section_key(kept: dict[str, Any], only: dict[str, Any]) -> str:
+    """What a section reads (``{name: value}``) as the key of its kept text, made once for the
+    same values (the reports of a phase are given the same objects, which a report does not
+    change)."""
+    return _text_of(kept, tuple((k, id(v)) for k, v in only.items()), tuple(only.values()),
+                    lambda _values: repr(sorted(only.items())))
+
+
+def _text_of(kept: dict[str, Any], ids: Any, content: Any, text: Any) -> str:
+    known: dict[Any, tuple[Any, str]] = kept["said"]
+    hit = known.get(ids)
+    if hit is None:
+        hit = known[ids] = (content, text(content))  # the objects kept alive: their ids stay theirs
+    return hit[1]
 
 
 def forget_shared() -> None:
