@@ -11,6 +11,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 import jinja2
+import jinja2.compiler
 import jinja2.runtime
 import jinja2.visitor
 import markupsafe
@@ -109,6 +110,21 @@ def invoke(macro: jinja2.runtime.Macro, args: tuple[Any, ...]) -> Any:
     return macro(*args)
 
 
+def escape(value: Any) -> markupsafe.Markup:
+    """``markupsafe.escape`` as the templates print each value: text already marked safe (a macro's
+    or a shared section's output) is printed as it is, not copied into a new ``Markup``."""
+    return value if type(value) is markupsafe.Markup else markupsafe.escape(value)
+
+
+class CodeGenerator(jinja2.compiler.CodeGenerator):
+    """Jinja2's code generator, with the templates' ``escape`` taken from this module."""
+
+    def writeline(self, x: str, node: nodes.Node | None = None, extra: int = 0) -> None:
+        super().writeline(x, node, extra)
+        if x.startswith("from jinja2.runtime import "):
+            super().writeline(f"from {__name__} import escape")
+
+
 class Environment(jinja2.Environment):
     """A Jinja2 environment that translates its templates' literal messages when it compiles
     them (:class:`Translated`): about a third of a report's rendering time was spent looking
@@ -116,6 +132,7 @@ class Environment(jinja2.Environment):
 
     catalog: gettext.NullTranslations = gettext.NullTranslations()
     context_class = Context
+    code_generator_class = CodeGenerator
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)

@@ -59,38 +59,28 @@ def _report(lang: str, which: str, ctx: dict[str, Any], ext: str) -> str:
 
 
 # What the reports of a phase say alike, rendered once for the public report and every seat's
-# report (about half of their rendering): by language, format, game and the public view's
-# content, the last few phases only. A game's situation and event templates read the event, the
-# game's names (``glossary``, ``names_dir``) and the public view (``public_view``, also ``view``).
-_SHARED: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+# report (about half of their rendering): by language, format, game and public view, the last few
+# phases only. A game's situation and event templates read the event, the game's names
+# (``glossary``, ``names_dir``) and the public view (``public_view``, also ``view``). A phase's
+# reports are given one public view (the same object, which a report does not change, some twenty
+# times): the view is told by its identity, and kept with what is kept for it so that its id stays
+# its own.
+_SHARED: dict[tuple[str, str, str, int], dict[str, Any]] = {}
 _KEPT = 8
 _MARK = "\x00pbem-event\x00"
 
 
 def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
     """What is kept for the reports showing ``ctx``'s public view in ``lang`` and ``ext``."""
-    key = (i18n.check_lang(lang), ext, str(ctx["game"]), _view_text(_public_view(ctx)))
+    view = _public_view(ctx)
+    key = (i18n.check_lang(lang), ext, str(ctx["game"]), id(view))
     kept = _SHARED.get(key)
     if kept is None:
         if len(_SHARED) >= _KEPT:
             _SHARED.clear()
-        kept = _SHARED[key] = {"situation": None, "events": {}, "fairness": {}, "next": {}, "names": None, "said": {}}
+            _SAID.clear()
+        kept = _SHARED[key] = {"view": view, "situation": None, "events": {}, "fairness": {}, "next": {}, "names": None}
     return kept
-
-
-# the last public views shown and their text: a phase's reports show one view (the same object,
-# which a report does not change), some twenty times
-_SHOWN: list[tuple[Any, str]] = []
-
-
-def _view_text(view: Any) -> str:
-    for shown, text in _SHOWN:
-        if shown is view:
-            return text
-    text = repr(view)
-    _SHOWN.insert(0, (view, text))
-    del _SHOWN[2:]
-    return text
 
 
 def _public_view(ctx: dict[str, Any]) -> Any:
@@ -195,7 +185,7 @@ def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] |
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     said: dict[str, str] = kept["events"]
     events = list(ctx["events"])
-    keys = [_event_key(kept, e) for e in events]
+    keys = [_event_key(e) for e in events]
     new = {k: e for k, e in zip(keys, events, strict=True) if k not in said}
     if new:
         out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK, **names(lang, ctx, ext, kept)))
@@ -236,32 +226,40 @@ def _section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | No
     (what it reads of a page) and the game's names once for all the reports giving it the same."""
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     said: dict[str, str] = kept[name]
-    key = _section_key(kept, only)
+    key = _section_key(only)
     if key not in said:
         said[key] = render(lang, f"base/{name}.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
                                                              names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
     return _page_text(said[key], ext)
 
 
-def _event_key(kept: dict[str, Any], content: Any) -> str:
-    """An event as the key of its kept sentence: its text, made once for the same object (the
-    reports of a phase are given the same events, which a report does not change)."""
-    return _text_of(kept, id(content), content, repr)
+def _event_key(event: Any) -> str:
+    """An event as the key of its kept sentence: its text, made once for the same values (the
+    reports of a phase are given the same events, or each seat's copies of them, which a report
+    does not change)."""
+    if type(event) is not dict:
+        return _text_of(("event", id(event)), event, repr)
+    return _text_of(("event", *((k, id(v)) for k, v in event.items())), (event, tuple(event.values())),
+                    lambda _content: repr(event))
 
 
-def _section_key(kept: dict[str, Any], only: dict[str, Any]) -> str:
+def _section_key(only: dict[str, Any]) -> str:
     """What a section reads (``{name: value}``) as the key of its kept text, made once for the
     same values (the reports of a phase are given the same objects, which a report does not
     change)."""
-    return _text_of(kept, tuple((k, id(v)) for k, v in only.items()), tuple(only.values()),
-                    lambda _values: repr(sorted(only.items())))
+    return _text_of(("section", *((k, id(v)) for k, v in only.items())), tuple(only.values()),
+                    lambda _content: repr(sorted(only.items())))
 
 
-def _text_of(kept: dict[str, Any], ids: Any, content: Any, text: Any) -> str:
-    known: dict[Any, tuple[Any, str]] = kept["said"]
-    hit = known.get(ids)
+# the key texts made for the values whose ids are keyed here (kept alive with them, so that their
+# ids stay theirs), forgotten with the sections
+_SAID: dict[tuple[Any, ...], tuple[Any, str]] = {}
+
+
+def _text_of(ids: tuple[Any, ...], content: Any, text: Any) -> str:
+    hit = _SAID.get(ids)
     if hit is None:
-        hit = known[ids] = (content, text(content))  # the objects kept alive: their ids stay theirs
+        hit = _SAID[ids] = (content, text(content))
     return hit[1]
 
 
@@ -269,7 +267,7 @@ def forget_shared() -> None:
     """Forget the sections rendered so far, and the sentences and comments kept for them (a
     benchmark publishes each phase as a daily run does, once)."""
     _SHARED.clear()
-    _SHOWN.clear()
+    _SAID.clear()
     rules.forget_links()
     i18n.forget()
 

@@ -29,6 +29,7 @@ def anchor(rule: str) -> str:
     return rule.lower().replace(".", "-")
 
 
+@cache  # a report's "Rules cited" names it; finding the shipped folder reads the disk
 def doc_name(game: str, lang: str) -> str | None:
     """The file name of ``game``'s rules reference in ``lang`` (pbem's own live under
     docs/rules/), if it has one; a language without its own reference reads the English one
