@@ -270,7 +270,9 @@ def listed(lang: str, items: Iterable[Any], autoescape: bool = False) -> str:
 def plurals(text: Any) -> Any:
     """English counts read as words, not template text: ``1 troop(s)`` -> ``1 troop``,
     ``3 card(s)`` -> ``3 cards`` (the text keeps its type, so HTML stays marked safe)."""
-    out = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{'' if m.group(1) == '1' else 's'}", str(text))
+    out = str(text)
+    if "(s)" in out:  # most sentences count nothing
+        out = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{'' if m.group(1) == '1' else 's'}", out)
     return type(text)(out) if hasattr(text, "__html__") else out
 
 

@@ -145,6 +145,19 @@ class Environment(jinja2.Environment):
         by key). The environment's globals are all set before any template is loaded."""
         return dict(self.globals, **d) if d else dict(self.globals)
 
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        """``obj[argument]`` as Jinja2's (an item, else an attribute), without an AttributeError
+        raised and caught for a key a dict lacks (``selectattr`` over events, ``where[g]``)."""
+        if type(obj) is dict:
+            try:
+                return obj[argument]
+            except KeyError:
+                if not (isinstance(argument, str) and argument in _DICT_ATTRIBUTES):
+                    return self.undefined(obj=obj, name=argument)
+            except TypeError:  # not a key (a list): as Jinja2's
+                pass
+        return super().getitem(obj, argument)
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` as Jinja2's (an attribute, else an item), without an AttributeError
         raised and caught for each key of a dict (the views and events: 2,800 lookups a phase)."""
