@@ -117,6 +117,10 @@ def test_line_ends_and_base64_lines_as_before() -> None:
                  b"x\n" * 50 + b"end", bytes(range(256))):
         assert _lines(data) == lines(data), data
         assert _crlf_lines(data) == b"\r\n".join(data.splitlines()) + b"\r\n", data
+        # quoted-printable of lines ended CRLF ends its own lines CRLF: nothing for _lines to do
+        for text in (data, data + b" \t", data + "中=\t \r.\r\n".encode() * 40, b"y" * 300 + data):
+            qp = binascii.b2a_qp(_crlf_lines(text), quotetabs=False, istext=True, header=False)
+            assert _lines(qp) == qp, text
     for n in (0, 1, 56, 57, 58, 114, 1000):
         data = bytes(range(256)) * 4
         old = b"".join(binascii.b2a_base64(data[:n][i:i + 57], newline=False) + b"\r\n" for i in range(0, n, 57))

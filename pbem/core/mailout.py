@@ -41,12 +41,13 @@ def report_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html
             or not all(_CID.fullmatch(r[4]) for r in related):
         return email_package_mail(sender=sender, to=to, subject=subject, mid=mid, text=text, html=html,
                                   attachments=attachments, related=related).as_bytes(policy=_POLICY)
-    digest = _boundary_digest(text, html, attachments, related)
+    text_data, html_data = text.encode("utf-8"), html.encode("utf-8")  # each encoded once
+    digest = _boundary_digest(text_data, html_data, attachments, related)
     boundaries = iter(f"=_pbem_{digest}_{n}" for n in range(4))
     top = next(boundaries)
     alternative = next(boundaries) if attachments else top
-    text_part = _text_part("plain", text, text_cte(text))
-    html_part = _text_part("html", html, text_cte(html, line_limit=0), version=not related)
+    text_part = _text_part("plain", text_data, _cte(text, text_data))
+    html_part = _text_part("html", html_data, _cte(html, html_data, line_limit=0), version=not related)
     if related:
         inner = next(boundaries)
         images = [_part(_type(m, s), _base64(data), "base64", f"inline; filename=\"{name}\"", cid=cid)
@@ -58,8 +59,7 @@ def report_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html
         for data, maintype, subtype, name in attachments:
             disposition = f"attachment; filename=\"{name}\""
             if maintype == "text":
-                part_text = data.decode("utf-8")
-                parts.append(_text_part(subtype, part_text, text_cte(part_text), disposition=disposition, version=True))
+                parts.append(_text_part(subtype, data, _cte(data.decode("utf-8"), data), disposition=disposition, version=True))
             elif _seven_bit(data):  # JSON, for one: as it is
                 parts.append(_part(_type(maintype, subtype), _lines(data), "7bit", disposition))
             else:
@@ -68,7 +68,8 @@ def report_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html
     head = "".join(_header(name, value) for name, value in (
         ("From", sender), ("To", to), ("Subject", subject), ("Message-ID", mid),
         ("Auto-Submitted", "auto-generated"), ("MIME-Version", "1.0")))
-    return head.encode("ascii") + body
+    body[0] = head.encode("ascii") + body[0]
+    return b"".join(body)  # the mail's pieces copied once (a map image's base 64 is large)
 
 
 def email_package_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html: str,
@@ -110,9 +111,15 @@ def text_cte(body: str, line_limit: int = 990) -> str:
     """The lighter transfer encoding of a text part: 7bit for ASCII lines under ``line_limit``
     (0: never), else quoted-printable or base64, whichever is smaller (Chinese text is three
     bytes a character, each three characters in quoted-printable)."""
-    if _seven_bit(body, line_limit):
+    if line_limit and _seven_bit(body, line_limit):
         return "7bit"
-    data = body.encode("utf-8")
+    return _cte(body, body.encode("utf-8"), 0)
+
+
+def _cte(body: str, data: bytes, line_limit: int = 990) -> str:
+    """:func:`text_cte` of ``body``, whose UTF-8 ``data`` the caller has."""
+    if line_limit and _seven_bit(body, line_limit):
+        return "7bit"
     escaped = len(data) - len(data.translate(None, _ESCAPED))
     return "quoted-printable" if len(data) + 2 * escaped < len(data) * 4 // 3 else "base64"
 
@@ -132,9 +139,12 @@ def _header(name: str, value: str) -> str:
     return str(_POLICY.header_factory(name, value).fold(policy=_POLICY))
 
 
-def _boundary_digest(text: str, html: str, attachments: Sequence[Attachment], related: Sequence[Related]) -> str:
-    digest = hashlib.sha256(text.encode("utf-8"))
-    for data in [html.encode("utf-8"), *(a[0] for a in attachments), *(r[0] for r in related)]:
+def _boundary_digest(text: str | bytes, html: str | bytes, attachments: Sequence[Attachment],
+                     related: Sequence[Related]) -> str:
+    """The hash the boundaries carry: of the text and HTML (as UTF-8), then every part's bytes."""
+    digest = hashlib.sha256(text.encode("utf-8") if isinstance(text, str) else text)
+    for data in [html.encode("utf-8") if isinstance(html, str) else html, *(a[0] for a in attachments),
+                 *(r[0] for r in related)]:
         digest.update(data)
     return digest.hexdigest()[:32]
 
@@ -143,14 +153,16 @@ def _type(maintype: str, subtype: str) -> str:
     return f"{maintype}/{subtype}"
 
 
-def _text_part(subtype: str, text: str, cte: str, disposition: str | None = None, version: bool = False) -> bytes:
-    """A text part as the email package's ``set_content`` writes it: lines split as
-    ``bytes.splitlines`` splits them, each ended by CRLF."""
-    data = _crlf_lines(text.encode("utf-8"))
+def _text_part(subtype: str, text: bytes, cte: str, disposition: str | None = None, version: bool = False) -> list[bytes]:
+    """A text part (UTF-8 ``text``) as the email package's ``set_content`` writes it: lines
+    split as ``bytes.splitlines`` splits them, each ended by CRLF."""
+    data = _crlf_lines(text)
     if cte == "base64":
         body = _base64(data)
     elif cte == "quoted-printable":
-        body = _lines(binascii.b2a_qp(data, quotetabs=False, istext=True, header=False))
+        # every line of data ends CRLF (no lone CR or LF): b2a_qp then ends every line of its
+        # own, soft breaks too, with CRLF, as _lines would write them
+        body = binascii.b2a_qp(data, quotetabs=False, istext=True, header=False)
     else:
         body = data
     return _part(f'text/{subtype}; charset="utf-8"', body, cte, disposition, version=version)
@@ -165,7 +177,8 @@ def _crlf_lines(data: bytes) -> bytes:
 
 
 def _part(content_type: str, body: bytes, cte: str, disposition: str | None = None, *, cid: str | None = None,
-          version: bool = True) -> bytes:
+          version: bool = True) -> list[bytes]:
+    """A part's pieces: its headers and blank line, then its body (not copied here)."""
     head = f"Content-Type: {content_type}\r\nContent-Transfer-Encoding: {cte}\r\n"
     if disposition is not None:
         head += f"Content-Disposition: {_fold_params(disposition)}\r\n"
@@ -173,7 +186,7 @@ def _part(content_type: str, body: bytes, cte: str, disposition: str | None = No
         head += f"Content-ID: <{cid}>\r\n"
     if version:
         head += "MIME-Version: 1.0\r\n"
-    return head.encode("ascii") + b"\r\n" + body
+    return [head.encode("ascii") + b"\r\n", body]
 
 
 def _fold_params(value: str) -> str:
@@ -183,17 +196,17 @@ def _fold_params(value: str) -> str:
     return value if len("Content-Disposition: ") + len(value) <= 78 else f"{kind};\r\n {params}"
 
 
-def _multipart(subtype: str, boundary: str, parts: Sequence[bytes], *, version: bool) -> bytes:
-    """A multipart: its headers (the top one's follow the mail's), a blank line, each part
-    after a delimiter line, the close line. The CRLF before a delimiter belongs to it."""
+def _multipart(subtype: str, boundary: str, parts: Sequence[list[bytes]], *, version: bool) -> list[bytes]:
+    """A multipart's pieces: its headers (the top one's follow the mail's), a blank line, each
+    part after a delimiter line, the close line. The CRLF before a delimiter belongs to it."""
     lines = [b"MIME-Version: 1.0\r\n"] if version else []
     lines.append(f'Content-Type: multipart/{subtype};\r\n boundary="{boundary}"\r\n\r\n'.encode("ascii"))
     delimiter = f"--{boundary}\r\n".encode("ascii")
     for i, part in enumerate(parts):
         lines.append(delimiter if i == 0 else b"\r\n" + delimiter)
-        lines.append(part)
+        lines += part
     lines.append(f"\r\n--{boundary}--\r\n".encode("ascii"))
-    return b"".join(lines)
+    return lines
 
 
 @lru_cache(maxsize=8)
@@ -201,7 +214,10 @@ def _base64(data: bytes) -> bytes:
     """Base64 in lines of 76 characters, each ended by CRLF (kept for the next mail: a phase's
     map images go to every seat of a language)."""
     text = binascii.b2a_base64(data, newline=False)
-    return b"".join([text[i:i + 76] + b"\r\n" for i in range(0, len(text), 76)])
+    return b"\r\n".join(_BASE64_LINE.findall(text)) + b"\r\n" if text else b""  # (no Python loop a line)
+
+
+_BASE64_LINE = re.compile(rb".{1,76}", re.DOTALL)
 
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")  # where bytes.splitlines splits
