@@ -189,7 +189,7 @@ def test_a_faded_group_is_faded_as_one() -> None:
              "</g>")
     tile = rastershapes.tile("<defs></defs>", [shape], (1.0, 0.0, 0.0), (0, 0, 30, 20))
     assert tile is not None
-    assert tile.getpixel((13, 10))[3] == tile.getpixel((7, 10))[3] == 128
+    assert tile.getpixel((13, 10))[3] == tile.getpixel((7, 10))[3] in (127, 128)
 
 
 def test_a_pattern_of_bands_fills_a_convex_outline_with_its_bands() -> None:

@@ -53,6 +53,7 @@ def render(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
     offset x, offset y); :class:`Unsupported` for what this cannot draw at that scale."""
     from PIL import Image
 
+    ops = [_merged(op, to) if op[0] == "layer" else op for op in ops]
     out: Image.Image | None = None
     start = 0
     for i in [*(i for i, op in enumerate(ops) if op[0] == "layer"), len(ops)]:
@@ -70,6 +71,41 @@ def render(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
     return out if out is not None else Image.new("RGBA", size)
 
 
+def _merged(layer: Op, to: tuple[float, float, float]) -> Op:
+    """A faded layer whose parts are all filled outlines of one colour (a move's dashes, their
+    round joins and its arrowhead) as one op, ``("merged", parts, colour, alpha)``: filled in one
+    pass, they cover each pixel once, so the layer is drawn faded at once, not on a sheet of its
+    own; any other layer as it is."""
+    _kind, opacity, parts = layer
+    colours = {(op[2], op[3]) for op in parts}
+    if len(colours) != 1 or not all(_one_pass(op, to[0]) for op in parts):
+        return layer
+    ((colour, alpha),) = colours
+    return ("merged", parts, colour, alpha * opacity)
+
+
+def _one_pass(op: Op, scale: float) -> bool:
+    """Whether ``op`` is drawn as filled outlines (:func:`_outlines`)."""
+    if op[0] == "fill":
+        return True
+    return (op[0] == "stroke" and op[1][0] == "poly" and not op[1][2]
+            and ((op[5] == "round" and len(op[1][1]) > 2) or op[6] == "round") and op[4] * scale > 4 * INSET)
+
+
+def _outlines(op: Op, to: tuple[float, float, float]) -> list[list[Point]]:
+    """The outlines, in pixels and of one orientation, that paint ``op`` (a fill, or a stroke
+    of round joins or caps) when filled by aggdraw."""
+    if op[0] == "fill":
+        return [_oriented(_filled(op[1], to))]
+    scale, ox, oy = to
+    width, cap = op[4] * scale, op[6]
+    pts = [(x * scale + ox, y * scale + oy) for x, y in op[1][1]]
+    lines = _dashed(pts, tuple(d * scale for d in op[7])) if op[7] else [pts]
+    if cap == "square":
+        lines = [_extended(line, width / 2) for line in lines]
+    return [part for line in lines for part in _rounded(line, width / 2, cap == "round")]
+
+
 def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, float]) -> Image.Image:
     """``ops`` (no layer among them) drawn by aggdraw."""
     import aggdraw
@@ -78,15 +114,15 @@ def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
     draw = aggdraw.Draw("RGBA", size, (0, 0, 0, 0))
     scale, ox, oy = to
     for op in ops:
+        if op[0] == "merged":
+            _fill_outlines(draw, [part for inner in op[1] for part in _outlines(inner, to)], _brush(op[2], round(op[3] * 255)))
+            continue
         alpha = round(op[3] * 255)
         if op[0] == "pattern":
             _pattern(draw, op[1], op[2], to)
             continue
         if op[0] == "fill":
-            brush = _brushes.get((op[2], alpha))
-            if brush is None:
-                brush = _brushes[op[2], alpha] = aggdraw.Brush(op[2], alpha)
-            draw.polygon(_filled(op[1], to), brush)
+            draw.polygon(_flat(_filled(op[1], to)), _brush(op[2], alpha))
             continue
         width = op[4] * scale
         pen = _pens.get((op[2], alpha, width))
@@ -102,28 +138,31 @@ def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
         if outline[2]:
             draw.polygon(_flat(pts), pen)
             continue
-        join, cap, dashes = op[5], op[6], op[7]
-        lines = _dashed(pts, tuple(d * scale for d in dashes)) if dashes else [pts]
-        if cap == "square":
-            lines = [_extended(line, width / 2) for line in lines]
-        if ((join == "round" and len(pts) > 2) or cap == "round") and width > 4 * INSET:
-            brush = _brushes.get((op[2], alpha))
-            if brush is None:
-                brush = _brushes[op[2], alpha] = aggdraw.Brush(op[2], alpha)
-            path = aggdraw.Path()
-            for line in lines:
-                for part in _rounded(line, width / 2, cap == "round"):
-                    path.moveto(*part[0])
-                    for p in part[1:]:
-                        path.lineto(*p)
-                    path.close()
-            draw.path(path, brush)  # one pass: the parts overlap with no seam
+        if _one_pass(op, scale):
+            _fill_outlines(draw, _outlines(op, to), _brush(op[2], alpha))
             continue
+        lines = _dashed(pts, tuple(d * scale for d in op[7])) if op[7] else [pts]
+        if op[6] == "square":
+            lines = [_extended(line, width / 2) for line in lines]
         for line in lines:
             draw.line(_flat(line), pen)
     picture = Image.new("RGBA", size)
     picture.frombytes(draw.tobytes(), "raw", "RGBa")  # AGG's sheet holds premultiplied colours
     return picture
+
+
+def _fill_outlines(draw: Any, outlines: list[list[Point]], brush: Any) -> None:
+    """``outlines`` (of one orientation) filled in one pass: where they overlap or meet, each
+    pixel is covered once, with no seam."""
+    import aggdraw
+
+    path = aggdraw.Path()
+    for part in outlines:
+        path.moveto(*part[0])
+        for p in part[1:]:
+            path.lineto(*p)
+        path.close()
+    draw.path(path, brush)
 
 
 def _brush(colour: str, alpha: int) -> Any:
@@ -138,8 +177,6 @@ def _brush(colour: str, alpha: int) -> Any:
 def _pattern(draw: Any, outline: Outline, pattern: tuple[Any, ...], to: tuple[float, float, float]) -> None:
     """``outline`` (convex) filled with ``pattern`` (:func:`_patterns`): its background colour,
     then each band's pieces in the outline, filled in one pass (no seam where they meet)."""
-    import aggdraw
-
     w, h, turn, background, bands = pattern
     scale, ox, oy = to
     if outline[0] == "poly":
@@ -150,39 +187,25 @@ def _pattern(draw: Any, outline: Outline, pattern: tuple[Any, ...], to: tuple[fl
     if not _convex(shape):
         raise Unsupported("a pattern in a concave outline")
     if background is not None:
-        draw.polygon(_filled(outline, to), _brush(background, 255))
+        draw.polygon(_flat(_filled(outline, to)), _brush(background, 255))
     inner = _inset(shape, INSET)
     c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-
-    def pixels(u: float, v: float) -> Point:  # the pattern's units to the picture's pixels
-        return ((u * c - v * s) * scale + ox, (u * s + v * c) * scale + oy)
-
-    us, vs = [], []
-    for px, py in shape:
-        x, y = (px - ox) / scale, (py - oy) / scale
-        us.append(x * c + y * s)
-        vs.append(y * c - x * s)
     narrow = INSET / scale
     for axis, lo, hi, colour, alpha in bands:
         if (hi - lo) * scale <= 2 * INSET + 0.05:
             raise Unsupported("a band thinner than aggdraw widens it")
-        period, (across0, across1), (along0, along1) = ((w, (min(us), max(us)), (min(vs), max(vs))) if axis == "x"
-                                                       else (h, (min(vs), max(vs)), (min(us), max(us))))
-        path = aggdraw.Path()
-        pieces = 0
-        for k in range(math.floor((across0 - hi) / period), math.ceil((across1 - lo) / period) + 1):
-            a0, a1 = k * period + lo + narrow, k * period + hi - narrow
-            b0, b1 = along0 - 1.0, along1 + 1.0
-            quad = ([(a0, b0), (a1, b0), (a1, b1), (a0, b1)] if axis == "x" else [(b0, a0), (b1, a0), (b1, a1), (b0, a1)])
-            piece = _clip(_oriented([pixels(u, v) for u, v in quad]), inner)
+        # across the band, in pixels: the pattern's u (or v) times the scale, and this offset
+        fx, fy, at = (c, s, ox * c + oy * s) if axis == "x" else (-s, c, oy * c - ox * s)
+        period = (w if axis == "x" else h) * scale
+        across = [fx * x + fy * y for x, y in inner]
+        start, end = (lo + narrow) * scale + at, (hi - narrow) * scale + at
+        pieces = []
+        for k in range(math.floor((min(across) - end) / period), math.ceil((max(across) - start) / period) + 1):
+            piece = _slab(inner, fx, fy, start + k * period, end + k * period)
             if len(piece) >= 3:
-                path.moveto(*piece[0])
-                for p in piece[1:]:
-                    path.lineto(*p)
-                path.close()
-                pieces += 1
+                pieces.append(piece)
         if pieces:
-            draw.path(path, _brush(colour, round(alpha * 255)))
+            _fill_outlines(draw, pieces, _brush(colour, round(alpha * 255)))
 
 
 def _convex(pts: Sequence[Point]) -> bool:
@@ -195,18 +218,15 @@ def _convex(pts: Sequence[Point]) -> bool:
     return True
 
 
-def _clip(pts: list[Point], clip: list[Point]) -> list[Point]:
-    """The polygon ``pts`` cut to the convex polygon ``clip`` (of a positive area)."""
+def _slab(pts: list[Point], fx: float, fy: float, low: float, high: float) -> list[Point]:
+    """The convex polygon ``pts`` cut to where ``low <= fx * x + fy * y <= high`` (its
+    orientation kept)."""
     out = pts
-    for i in range(len(clip)):
-        if not out:
-            break
-        (ax, ay), (bx, by) = clip[i - 1], clip[i]
-        ex, ey = bx - ax, by - ay
+    for sign, bound in ((1.0, low), (-1.0, -high)):  # sign * value >= bound
         kept = []
         for j in range(len(out)):
             (px, py), (qx, qy) = out[j - 1], out[j]
-            sp, sq = ex * (py - ay) - ey * (px - ax), ex * (qy - ay) - ey * (qx - ax)
+            sp, sq = sign * (fx * px + fy * py) - bound, sign * (fx * qx + fy * qy) - bound
             if sq >= 0:
                 if sp < 0:
                     t = sp / (sp - sq)
@@ -216,6 +236,8 @@ def _clip(pts: list[Point], clip: list[Point]) -> list[Point]:
                 t = sp / (sp - sq)
                 kept.append((px + (qx - px) * t, py + (qy - py) * t))
         out = kept
+        if not out:
+            break
     return out
 
 
@@ -223,16 +245,16 @@ def _flat(pts: Sequence[Point]) -> list[float]:
     return [v for p in pts for v in p]
 
 
-def _filled(outline: Outline, to: tuple[float, float, float]) -> list[float]:
+def _filled(outline: Outline, to: tuple[float, float, float]) -> list[Point]:
     """The polygon aggdraw fills to paint ``outline`` (narrowed by :data:`INSET`), in pixels."""
     if outline[0] != "poly":
-        return _flat(_round_outline(outline, to, INSET))
+        return _round_outline(outline, to, INSET)
     scale, ox, oy = to
     pts = [(x * scale + ox, y * scale + oy) for x, y in outline[1]]
     narrowed = _inset(pts, INSET)
     if _area(narrowed) * _area(pts) <= 0:
         raise Unsupported("a fill thinner than aggdraw widens it")
-    return _flat(narrowed)
+    return narrowed
 
 
 def _area(pts: Sequence[Point]) -> float:
