@@ -334,22 +334,26 @@ def test_a_picture_over_its_ground_keeps_the_grounds_colours_and_adds_its_own() 
     assert drawn.crop((0, 0, 300, 140)).tobytes() == base.indices.convert("RGB").crop((0, 0, 300, 140)).tobytes()
 
 
-def test_runs_of_changed_bands_between_the_grounds_bands_read_back_whole() -> None:
+@pytest.mark.parametrize("height", [9 * 32 + 5, 9 * 32 + 16, 9 * 32 + 32])
+def test_runs_of_changed_bands_between_the_grounds_bands_read_back_whole(height: int) -> None:
     """Bands a picture changes, several in a row and apart, compressed together between the
-    ground's own bands: the PNG reads back to the picture's colours everywhere."""
+    ground's own bands (those of a band compared that it leaves alone too; the last band full
+    or not): the PNG reads back to the picture's colours everywhere."""
     import io
 
     from PIL import Image, ImageDraw
 
     from pbem.render import rasterpng
 
-    ground = Image.new("RGB", (120, 9 * rasterpng.BAND + 5), "#fbf8ef")
+    assert rasterpng.BAND == 32 and rasterpng.BAND % rasterpng.SUB == 0
+    ground = Image.new("RGB", (120, height), "#fbf8ef")
     ImageDraw.Draw(ground).ellipse((10, 10, 110, 250), fill="#7fa36b")
     base = rasterpng.ground(ground)
     picture = ground.copy()
     pen = ImageDraw.Draw(picture)
-    for top, bottom in ((0, 3 * rasterpng.BAND + 4), (5 * rasterpng.BAND + 2, 5 * rasterpng.BAND + 9),
-                        (8 * rasterpng.BAND + 1, 9 * rasterpng.BAND + 4)):
+    band, sub = rasterpng.BAND, rasterpng.SUB
+    for top, bottom in ((0, 3 * band + 4), (5 * band + 2, 5 * band + 9), (6 * band + sub + 3, 6 * band + sub + 6),
+                        (8 * band + 1, 9 * band + 4)):
         pen.rectangle((20, top, 60, bottom), fill="#c8102e")
     png = rasterpng.over_ground(base, picture)
     assert png == rasterpng.over_ground(base, picture.copy())

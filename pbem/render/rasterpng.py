@@ -6,11 +6,12 @@ flat colours and text and makes the PNG about a third of its full-colour size.
 A picture laid over a ground drawn once per process (the whole map: the board, then a phase's
 pieces) is encoded against that ground: the ground's own palette and indices are taken once,
 the colours the phase adds are given up to 24 more entries, and the image is compressed in bands
-of rows, each ended by a full flush, so a band the phase leaves as the ground had it is the
+of 16 rows, each ended by a full flush, so a band the phase leaves as the ground had it is the
 ground's band, compressed once (harder) and reused; a run of bands the phase changes is
 compressed in one go with zlib's run-length strategy (a fifth of the time of its default for
 7 % more bytes of PNG, 2-3 % of a report mail; matches further back, to the rows before the run,
-would save next to nothing). What the phase changes costs the palette
+would save next to nothing). The picture is compared with the ground in bands of 32 rows, the
+pixels that differ mapped to the palette all in one row. What the phase changes costs the palette
 mapping and the compression; the rest costs nothing. The PNG is written here (IHDR, PLTE, one
 IDAT, IEND); its deflate stream is Python's zlib's, so the same picture gives the same bytes
 with the same zlib.
@@ -28,7 +29,8 @@ from PIL import Image, ImageChops
 
 COLOURS = 40  # the ground's palette
 EXTRA = 24  # at most this many more for what a phase lays over it
-BAND = 32  # rows compressed together
+BAND = 32  # rows compared with the ground together
+SUB = 16  # rows compressed together (BAND a multiple of it)
 _FINAL = b"\x03\x00"  # an empty last deflate block
 
 
@@ -53,7 +55,7 @@ class Ground:
     indices: Image.Image  # mode P
     framed: Image.Image  # the indices one column right, behind a column of 0: the rows as filtered (type 0)
     palette: tuple[int, ...]  # RGB, RGB... of the colours the indices use
-    raw: tuple[bytes, ...]  # each band's filtered rows (filter type 0 on each)
+    raw: tuple[bytes, ...]  # each band's filtered rows (filter type 0 on each), SUB rows a band
     packed: tuple[bytes, ...]  # each band deflated, ended by a full flush
     adlers: tuple[int, ...]  # each band's Adler-32 checksum
 
@@ -64,7 +66,7 @@ def ground(rgb: Image.Image) -> Ground:
     used = max(_used(small), default=0) + 1
     palette = tuple((small.getpalette() or [])[:3 * used])
     framed = _framed(small)
-    raw = tuple(_rows(framed, y) for y in range(0, rgb.height, BAND))
+    raw = tuple(_rows(framed, y) for y in range(0, rgb.height, SUB))
     return Ground(rgb, small, framed, palette, raw, tuple(_deflate(band, 9) for band in raw),
                   tuple(map(zlib.adler32, raw)))
 
@@ -87,7 +89,7 @@ def ground_of(rgb: Image.Image, data: bytes) -> Ground | None:
         return None
     at = 8 + 4 * bands
     pixels = rgb.width * rgb.height
-    if (bands != (rgb.height + BAND - 1) // BAND or colours % 3 or not 0 < colours <= 768
+    if (bands != (rgb.height + SUB - 1) // SUB or colours % 3 or not 0 < colours <= 768
             or len(data) != at + colours + pixels + sum(lengths)):
         return None
     palette = tuple(data[at:at + colours])
@@ -100,7 +102,7 @@ def ground_of(rgb: Image.Image, data: bytes) -> Ground | None:
         packed.append(data[at:at + length])
         at += length
     framed = _framed(small)
-    raw = tuple(_rows(framed, y) for y in range(0, rgb.height, BAND))
+    raw = tuple(_rows(framed, y) for y in range(0, rgb.height, SUB))
     return Ground(rgb, small, framed, palette, raw, tuple(packed), tuple(map(zlib.adler32, raw)))
 
 
@@ -127,15 +129,8 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
                                                 part.crop(box), mask.crop(box)))
     boxes = [b for b in bands if b is not None]
     palette = list(base.palette)
-    mapped = None
+    mapped = b""  # the changed boxes' palette indices, one box after the other, row by row
     if boxes:
-        size = (max(b[0][2] - b[0][0] for b in boxes), sum(b[0][3] - b[0][1] for b in boxes))
-        strip, masks = Image.new("RGB", size), Image.new("L", size)
-        at = 0
-        for b, part, mask in boxes:
-            strip.paste(part, (0, at))
-            masks.paste(mask, (0, at))
-            at += b[3] - b[1]
         # the octree sees the pixels of the boxes drawn (where the picture may differ), one after
         # the other on one row: not the ground around them, nor any padding
         pixels = b"".join(part.crop((x0 - b[0], y0 - b[1], x1 - b[0], y1 - b[1])).tobytes()
@@ -148,31 +143,38 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
         lookup = Image.new("P", (1, 1))
         # only the entries in use: each colour the mapping meets is compared with every entry
         lookup.putpalette(palette)
-        # only the changed pixels are mapped (each by its colour alone): the ground's colours
-        # around them in their boxes would cost the mapping's search for nothing
-        changed = Image.new("RGB", size)
-        changed.paste(strip, None, masks)
-        mapped = changed.quantize(palette=lookup, dither=Image.Dither.NONE)
-    packed, adler, run, at = [], 1, b"", 0  # run: the changed bands not yet compressed
+        # each pixel is mapped by its colour alone: the boxes' pixels on one row, no padding;
+        # only the changed ones are laid over the ground's indices
+        flat = b"".join(part.tobytes() for _b, part, _mask in boxes)
+        mapped = Image.frombytes("RGB", (len(flat) // 3, 1), flat).quantize(palette=lookup, dither=Image.Dither.NONE).tobytes()
+    packed: list[bytes] = []
+    run: list[bytes] = []  # the changed rows not yet compressed
+    adler, at, line = 1, 0, width + 1
     for n, band in enumerate(bands):
         y0 = n * BAND
-        if band is None:
-            if run:
-                packed.append(_deflate(run, 6, zlib.Z_RLE))
-                run = b""
-            packed.append(base.packed[n])
-            adler = _adler32_combine(adler, base.adlers[n], len(base.raw[n]))
-        else:
+        top = bottom = y0  # the rows the phase changed in this band
+        raw = b""
+        if band is not None:
             (x0, top, x1, bottom), _part, mask = band
-            assert mapped is not None
             rows = base.framed.crop((0, y0, width + 1, min(height, y0 + BAND)))
-            rows.paste(mapped.crop((0, at, x1 - x0, at + bottom - top)), (x0 + 1, top - y0), mask)
-            at += bottom - top
+            count = (x1 - x0) * (bottom - top)
+            rows.paste(Image.frombytes("P", mask.size, mapped[at:at + count]), (x0 + 1, top - y0), mask)
+            at += count
             raw = rows.tobytes()
-            run += raw
-            adler = zlib.adler32(raw, adler)
+        # the band's rows in the ground's compressed bands: those it changed compressed again
+        for k in range(y0 // SUB, (min(height, y0 + BAND) - 1) // SUB + 1):
+            if k * SUB < bottom and top < (k + 1) * SUB:
+                rows_raw = raw[(k * SUB - y0) * line:((k + 1) * SUB - y0) * line]
+                run.append(rows_raw)
+                adler = zlib.adler32(rows_raw, adler)
+                continue
+            if run:
+                packed.append(_deflate(b"".join(run), 6, zlib.Z_RLE))
+                run = []
+            packed.append(base.packed[k])
+            adler = _adler32_combine(adler, base.adlers[k], len(base.raw[k]))
     if run:
-        packed.append(_deflate(run, 6, zlib.Z_RLE))
+        packed.append(_deflate(b"".join(run), 6, zlib.Z_RLE))
     idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
             + _chunk(b"PLTE", bytes(palette)) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
@@ -235,7 +237,7 @@ def _framed(image: Image.Image) -> Image.Image:
 
 def _rows(framed: Image.Image, y: int) -> bytes:
     """The rows of a band of a :func:`_framed` image from ``y``, each behind its filter byte."""
-    return framed.crop((0, y, framed.width, min(framed.height, y + BAND))).tobytes()
+    return framed.crop((0, y, framed.width, min(framed.height, y + SUB))).tobytes()
 
 
 def _deflate(raw: bytes, level: int, strategy: int = zlib.Z_DEFAULT_STRATEGY) -> bytes:
