@@ -337,10 +337,11 @@ def _rounded(line: list[Point], r: float, caps: bool) -> list[list[Point]]:
             continue
         ux, uy = (bx - ax) / length, (by - ay) / length
         dirs.append((ux, uy, bx, by))
-        nx, ny = -uy * r, ux * r
         if length > 2 * INSET:  # (a sliver shorter is left out: narrowed, it would turn inside out)
-            out.append(_inset(_oriented([(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]),
-                              INSET))
+            # narrowed by INSET on every side, its corners in the order of a positive area
+            nx, ny, ex, ey = -uy * (r - INSET), ux * (r - INSET), ux * INSET, uy * INSET
+            out.append([(ax + ex - nx, ay + ey - ny), (bx - ex - nx, by - ey - ny), (bx - ex + nx, by - ey + ny),
+                        (ax + ex + nx, ay + ey + ny)])
     if not dirs:
         return []
     arc = r - INSET  # a wedge is widened by aggdraw, into the rectangles beside it too
@@ -353,10 +354,11 @@ def _rounded(line: list[Point], r: float, caps: bool) -> list[list[Point]]:
         start = math.atan2(ux * side, -uy * side)
         turn = math.atan2(abs(cross), dot) * (1.0 if cross > 0 else -1.0)
         n = max(1, math.ceil(abs(turn) / (math.pi / 2) * _steps(r)))
-        out.append(_oriented([p, *((p[0] + arc * math.cos(start + turn * i / n), p[1] + arc * math.sin(start + turn * i / n))
-                                   for i in range(n + 1))]))
+        wedge = [p, *((p[0] + arc * math.cos(start + turn * i / n), p[1] + arc * math.sin(start + turn * i / n))
+                      for i in range(n + 1))]
+        out.append(wedge if turn > 0 else wedge[::-1])  # of a positive area
     if caps:
-        out += [_oriented(_disc(line[0], arc)), _oriented(_disc(line[-1], arc))]
+        out += [_disc(line[0], arc), _disc(line[-1], arc)]  # (of a positive area)
     return out
 
 
