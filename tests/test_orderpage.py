@@ -263,6 +263,10 @@ def test_packed_parts_open_as_one_block_whatever_was_kept() -> None:
         cold = pagekit.pack(*parts[:n])
         assert pagekit.pack(*parts[:n]) == cold
         assert unpack(cold) == b"".join(parts[:n])
+    # blocks that start alike, packed one after another: each opens (its check sum is its own)
+    for tail in (b"", b"one", os.urandom(50), b"one"):
+        assert unpack(pagekit.pack(*parts[:2], tail)) == b"".join(parts[:2]) + tail
+        assert unpack(pagekit.pack(*parts[:3], tail, parts[0])) == b"".join(parts[:3]) + tail + parts[0]
     # a part's text is the same wherever it stands (what lets it be kept)
     one, two = pagekit.pack(parts[0], b"one"), pagekit.pack(parts[0], b"two")
     assert len(os.path.commonprefix([one, two])) > 0.9 * len(pagekit.pack(parts[0]))

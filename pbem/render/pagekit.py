@@ -65,11 +65,15 @@ def pack(*parts: bytes) -> str:
     data, a layer both of a phase's maps draw) into parts of their own; each part costs about
     1 % more bytes than one stream would (deflate refers no further back than its part)."""
     parts = parts or (b"",)
-    crc = 0
-    for part in parts:
-        crc = zlib.crc32(part, crc)
-    end = _base85(_LAST_BLOCK + struct.pack("<II", crc, sum(map(len, parts)) & 0xFFFFFFFF))
+    end = _base85(_LAST_BLOCK + struct.pack("<II", _crc(parts), sum(map(len, parts)) & 0xFFFFFFFF))
     return "\n".join([*(_piece(part, i == 0) for i, part in enumerate(parts)), end])
+
+
+@lru_cache(maxsize=256)
+def _crc(parts: tuple[bytes, ...]) -> int:
+    """The CRC-32 of ``parts`` one after another, kept for each run of first parts: the parts
+    every block starts with alike (a map's ground) are read once, not again for each block."""
+    return zlib.crc32(parts[-1], _crc(parts[:-1]) if len(parts) > 1 else 0)
 
 
 @lru_cache(maxsize=128)
@@ -134,9 +138,12 @@ def unpack(text: str) -> bytes:
 def forget() -> None:
     """Empty what :func:`pack` and :func:`svg_parts` keep (a benchmark's phases start cold)."""
     _piece.cache_clear()
+    _crc.cache_clear()
     _CUT.clear()
     _names.cache_clear()
     _lean.cache_clear()
+    _without_ids.cache_clear()
+    _utf8.cache_clear()
     _unreferenced.cache_clear()
 
 
@@ -190,13 +197,27 @@ def _layers(svg: str) -> list[str]:
 @lru_cache(maxsize=128)
 def _names(layer: str) -> tuple[frozenset[str], frozenset[str]]:
     """The names a layer refers to (``#name``) and the ids it gives."""
-    return frozenset(_REF.findall(layer)), frozenset(_ID.findall(layer))
+    refs = frozenset(_REF.findall(layer)) if "#" in layer else frozenset()  # (a search of its own: fast)
+    return refs, frozenset(_ID.findall(layer))
 
 
 @lru_cache(maxsize=128)
 def _lean(layer: str, kept: frozenset[str], titles: bool) -> bytes:
-    text = _unreferenced(kept).sub("", layer) if ' id="' in layer else layer
-    return (text if titles else _TITLE.sub("", text)).encode("utf-8")
+    text = _without_ids(layer, kept)
+    if titles or "<title>" not in text:  # the same text with titles or without: encoded once
+        return _utf8(text)
+    return _TITLE.sub("", text).encode("utf-8")
+
+
+@lru_cache(maxsize=128)
+def _without_ids(layer: str, kept: frozenset[str]) -> str:
+    """``layer`` without the ids not in ``kept`` (once for a page with tooltips and one without)."""
+    return _unreferenced(kept).sub("", layer) if ' id="' in layer else layer
+
+
+@lru_cache(maxsize=128)
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8")
 
 
 @lru_cache(maxsize=16)
