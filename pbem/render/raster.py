@@ -15,9 +15,10 @@ and compressed bands its PNGs reuse (:mod:`pbem.render.rasterstore`; a daily run
 about 15 ms, where drawing and encoding them took 0.35 s); a crop's is assembled from square tiles on a fixed
 grid, each drawn once (:mod:`pbem.render.rastertiles`: kept for the process and on disk, the
 crop's scale held to a few steps so that the tiles serve every phase). Over it, each image lays
-the layers above in their order: their shapes drawn by resvg each on a tile of its own
-(:mod:`pbem.render.rastersprites`: the wheel costs by the pixel, and the pieces cover a tenth of
-the map; a tile is kept, in the process and on disk, for the days the piece stands still), their
+the layers above in their order: their shapes drawn each on a tile of its own
+(:mod:`pbem.render.rastersprites`: the pieces cover a tenth of the map; the plain shapes drawn by
+aggdraw, :mod:`pbem.render.rastershapes`, the rest by resvg and kept, in the process and on
+disk, for the days the piece stands still), their
 words drawn by Pillow (:mod:`pbem.render.rastertext`:
 fonts opened once per process, each glyph rendered once and kept on disk:
 :mod:`pbem.render.rasterglyphs`). The picture is the one a single
@@ -197,7 +198,7 @@ def _ground_png(ground: str, width: int) -> rasterpng.Ground:
 
 def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.Image, list[rasterpng.Box] | None]:
     """``top`` (a drawing of the layers over the ground) laid over a copy of ``base``: its
-    shapes drawn by resvg where they stand (:mod:`pbem.render.rastersprites`), its words by
+    shapes drawn where they stand (:mod:`pbem.render.rastersprites`), its words by
     Pillow (:mod:`pbem.render.rastertext`), one after the other in the drawing's order; and the
     boxes outside which the picture is ``base`` (``None`` once words are drawn)."""
     defs = top.find("</defs>")
