@@ -217,6 +217,7 @@ class _Publisher:
         self.public_view: Mapping[str, Any] = {}
         self.suggestions: dict[str, Any] = {}  # power -> the autopilot's orders, worked out once
         self.legal: dict[str, Any] = {}  # power -> its legal orders, worked out once
+        self.secrets: list[Any] | None = None  # the state's secrets, by label
 
     # -- the pieces ---------------------------------------------------------------------------
 
@@ -275,8 +276,10 @@ class _Publisher:
             return []
         commitments = self.rec.get("commitments", {})
         number = self.rec["phase_number"]
+        if self.secrets is None:  # every seat's, listed once per phase
+            self.secrets = sorted(self.game.secrets(self.state), key=lambda s: s.label)
         out = []
-        for s in sorted(self.game.secrets(self.state), key=lambda s: s.label):
+        for s in self.secrets:
             if s.owner == seat:
                 salt = derive_salt(self.secret_key, f"{number}|{s.label}")
                 out.append(report.opening(s.label, commitments.get(s.label), s.value, salt))
@@ -387,7 +390,7 @@ class _Publisher:
             if form is not None:
                 self._write(f"forms/{seat_name}.yaml", seat_name, form)
                 if schema is not None:
-                    self._write(f"forms/{schema.name}", report.PUBLIC, schema.read_text(encoding="utf-8"))
+                    self.files[f"forms/{schema.name}"] = (report.PUBLIC, _schema_bytes(schema))
             # the offline order page: write, check and sign the next orders in a browser (issue 9);
             # the seat's mail carries it and reports/ keeps no second copy (about 115 KB a page)
             owed = dict(upcoming.senders).get(seat_name) if upcoming else None
@@ -471,7 +474,7 @@ class _Publisher:
             if map_name is not None and public.svg is not None:
                 attachments.append((mappage.map_page(public.svg, subject, lang).encode("utf-8"), "text", "html", map_name))
         if schema is not None and form is not None and not sealed:
-            attachments.append((_compact_json(schema.read_text(encoding="utf-8")), "application", "schema+json", schema.name))
+            attachments.append((_compact_json(schema), "application", "schema+json", schema.name))
         msg = build_mail(
             sender=str(self.create.get("gm_email", "pbem@localhost")), to=entry.email, subject=subject,
             mid=outbox.message_id("report", f"{self._mail_key()}.{seat}", self.camp.id),
@@ -571,6 +574,13 @@ def build_mail(*, sender: str, to: str, subject: str, mid: str, text: str, html:
 
 
 @lru_cache(maxsize=16)
-def _compact_json(text: str) -> bytes:
-    """JSON without its indentation, one item a line (short lines: a mail carries it as it is)."""
-    return json.dumps(json.loads(text), indent=0, ensure_ascii=False).encode("utf-8") + b"\n"
+def _schema_bytes(path: Path) -> bytes:
+    """A shipped schema file's text as UTF-8, read once per process (each seat's form names one)."""
+    return path.read_text(encoding="utf-8").encode("utf-8")
+
+
+@lru_cache(maxsize=16)
+def _compact_json(path: Path) -> bytes:
+    """A schema file's JSON without its indentation, one item a line (short lines: a mail
+    carries it as it is)."""
+    return json.dumps(json.loads(_schema_bytes(path)), indent=0, ensure_ascii=False).encode("utf-8") + b"\n"
