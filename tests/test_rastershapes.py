@@ -156,6 +156,7 @@ def _box(shape: str, grid: tuple[float, float, float, int, int]) -> tuple[int, i
     '<path d="m5,5 l10,10" fill="none" stroke="#000000" />',  # relative
     '<polyline fill="none" marker-start="url(#arrowhead)" points="5,5 20,20" stroke="#000000" />',
     '<polyline fill="none" points="5,5 20,20" stroke="#000000" stroke-linejoin="bevel" />',
+    '<path d="M5,5 L20,5 L12,20 Z" fill="none" marker-end="url(#arrowhead)" stroke="#000000" />',  # a closed end
     '<polygon fill="none" points="5,5 40,8 5,11" stroke="#000000" stroke-width="2" />',  # SVG bevels that mitre
     '<circle cx="9" cy="9" fill="none" r="4" stroke="#000000" stroke-dasharray="2 2" />',  # dashes round a circle
     '<g fill="#000000" transform="scale(2)"><rect height="3" width="3" x="5" y="5" /></g>',
@@ -178,6 +179,12 @@ def test_a_style_sheet_that_can_paint_any_shape_leaves_every_shape_to_resvg() ->
     shape = '<rect fill="#123456" height="13" width="13" x="5" y="5" />'
     assert rastershapes.tile("<defs><style>rect { fill: red; }</style></defs>", [shape], (1.0, 0.0, 0.0),
                              (0, 0, 30, 30)) is None
+    arrow = '<polyline fill="none" marker-end="url(#tip)" points="5,5 20,20" stroke="#000000" stroke-width="2" />'
+    marker = ('<marker id="tip" markerHeight="6" markerUnits="strokeWidth" markerWidth="6" orient="auto" refX="3" '
+              'refY="3"><path class="{}" d="M0,0 L6,3 L0,6 z" fill="#d0301c" /></marker>')
+    for name, drawn in (("tip", False), ("other", True)):  # an arrowhead the sheet paints is resvg's
+        defs = "<defs><style>.tip { fill: #00ff00; }</style>" + marker.format(name) + "</defs>"
+        assert (rastershapes.tile(defs, [arrow], (1.0, 0.0, 0.0), (0, 0, 30, 30)) is not None) is drawn, name
     assert rastershapes.painting_classes("<defs><style>.a.b { fill: red; } .c { font-size: 3px; } text { fill: red; }"
                                          "</style></defs>") == (frozenset({"a", "b"}),)
 

@@ -95,6 +95,9 @@ def painting_classes(defs: str) -> tuple[frozenset[str], ...] | None:
 def _markers(defs: str) -> dict[str, tuple[float, float, float, float, bool, str, tuple[Op, ...]]]:
     """The markers of ``defs`` this draws: id → (width, height, refX, refY, in stroke widths,
     orient, what they paint in their own units)."""
+    painted = painting_classes(defs)
+    if painted is None:  # the style sheet might paint what they hold
+        return {}
     out = {}
     for m in _MARKER.finditer(defs):
         a = dict(ATTR.findall(m.group(1)))
@@ -106,7 +109,7 @@ def _markers(defs: str) -> dict[str, tuple[float, float, float, float, bool, str
             continue
         try:
             w, h = float(a.get("markerWidth", 3)), float(a.get("markerHeight", 3))
-            ops = tuple(_parse(m.group(2), (), {}))
+            ops = tuple(_parse(m.group(2), painted, {}))
             for op in ops:  # wholly inside the marker's viewport, which clips it
                 for x, y in _corners(op):
                     if not (0 <= x <= w and 0 <= y <= h):
@@ -129,6 +132,9 @@ def _patterns(defs: str) -> dict[str, tuple[Any, ...]]:
     the whole tile, stroked (``x`` for an upright line: the tile's columns ``lo`` to ``hi``,
     repeated every width; ``y`` for a level one), the tile clipping it (its overflow hidden).
     A shape filled by another pattern is resvg's."""
+    painted = painting_classes(defs)
+    if painted is None:  # the style sheet might paint what they hold
+        return {}
     out = {}
     for m in _PATTERN.finditer(defs):
         a = dict(ATTR.findall(m.group(1)))
@@ -140,7 +146,7 @@ def _patterns(defs: str) -> dict[str, tuple[Any, ...]]:
             w, h = float(a["width"]), float(a["height"])
             background = None
             bands = []
-            for n, op in enumerate(_parse(m.group(2), (), {})):
+            for n, op in enumerate(_parse(m.group(2), painted, {})):
                 kind, outline = op[0], op[1]
                 if (n == 0 and kind == "fill" and outline[0] == "rect" and outline[1:5] == (0.0, 0.0, w, h)
                         and op[3] == 1.0):
@@ -303,7 +309,7 @@ def _shape(tag: str, a: dict[str, str], style: dict[str, str], markers: dict[str
                         dashes))
     if "marker-end" in a:
         ref = _URL.fullmatch(a["marker-end"])
-        if ref is None or ref.group(1) not in markers or outlines[-1][0] != "poly":
+        if ref is None or ref.group(1) not in markers or outlines[-1][0] != "poly" or outlines[-1][2]:
             raise Unsupported(a["marker-end"])
         ops += _marker(markers[ref.group(1)], outlines[-1][1], width)
 
