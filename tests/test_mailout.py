@@ -125,3 +125,17 @@ def test_line_ends_and_base64_lines_as_before() -> None:
         data = bytes(range(256)) * 4
         old = b"".join(binascii.b2a_base64(data[:n][i:i + 57], newline=False) + b"\r\n" for i in range(0, n, 57))
         assert _base64(data[:n]) == old
+
+
+def test_a_plain_message_id_is_written_as_the_policy_folds_it() -> None:
+    """The Message-IDs pbem makes are written out directly: the same line as the email
+    package's SMTP policy folds, up to and past the length where it would fold."""
+    from pbem.core.mailout import _header
+
+    rnd = random.Random(78)
+    values = ["<report.0008-1741-2_prussia.maria_theresa@demo-maria.pbem>", "<a@b>", "<.a+b@c..d>", "<-@->"]
+    for n in range(1, 90):
+        left = "".join(rnd.choice("abXY09._+-") for _ in range(rnd.randrange(1, n + 1)))
+        values.append(f"<{left}@{''.join(rnd.choice('ab09._-') for _ in range(n))}>")
+    for value in values:
+        assert _header("Message-ID", value) == str(POLICY.header_factory("Message-ID", value).fold(policy=POLICY)), value

@@ -132,10 +132,21 @@ def _seven_bit(body: str | bytes, line_limit: int = 990) -> bool:
 _ESCAPED = bytes([61, *range(127, 256)])  # the bytes quoted-printable writes as =XX (and more)
 
 
-@lru_cache(maxsize=256)
 def _header(name: str, value: str) -> str:
-    """A header line as the email package's SMTP policy folds it (the same sender and seats
-    come back in every phase's mails)."""
+    """A header line as the email package's SMTP policy folds it. A Message-ID of the plain
+    kind pbem makes (one line: every seat's mail has its own) is written out as the policy
+    writes it; the rest is folded by the policy, kept (the same sender, seats and subjects
+    come back in many mails)."""
+    if name == "Message-ID" and len(value) <= 78 - len("Message-ID: ") and _PLAIN_ID.fullmatch(value):
+        return f"Message-ID: {value}\r\n"
+    return _folded(name, value)
+
+
+_PLAIN_ID = re.compile(r"<[A-Za-z0-9._+-]+@[A-Za-z0-9._-]+>")
+
+
+@lru_cache(maxsize=256)
+def _folded(name: str, value: str) -> str:
     return str(_POLICY.header_factory(name, value).fold(policy=_POLICY))
 
 
