@@ -157,6 +157,7 @@ def _box(shape: str, grid: tuple[float, float, float, int, int]) -> tuple[int, i
     '<polyline fill="none" marker-start="url(#arrowhead)" points="5,5 20,20" stroke="#000000" />',
     '<polyline fill="none" points="5,5 20,20" stroke="#000000" stroke-linejoin="bevel" />',
     '<path d="M5,5 L20,5 L12,20 Z" fill="none" marker-end="url(#arrowhead)" stroke="#000000" />',  # a closed end
+    '<polygon fill="#000000" points="5,5 20,20 20,5 5,20" />',  # a bow tie, crossing itself
     '<polygon fill="none" points="5,5 40,8 5,11" stroke="#000000" stroke-width="2" />',  # SVG bevels that mitre
     '<circle cx="9" cy="9" fill="none" r="4" stroke="#000000" stroke-dasharray="2 2" />',  # dashes round a circle
     '<g fill="#000000" transform="scale(2)"><rect height="3" width="3" x="5" y="5" /></g>',

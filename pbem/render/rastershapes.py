@@ -292,6 +292,8 @@ def _shape(tag: str, a: dict[str, str], style: dict[str, str], markers: dict[str
                 raise Unsupported(fill)
             ops.append(("pattern", outlines[0], patterns[ref.group(1)], 1.0))
         else:
+            if outlines[0][0] == "poly" and not _simple(outlines[0][1]):
+                raise Unsupported("a fill of a crossing outline")
             ops.append(("fill", outlines[0], _colour(fill), _fraction(style["fill-opacity"])))
     width = _length(style, "stroke-width", 1.0)
     if stroke != "none" and width > 0:
@@ -360,6 +362,27 @@ def _dashes(text: str) -> tuple[float, ...]:
     if sum(values) <= 0:
         return ()
     return tuple(values * 2 if len(values) % 2 else values)
+
+
+def _simple(pts: Sequence[Point]) -> bool:
+    """Whether the closed outline ``pts`` crosses itself nowhere (aggdraw's widened fill of a
+    crossing one is not SVG's)."""
+    n = len(pts)
+    if n < 4:
+        return True
+    for i in range(n):
+        (ax, ay), (bx, by) = pts[i], pts[(i + 1) % n]
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue  # the sides meeting at the first point
+            (cx, cy), (dx, dy) = pts[j], pts[(j + 1) % n]
+            d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+            d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+            d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+            d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+            if d1 * d2 <= 0 and d3 * d4 <= 0:
+                return False
+    return True
 
 
 def _mitres(pts: Sequence[Point], closed: bool) -> None:
