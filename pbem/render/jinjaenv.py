@@ -13,6 +13,7 @@ from typing import Any
 import jinja2
 import jinja2.compiler
 import jinja2.runtime
+import jinja2.utils
 import jinja2.visitor
 import markupsafe
 from jinja2 import nodes
@@ -82,20 +83,27 @@ class Context(jinja2.runtime.Context):
     """A template's context whose calls of plain functions and macros (pbem's and the names'
     macros, most of a report's calls) go straight to them: Jinja2 first looks for what to pass
     such a callable (a context, an environment), which none of them asks for (their ``__call__``
-    carries no ``jinja_pass_arg``)."""
+    carries no ``jinja_pass_arg``) but the few that ask for the eval context (``marks.paren``,
+    ``marks.swatch``), given it here as Jinja2 gives it."""
 
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja2's own signature)
-        if type(__obj) in _PLAIN_CALLABLES and getattr(__obj, "jinja_pass_arg", None) is None:
-            if kwargs:
-                kwargs.pop("_block_vars", None)
-                kwargs.pop("_loop_vars", None)
-            try:
-                return __obj(*args, **kwargs) if kwargs or type(__obj) is not jinja2.runtime.Macro else invoke(__obj, args)
-            except StopIteration:
-                return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
+        kind = type(__obj)
+        if kind in _PLAIN_CALLABLES:
+            pass_arg = getattr(__obj, "jinja_pass_arg", None)
+            if pass_arg is None or pass_arg is _EVAL_CONTEXT:
+                if kwargs:
+                    kwargs.pop("_block_vars", None)
+                    kwargs.pop("_loop_vars", None)
+                if pass_arg is not None:
+                    args = (__self.eval_ctx, *args)
+                try:
+                    return __obj(*args, **kwargs) if kwargs or kind is not jinja2.runtime.Macro else invoke(__obj, args)
+                except StopIteration:
+                    return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
         return super().call(__obj, *args, **kwargs)
 
 
+_EVAL_CONTEXT = jinja2.utils._PassArg.eval_context
 _PLAIN_CALLABLES = frozenset({types.FunctionType, types.MethodType, types.BuiltinFunctionType, jinja2.runtime.Macro})
 
 
