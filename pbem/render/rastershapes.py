@@ -234,19 +234,24 @@ def _add(ops: list[Op], more: list[Op], opacity: float) -> None:
         ops.append(("layer", opacity, tuple(more)))
 
 
-def _fraction(text: str) -> float:
-    if not NUMBER.fullmatch(text.strip()):
+def _number(text: str) -> float:
+    """A plain number (no unit, no percentage)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise Unsupported(text) from None
+    if not math.isfinite(value) or "_" in text:
         raise Unsupported(text)
-    return min(1.0, max(0.0, float(text)))
+    return value
+
+
+def _fraction(text: str) -> float:
+    return min(1.0, max(0.0, _number(text)))
 
 
 def _length(a: dict[str, str], name: str, default: float = 0.0) -> float:
     text = a.get(name)
-    if text is None:
-        return default
-    if not NUMBER.fullmatch(text.strip()):
-        raise Unsupported(text)
-    return float(text)
+    return default if text is None else _number(text)
 
 
 def _points(text: str) -> list[Point]:
@@ -345,12 +350,20 @@ def _path(d: str) -> list[Outline]:
 
 
 def _colour(text: str) -> str:
-    text = text.strip()
-    if not _COLOUR.fullmatch(text):
-        raise Unsupported(text)
-    if len(text) == 4:
-        text = "#" + "".join(c * 2 for c in text[1:])
-    return text.lower()
+    colour = _colours.get(text)
+    if colour is None:
+        colour = text.strip()
+        if not _COLOUR.fullmatch(colour):
+            raise Unsupported(text)
+        if len(colour) == 4:
+            colour = "#" + "".join(c * 2 for c in colour[1:])
+        if len(_colours) > 256:
+            _colours.clear()
+        colour = _colours[text] = colour.lower()
+    return colour
+
+
+_colours: dict[str, str] = {}  # a colour as written → as aggdraw reads it
 
 
 def _dashes(text: str) -> tuple[float, ...]:
