@@ -63,9 +63,11 @@ def tiles(defs: str, shape: str, grid: tuple[float, float, float, int, int], shi
     return mine, theirs
 
 
-def differ(mine: Any, theirs: Any) -> str:
+def differ(mine: Any, theirs: Any, thin: bool = False) -> str:
     """How two tiles differ beyond the rounding of anti-aliased edges ("" when they do not):
-    their colours premultiplied by their coverage, compared pixel by pixel and in total."""
+    their colours premultiplied by their coverage, compared pixel by pixel and in total.
+    ``thin``: strokes thinner than a pixel, which resvg covers up to two fifths short of their
+    area (aggdraw covers it exactly): the totals may be that much more than resvg's."""
     from PIL import ImageChops
 
     a, b = mine.convert("RGBa"), theirs.convert("RGBa")
@@ -81,7 +83,7 @@ def differ(mine: Any, theirs: Any) -> str:
         out.append(f"{far} values differ by more than 96 (at most {worst})")
     for c in range(4):
         m, t = totals[c], totals[4 + c]
-        if abs(m - t) > 0.05 * t + 2.0:
+        if not -0.05 * t - 2.0 <= m - t <= (0.45 if thin else 0.05) * t + 2.0:
             out.append(f"channel {'RGBA'[c]}: {m:.1f} against {t:.1f}")
     return "; ".join(out)
 
@@ -108,6 +110,35 @@ def test_every_plain_shape_of_a_map_is_drawn_as_resvg_draws_it(svg: str, box: An
         drawn.update(k for k in ("marker-end", "opacity", "stroke-dasharray", 'rx="', "url(#hatch)") if k in shape)
     assert drawn >= {"rect", "circle", "line", "polyline", "polygon", "path", "marker-end", "opacity",
                      "stroke-dasharray", 'rx="', "url(#hatch)"}, drawn
+
+
+def test_on_the_advanced_games_whole_map_strokes_thinner_than_a_pixel_keep_their_area() -> None:
+    """The advanced game's whole map is drawn at 0.37 pixels a unit: its rings' and marks'
+    strokes are thinner than a pixel, which resvg covers short of their area; aggdraw covers a
+    ring's area exactly, and every shape is otherwise resvg's within the tolerance above."""
+    view: dict[str, Any] = dict(load_forces(load_board()).start_view(intro=False))
+    generals = [dict(g) for g in view["generals"]]
+    generals[0]["blocked"] = True
+    view = {**view, "generals": generals}
+    svg = presentation("maria").map_svg({"map": view, "variant": "advanced"}, {"battles": ["prag"]}, "en") or ""
+    defs, shapes, grid = elements(svg, None)
+    scale = grid[0]
+    assert scale < 0.4
+    drawn = rings = 0
+    for shape in shapes:
+        if rastersprites.extent(shape) is None:
+            continue
+        mine, theirs = tiles(defs, shape, grid)
+        if mine is None:
+            continue
+        drawn += 1
+        widths = [float(w) * scale for w in re.findall(r'stroke-width="([\d.]+)"', shape)]
+        assert not differ(mine, theirs, thin=min(widths, default=1.0) < 1.0), f"{differ(mine, theirs, True)}: {shape}"
+        if 'class="battle"' in shape:  # a ring 13 units round, 2.6 wide
+            area = 2 * math.pi * 13 * 2.6 * scale * scale
+            assert sum(v * n for v, n in enumerate(mine.getchannel("A").histogram())) / 255 == pytest.approx(area, rel=0.03)
+            rings += 1
+    assert drawn > 50 and rings == 1
 
 
 def test_the_tolerance_catches_a_wrong_offset_width_colour_dash_arrowhead_or_opacity(svg: str) -> None:
