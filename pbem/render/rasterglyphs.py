@@ -116,6 +116,7 @@ def _name(key: Key) -> str:
 @lru_cache(maxsize=1)
 def _folder() -> Path | None:
     """The glyphs' folder; ``None`` when it cannot be made."""
-    from pbem.render import rasterstore, rastertext
+    from pbem.render import rasterstore
 
-    return rasterstore.folder("map-glyphs", (rastertext.__file__, __file__))
+    # named by the code that renders the glyphs (the word drawer, read as a file: it imports this module) and stores them
+    return rasterstore.folder("map-glyphs", (str(Path(__file__).with_name("rastertext.py")), __file__))

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.render.cachedir import cache_folder
-from pbem.render.rastertext import CJK, LATIN
+from pbem.render.fontfiles import CJK, LATIN
 
 if TYPE_CHECKING:
     from PIL import Image

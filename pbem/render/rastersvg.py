@@ -12,10 +12,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from pbem.render import rastertext
+from pbem.render.fontfiles import CJK as CJK_FONTS
+from pbem.render.fontfiles import LATIN as LATIN_FONTS
 
-LATIN_FONTS = rastertext.LATIN
-CJK_FONTS = rastertext.CJK
 PAPER = "#fbf8ef"  # under the drawing, where it leaves the page bare
 # greedy within the tag (which ends its attributes with x and y): the same matches and groups as
 # a lazy [^>]*?, found in half the time (the lazy one tries " x=" at every character)

@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from pbem.render.fontfiles import CJK, CJK_FACE, LATIN
+
 if TYPE_CHECKING:
     from PIL import Image, ImageFont
 
-LATIN = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
-CJK = ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
-CJK_FACE = 3  # Noto Sans CJK TC in the collections (JP, KR, SC, TC, HK...)
 _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 _TEXT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
