@@ -192,11 +192,12 @@ def _pattern(draw: Any, outline: Outline, pattern: tuple[Any, ...], to: tuple[fl
     c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
     narrow = INSET / scale
     for axis, lo, hi, colour, alpha in bands:
-        if (hi - lo) * scale <= 2 * INSET + 0.05:
-            raise Unsupported("a band thinner than aggdraw widens it")
         # across the band, in pixels: the pattern's u (or v) times the scale, and this offset
         fx, fy, at = (c, s, ox * c + oy * s) if axis == "x" else (-s, c, oy * c - ox * s)
         period = (w if axis == "x" else h) * scale
+        if (hi - lo) * scale <= 2 * INSET + 0.05:  # thinner than a fill can be: a line as wide
+            _lines(draw, shape, fx, fy, (lo + hi) / 2 * scale + at, period, (hi - lo) * scale, colour, alpha)
+            continue
         across = [fx * x + fy * y for x, y in inner]
         start, end = (lo + narrow) * scale + at, (hi - narrow) * scale + at
         pieces = []
@@ -206,6 +207,34 @@ def _pattern(draw: Any, outline: Outline, pattern: tuple[Any, ...], to: tuple[fl
                 pieces.append(piece)
         if pieces:
             _fill_outlines(draw, pieces, _brush(colour, round(alpha * 255)))
+
+
+def _lines(draw: Any, shape: list[Point], fx: float, fy: float, at: float, period: float, width: float, colour: str,
+           alpha: float) -> None:
+    """The lines ``fx * x + fy * y == at + k * period`` (``fx, fy`` a unit vector) across the
+    convex ``shape`` (of a positive area), ``width`` pixels wide: a pattern's bands too thin to
+    be filled (their ends square, not cut along the outline: a fraction of a pixel)."""
+    import aggdraw
+
+    pen = aggdraw.Pen(colour, width, round(alpha * 255))
+    across = [fx * x + fy * y for x, y in shape]
+    dx, dy = -fy, fx  # along the lines
+    for k in range(math.floor((min(across) - at) / period), math.ceil((max(across) - at) / period) + 1):
+        value = at + k * period
+        px, py = value * fx, value * fy  # the line's point nearest the origin
+        low, high = -math.inf, math.inf
+        for i in range(len(shape)):  # inside each side: cross(side, p - a) >= 0
+            (ax, ay), (bx, by) = shape[i - 1], shape[i]
+            ex, ey = bx - ax, by - ay
+            base, slope = ex * (py - ay) - ey * (px - ax), ex * dy - ey * dx
+            if slope > 0:
+                low = max(low, -base / slope)
+            elif slope < 0:
+                high = min(high, -base / slope)
+            elif base < 0:
+                high = low  # parallel to this side, outside it
+        if low < high:
+            draw.line((px + low * dx, py + low * dy, px + high * dx, py + high * dy), pen)
 
 
 def _convex(pts: Sequence[Point]) -> bool:
