@@ -183,3 +183,32 @@ def test_calls_from_templates_pass_what_jinja_passes() -> None:
     assert jinjas.from_string(PAGE).render(values, where=lambda: True) == page.render(values)
     with pytest.raises(jinja2.UndefinedError):
         env.from_string("{{ stop() ~ 'x' }}").render(stop=stop)
+
+
+MACROS = ("{% macro b(x) %}<b>{{ x }}</b>{% endmacro %}{% macro d(x, y='<y>') %}{{ x }}{{ y }}{% endmacro %}"
+          "{% macro v(x) %}{{ x }}{{ varargs|join('+') }}{{ kwargs|dictsort|join }}{% endmacro %}"
+          "{% macro c(x) %}[{{ caller(x) }}]{% endmacro %}{% macro e() %}{% endmacro %}"
+          "{{ b('<a>') }} {{ b(safe) }} {{ d(1) }} {{ d(1, '&') }} {{ d(1, y=2) }} {{ v(1, 2, 3) }} {{ v(1, k='<') }}"
+          "{% call(z) c('<') %}{{ z }}{% endcall %} ({{ e() }}) {{ safe }} {{ '<' }} {{ none }} {{ 7 }}"
+          "{% for i in [b('&')] %}{{ i }}{{ b(i) }}{% endfor %} {{ mark(safe) }}"
+          "{{ d2.k }} {{ d2['k'] }} {{ d2['z'] is defined }} {{ d2['items'] is defined }} {{ d2[[1]] is defined }}"
+          " {{ ([d2, {}]|selectattr('k', 'defined')|list)|length }} {{ l[0] }} {{ l['x'] is defined }} {{ lang }}")
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_pages_are_rendered_as_jinja2_renders_them(autoescape: bool) -> None:
+    """pbem's environment (macros called straight, safe text printed as it is, a dict's missing
+    key undefined at once, the globals in one dict) prints what Jinja2's own machinery prints."""
+    import jinja2
+    import markupsafe
+
+    ours = jinjaenv.Environment(autoescape=autoescape, undefined=jinja2.StrictUndefined, finalize=i18n._finalize)
+    theirs = jinja2.Environment(autoescape=autoescape, undefined=jinja2.StrictUndefined, finalize=i18n._finalize)
+    for env in (ours, theirs):
+        env.globals["lang"] = "xx"
+    values = {"safe": markupsafe.Markup("<i>safe</i>"), "d2": {"k": "<k>"}, "l": [4],
+              "mark": jinja2.pass_eval_context(lambda ctx, x: f"{ctx.autoescape}:{x}")}
+    page = ours.from_string(MACROS).render(values)
+    assert page == theirs.from_string(MACROS).render(values)
+    assert ("&lt;b&gt;" not in page and "<b>&lt;a&gt;</b>" in page) if autoescape else "<b><a></b>" in page
+    assert ours.from_string("{{ lang }}", globals={"lang": "yy"}).render() == "yy" and ours.globals["lang"] == "xx"
