@@ -243,6 +243,7 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.
 _TEXT_ELEMENT = re.compile(r"<text\b([^>]*)>([^<]*)</text>$")
 _TEXT_AT = re.compile(r' x="(-?[\d.]+)" y="(-?[\d.]+)"')
 _PLAIN_GROUP = re.compile(r'<g((?: (?:id|class)="[^"]*")*) ?>')
+_TAG = re.compile(r"<(/?)[\w:-][^>]*>")  # a tag (not a comment nor a declaration), as rastersprites.elements reads them
 
 
 def forget() -> None:
@@ -258,25 +259,43 @@ def _items(body: str, styled: frozenset[str]) -> tuple[tuple[str, str], ...]:
     only names itself (no style of its own, none from the style sheet) is opened, so that its
     words are painted between the shapes around them. Raises
     :class:`~pbem.render.rastersprites.Unmeasured` for a group with words that cannot be
-    opened."""
+    opened. One walk over the tags (:func:`pbem.render.rastersprites.elements` read an opened
+    group's children again): those of an opened group are taken where they stand."""
     out: list[tuple[str, str]] = []
-    for element in rastersprites.elements(body):
-        if element.startswith("<title"):
+    depth = start = 0  # depth within the element being read (0: between elements), where it began
+    for m in _TAG.finditer(body):
+        closing, selfclosing = m.group(1) == "/", body[m.end() - 2] == "/"
+        if depth:
+            if closing:
+                depth -= 1
+                if not depth:
+                    _item(out, body[start:m.end()])
+            elif not selfclosing:
+                depth += 1
+        elif closing:  # the end of an opened group
             continue
-        if element.startswith("<text"):
-            if not _TEXT_ELEMENT.match(element):  # spans or markup within: resvg's to draw
-                raise rastersprites.Unmeasured("words with markup")
-            out.append(("text", element))
-            continue
-        m = _PLAIN_GROUP.match(element)
-        classes = set(" ".join(re.findall(r'class="([^"]*)"', m.group(1))).split()) if m else set()
-        if m and not classes & styled:
-            out += _items(element[m.end():element.rindex("</g>")], styled)
-        elif "<text" in element:
-            raise rastersprites.Unmeasured("a styled group with words")
+        elif selfclosing:
+            _item(out, m.group(0))
         else:
-            out.append(("shape", element))
+            plain = _PLAIN_GROUP.fullmatch(m.group(0))
+            if not plain or set(" ".join(re.findall(r'class="([^"]*)"', plain.group(1))).split()) & styled:
+                depth, start = 1, m.start()
+            # else opened: its children follow as elements of their own
     return tuple(out)
+
+
+def _item(out: list[tuple[str, str]], element: str) -> None:
+    """``element`` (not a group to open) added to :func:`_items`' list."""
+    if element.startswith("<title"):
+        return
+    if element.startswith("<text"):
+        if not _TEXT_ELEMENT.match(element):  # spans or markup within: resvg's to draw
+            raise rastersprites.Unmeasured("words with markup")
+        out.append(("text", element))
+    elif "<text" in element:
+        raise rastersprites.Unmeasured("a styled group with words")
+    else:
+        out.append(("shape", element))
 
 
 @lru_cache(maxsize=16)
