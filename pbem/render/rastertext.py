@@ -14,9 +14,8 @@ from __future__ import annotations
 import html
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pbem.render.fontfiles import CJK, CJK_FACE, LATIN
 
@@ -30,9 +29,9 @@ _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _NUMBER = re.compile(r"-?\d*\.?\d+")
 
 
-@dataclass(frozen=True)
-class Words:
-    """One ``<text>`` element as it is painted, in view units."""
+class Words(NamedTuple):
+    """One ``<text>`` element as it is painted, in view units (a named tuple: made for every
+    word near a crop, three times faster than a frozen dataclass)."""
 
     x: float
     y: float
