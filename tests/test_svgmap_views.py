@@ -95,6 +95,28 @@ def test_what_a_drawing_knows_of_its_layers_is_what_its_text_says() -> None:
         assert names == map_names(text) and names is not None and names.mask and names.own, i
 
 
+def test_a_stored_maps_files_are_named_by_their_content() -> None:
+    """Storing drawings finds the files it stored lately again by comparing their parts: each
+    file is still named by its text's hash, and a drawing stores what it stores when nothing
+    was kept (the ground, names and legend of one board and language, whatever the phase)."""
+    from pbem.common.canonical import content_name
+    from pbem.render import reportmap
+
+    stored = []
+    for i in (2, 4, 8, 3, 2):  # whole board, English and Chinese; one view again
+        view, highlights, lang, maps = _case(i)
+        stored.append(reportmap.stored_map("maria", render_map(load_board(), view, highlights=highlights, lang=lang,
+                                                               maps=maps)))
+    for files, _ in filter(None, stored):
+        for name, text in files.items():
+            assert name == content_name(name.split(".", 1)[0], text, "svg")
+    assert stored[0] == stored[4] and stored[0] is not None and stored[1] is not None
+    assert {n for n in stored[0][0] if n.startswith("map-ground")} == {n for n in stored[1][0] if n.startswith("map-ground")}
+    reportmap._KEPT.clear()
+    view, highlights, lang, maps = _case(2)
+    assert reportmap.stored_map("maria", render_map(load_board(), view, highlights=highlights, lang=lang, maps=maps)) == stored[0]
+
+
 if __name__ == "__main__":  # writes the digests (only when the drawing is meant to change)
     DIGESTS.write_text(json.dumps([_digest(i) for i in range(VIEWS)], indent=0) + "\n", encoding="utf-8")
 
