@@ -105,37 +105,38 @@ def test_the_page_shows_the_deadline_in_the_seats_time_zone_with_utc_beside_it(t
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d Asia/Taipei \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", deadline), deadline
 
 
-def test_publishing_freezes_what_lived_before_and_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:
+def test_publishing_freezes_what_lived_before_and_leaves_the_collector_as_it_found_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """While a phase is published, what was alive before it is frozen out of the cycle
-    collector (each collection then walks only the phase's own objects); after, nothing stays
-    frozen, and a caller's own freeze is left as it was."""
+    collector (each collection then walks only the phase's own objects) and the youngest
+    generation waits for more new objects; after, nothing stays frozen and the thresholds are
+    the caller's again, and a caller's own freeze is left as it was."""
     import gc
 
-    from pbem.core.publish import publish_phase
+    from pbem.core import publish
 
     camp = Campaign(_campaign(tmp_path))
     record = camp.effective_records()[-1]["index"]
-    seen: list[int] = []
+    seen: list[tuple[int, int]] = []
 
     def note(phase: str, _info: dict[str, Any]) -> None:
         if phase == "start":
-            seen.append(gc.get_freeze_count())
+            seen.append((gc.get_freeze_count(), gc.get_threshold()[0]))
 
     assert gc.isenabled() and gc.get_freeze_count() == 0
     thresholds = gc.get_threshold()
-    gc.set_threshold(50)  # collections often, whatever the caches spare the phase
+    monkeypatch.setattr(publish, "YOUNG_OBJECTS", 50)  # collections often, whatever the caches spare the phase
     gc.callbacks.append(note)
     try:
-        publish_phase(camp, record)
+        publish.publish_phase(camp, record)
     finally:
         gc.callbacks.remove(note)
-        gc.set_threshold(*thresholds)
     assert seen, "publishing a phase makes enough objects for the collector to run"
-    assert min(seen) > 0, "every collection while publishing left the older objects alone"
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert all(frozen > 0 and young == 50 for frozen, young in seen), "every collection left the older objects alone"
+    assert gc.isenabled() and gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
     gc.freeze()  # a caller's own freeze stays (what publishing freed of it aside)
     try:
-        publish_phase(camp, record)
-        assert gc.get_freeze_count() > 0
+        publish.publish_phase(camp, record)
+        assert gc.get_freeze_count() > 0 and gc.get_threshold() == thresholds
     finally:
         gc.unfreeze()
