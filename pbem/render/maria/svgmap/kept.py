@@ -113,7 +113,6 @@ class KeptNames:
         self._open: dict[str, list[tuple[frozenset[str], Place]]] = {}
         self._reach: dict[str, frozenset[str]] = {}
         self._unnamed_near: dict[str, frozenset[str]] = {}
-        self._covered: dict[Box, tuple[frozenset[str], tuple[tuple[int, int], ...]]] = {}
 
     def places(self, cid: str, important: bool) -> tuple[list[list[Place]], Box]:
         """The places tried for ``cid``'s name, tier by tier, and the area they lie in."""
@@ -149,15 +148,6 @@ class KeptNames:
             self._reach[cid] = frozenset(o for o in self.grid.owners(name_reach(city, self.pos[cid], self.lang))
                                          if self.rank[o] == 2)
         return self._reach[cid]
-
-    def covered(self, box: Box) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-        """The cities whose kept names ``box`` (a piece's, a mark's) covers, and the cells of a
-        view's grid it lies in: the same boxes come back in many views (a piece at a city, a
-        flag on a fortress)."""
-        known = self._covered.get(box)
-        if known is None:
-            known = self._covered[box] = (frozenset(self.names.owners(box)), _cells(box))
-        return known
 
     def unnamed_near(self, cid: str) -> frozenset[str]:
         """The unnamed towns whose names could go where ``cid``'s kept name stands."""
@@ -263,9 +253,8 @@ def replace_labels(kept: KeptNames, obstacles: Sequence[Box], busy: Set[str]) ->
     grid = dynamic.cells
     moved: set[str] = {c for c in busy if c in cities and rank[c] == 2}
     for box in obstacles:
-        owners, cells = kept.covered(box)
-        _take(grid, cells, (box, PIECE_HIT, "", True))
-        moved |= owners
+        _take(grid, _cells(box), (box, PIECE_HIT, "", True))
+        moved |= kept.names.owners(box)
     placed: dict[str, Label] = {}
     for cid in sorted((c for c in moved if important(c)), key=lambda c: (min(rank[c], 1), c)):
         tiers, area = kept.places(cid, True)
