@@ -139,3 +139,25 @@ def test_a_plain_message_id_is_written_as_the_policy_folds_it() -> None:
         values.append(f"<{left}@{''.join(rnd.choice('ab09._-') for _ in range(n))}>")
     for value in values:
         assert _header("Message-ID", value) == str(POLICY.header_factory("Message-ID", value).fold(policy=POLICY)), value
+
+
+def test_seven_bit_tells_long_lines_as_cutting_every_line_would() -> None:
+    """Whether a text travels as it is: the same answer as measuring each of its lines, for
+    lines just under, at and over the limit anywhere in it, and every kind of line end."""
+    from pbem.core.mailout import _seven_bit
+
+    def plain(body: str | bytes, limit: int) -> bool:
+        return body.isascii() and max(map(len, body.splitlines()), default=0) < limit
+
+    rnd = random.Random(990)
+    for _ in range(400):
+        limit = rnd.choice([990, 990, 7, 8, 1])
+        parts = []
+        for _ in range(rnd.randrange(0, 12)):
+            parts.append("x" * rnd.choice([0, 1, limit - 2, limit - 1, limit, limit + 1, rnd.randrange(3 * limit)]))
+            parts.append(rnd.choice(["\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x1e", "é\n", "\n\n"]))
+        body = "".join(parts)
+        assert _seven_bit(body, limit) == plain(body, limit), (limit, body)
+        data = body.encode("utf-8")
+        assert _seven_bit(data, limit) == plain(data, limit), (limit, data)
+    assert _seven_bit("x" * 10, 0) is False and _seven_bit("", 990) is True
