@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import gettext
 import types
-from collections.abc import MutableMapping
+import weakref
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 import jinja2
 import jinja2.compiler
+import jinja2.environment
 import jinja2.runtime
 import jinja2.utils
 import jinja2.visitor
@@ -133,6 +135,69 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
             super().writeline(f"from {__name__} import escape")
 
 
+class Template(jinja2.Template):
+    """A template whose module imported with context (``{% import "x" as p with context %}``,
+    which an event's sentence does for each event) is made once for the same values of what it
+    reads, when it is only macros that import, include and extend nothing: such a module is a
+    function of those values (the same objects, its macros' context being the importer's
+    shallow copy), and making it runs its whole body again."""
+
+    def make_module(self, vars: dict[str, Any] | None = None, shared: bool = False,
+                    locals: Mapping[str, Any] | None = None) -> jinja2.environment.TemplateModule:
+        reads = _module_reads(self) if shared and vars is not None else None
+        if reads is None or vars is None:
+            return super().make_module(vars, shared, locals)
+        values = tuple(_seen(name, vars, locals) for name in reads)
+        key = (self, *map(id, values))
+        made = _MODULES.get(key)
+        if made is None:
+            if len(_MODULES) >= _MODULES_KEPT:
+                _MODULES.clear()
+            made = _MODULES[key] = (values, super().make_module(vars, shared, locals))  # the values kept: their ids stay theirs
+        return made[1]
+
+
+# the modules made for the values last imported with (a phase's names and glossary), forgotten
+# with a phase's shared report sections (pbem.render.reportpage.forget_shared)
+_MODULES: dict[tuple[Any, ...], tuple[tuple[Any, ...], jinja2.environment.TemplateModule]] = {}
+_MODULES_KEPT = 32
+_ABSENT = object()
+
+
+def forget() -> None:
+    """Forget the modules made so far."""
+    _MODULES.clear()
+
+
+def _seen(name: str, vars: dict[str, Any], locals: Mapping[str, Any] | None) -> Any:
+    """The value of ``name`` in the context a module is made in (``locals`` over ``vars``, as
+    ``jinja2.runtime.new_context`` makes it), or a mark when it is the template's own global."""
+    if locals is not None and name in locals and locals[name] is not jinja2.utils.missing:
+        return locals[name]
+    return vars.get(name, _ABSENT)
+
+
+def _module_reads(template: jinja2.Template) -> tuple[str, ...] | None:
+    """The names ``template`` reads of its context when it is only macros (and text) that
+    import, include and extend nothing, else None; worked out once per template."""
+    if template in _READS:
+        return _READS[template]
+    env, reads = template.environment, None
+    if env.loader is not None and template.name is not None:
+        import jinja2.meta
+
+        tree = env.parse(env.loader.get_source(env, template.name)[0])
+        alone = all(isinstance(node, nodes.Macro) or (isinstance(node, nodes.Output) and all(isinstance(x, nodes.TemplateData) for x in node.nodes))
+                    for node in tree.body)
+        if alone and not any(True for _ in tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends, nodes.Block))):
+            reads = tuple(sorted(jinja2.meta.find_undeclared_variables(tree)))
+    _READS[template] = reads
+    return reads
+
+
+_READS: weakref.WeakKeyDictionary[jinja2.Template, tuple[str, ...] | None] = weakref.WeakKeyDictionary()
+
+
 class Environment(jinja2.Environment):
     """A Jinja2 environment that translates its templates' literal messages when it compiles
     them (:class:`Translated`): about a third of a report's rendering time was spent looking
@@ -141,6 +206,7 @@ class Environment(jinja2.Environment):
     catalog: gettext.NullTranslations = gettext.NullTranslations()
     context_class = Context
     code_generator_class = CodeGenerator
+    template_class = Template
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)

@@ -32,8 +32,9 @@ def names_dir(game: str) -> str:
 
 
 def with_names(lang: str, ctx: dict[str, Any]) -> dict[str, Any]:
-    """``ctx`` with the game's names in ``lang`` (``glossary``, ``names_dir``) for the templates."""
-    return dict(ctx, glossary=glossary(ctx["game"], lang), names_dir=names_dir(ctx["game"]))
+    """``ctx`` with the game's names in ``lang`` (``glossary``, ``names_dir``) for the templates
+    (which read the glossary, so every page is given the one the process keeps)."""
+    return dict(ctx, glossary=_glossary(ctx["game"], i18n.check_lang(lang)), names_dir=names_dir(ctx["game"]))
 
 
 def report_html(lang: str, which: str, ctx: dict[str, Any]) -> str:
@@ -268,6 +269,7 @@ def forget_shared() -> None:
     benchmark publishes each phase as a daily run does, once)."""
     _SHARED.clear()
     _SAID.clear()
+    jinjaenv.forget()
     rules.forget_links()
     i18n.forget()
 
