@@ -212,3 +212,22 @@ def test_pages_are_rendered_as_jinja2_renders_them(autoescape: bool) -> None:
     assert page == theirs.from_string(MACROS).render(values)
     assert ("&lt;b&gt;" not in page and "<b>&lt;a&gt;</b>" in page) if autoescape else "<b><a></b>" in page
     assert ours.from_string("{{ lang }}", globals={"lang": "yy"}).render() == "yy" and ours.globals["lang"] == "xx"
+
+
+def test_a_module_of_macros_imported_with_context_is_made_once_for_the_same_values() -> None:
+    """An event's sentence imports Maria's political names with context for each event: the
+    module is made again only when what it reads (the names, the glossary) is another object; a
+    template that also sets names at its top is made for each import."""
+    env = i18n.environment("en")
+    jinjaenv.forget()
+    politics = env.get_template("maria/events/_politics.html")
+    names, glossary = object(), {"titles": {"war": "<t>"}}
+    first = politics.make_module({"n": names, "glossary": glossary, "e": {"type": "draw"}}, True)
+    assert politics.make_module({"n": names, "glossary": glossary, "e": {"type": "drawn"}}, True) is first
+    assert politics.make_module({"n": names, "glossary": dict(glossary)}, True) is not first
+    assert str(first.pcard("PC1", {"PC1": "war"})) == "PC1 «&lt;t&gt;»"
+    maria = env.get_template("maria/names.html")
+    page = dict(env.globals, glossary=glossary)  # what an import with context is given
+    assert maria.make_module(page, True) is not maria.make_module(page, True)
+    jinjaenv.forget()
+    assert politics.make_module({"n": names, "glossary": glossary}, True) is not first
