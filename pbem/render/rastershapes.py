@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 NUMBER = re.compile(r"-?\d*\.?\d+(?:[eE][-+]?\d+)?")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}")
 _PATH = re.compile(r"[MLZz]|[^MLZz]+")
-_STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
+STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _CLASSES = re.compile(r"(?:\.[\w-]+)+")
 _MARKER = re.compile(r"<marker\b([^>]*)>(.*?)</marker>", re.S)
@@ -79,7 +79,7 @@ def painting_classes(defs: str) -> tuple[frozenset[str], ...] | None:
     by; ``None`` when a rule might paint a shape that names no class (rules other than for
     classes, for words, or for the fonts of the whole drawing)."""
     out = []
-    for css in _STYLE.findall(defs):
+    for css in STYLE.findall(defs):
         for selectors, body in _RULE.findall(css.replace("<![CDATA[", "").replace("]]>", "")):
             fonts = all(decl.split(":")[0].strip().startswith("font-") for decl in body.split(";") if decl.strip())
             for sel in (part.strip() for part in selectors.split(",")):
@@ -95,21 +95,16 @@ def painting_classes(defs: str) -> tuple[frozenset[str], ...] | None:
 def _markers(defs: str) -> dict[str, tuple[float, float, float, float, bool, str, tuple[Op, ...]]]:
     """The markers of ``defs`` this draws: id → (width, height, refX, refY, in stroke widths,
     orient, what they paint in their own units)."""
-    painted = painting_classes(defs)
-    if painted is None:  # the style sheet might paint what they hold
-        return {}
     out = {}
-    for m in _MARKER.finditer(defs):
-        a = dict(ATTR.findall(m.group(1)))
-        if set(a) - {"id", "markerWidth", "markerHeight", "refX", "refY", "markerUnits", "orient"}:
-            continue
+    for painted, a, content in _definitions(defs, _MARKER, {"id", "markerWidth", "markerHeight", "refX", "refY",
+                                                             "markerUnits", "orient"}):
         units = a.get("markerUnits", "strokeWidth")
         orient = a.get("orient", "0")
         if units not in ("strokeWidth", "userSpaceOnUse") or not (orient == "auto" or NUMBER.fullmatch(orient)):
             continue
         try:
             w, h = float(a.get("markerWidth", 3)), float(a.get("markerHeight", 3))
-            ops = tuple(_parse(m.group(2), painted, {}))
+            ops = tuple(_parse(content, painted, {}))
             for op in ops:  # wholly inside the marker's viewport, which clips it
                 for x, y in _corners(op):
                     if not (0 <= x <= w and 0 <= y <= h):
@@ -132,21 +127,17 @@ def _patterns(defs: str) -> dict[str, tuple[Any, ...]]:
     the whole tile, stroked (``x`` for an upright line: the tile's columns ``lo`` to ``hi``,
     repeated every width; ``y`` for a level one), the tile clipping it (its overflow hidden).
     A shape filled by another pattern is resvg's."""
-    painted = painting_classes(defs)
-    if painted is None:  # the style sheet might paint what they hold
-        return {}
     out = {}
-    for m in _PATTERN.finditer(defs):
-        a = dict(ATTR.findall(m.group(1)))
+    for painted, a, content in _definitions(defs, _PATTERN, {"id", "width", "height", "patternUnits",
+                                                              "patternTransform", "x", "y"}):
         turn = _ROTATE.fullmatch(a.get("patternTransform", "rotate(0)").strip())
-        if (set(a) - {"id", "width", "height", "patternUnits", "patternTransform", "x", "y"} or turn is None
-                or a.get("patternUnits") != "userSpaceOnUse" or float(a.get("x", 0)) or float(a.get("y", 0))):
+        if turn is None or a.get("patternUnits") != "userSpaceOnUse" or float(a.get("x", 0)) or float(a.get("y", 0)):
             continue
         try:
             w, h = float(a["width"]), float(a["height"])
             background = None
             bands = []
-            for n, op in enumerate(_parse(m.group(2), painted, {})):
+            for n, op in enumerate(_parse(content, painted, {})):
                 kind, outline = op[0], op[1]
                 if (n == 0 and kind == "fill" and outline[0] == "rect" and outline[1:5] == (0.0, 0.0, w, h)
                         and op[3] == 1.0):
@@ -166,6 +157,20 @@ def _patterns(defs: str) -> dict[str, tuple[Any, ...]]:
             continue
         out[a.get("id", "")] = (w, h, float(turn.group(1)), background, tuple(b for b in bands if b[2] > b[1]))
     return out
+
+
+def _definitions(defs: str, element: re.Pattern[str], allowed: set[str]
+                 ) -> Iterator[tuple[tuple[frozenset[str], ...], dict[str, str], str]]:
+    """The definitions ``element`` finds in ``defs`` that say nothing but ``allowed``: the classes
+    the style sheet paints, each one's attributes and its content; none when the style sheet
+    might paint what they hold."""
+    painted = painting_classes(defs)
+    if painted is None:
+        return
+    for m in element.finditer(defs):
+        a = dict(ATTR.findall(m.group(1)))
+        if not set(a) - allowed:
+            yield painted, a, m.group(2)
 
 
 def _corners(op: Op) -> list[Point]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.render import cachedir, rastershapes, rasterstore
-from pbem.render.rastershapes import ATTR, NUMBER, TAG
+from pbem.render.rastershapes import ATTR, NUMBER, STYLE, TAG
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -194,18 +194,15 @@ def draw(defs: str, runs: list[list[str]], view: View) -> list[list[Sprite]]:
     return out
 
 
-_STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
-
-
 @lru_cache(maxsize=8)
 def _unstyled(defs: str) -> str | None:
     """``defs`` without its style sheet when the sheet cannot paint a shape that names no class
     (its rules are for classes, for words, or for the fonts of the whole drawing:
     :func:`pbem.render.rastershapes.painting_classes`), so that resvg does not read it for each
     tile of such shapes; ``None`` when it might."""
-    if not _STYLE.search(defs) or rastershapes.painting_classes(defs) is None:
+    if not STYLE.search(defs) or rastershapes.painting_classes(defs) is None:
         return None
-    return _STYLE.sub("", defs)
+    return STYLE.sub("", defs)
 
 
 def grid(view: View) -> tuple[float, float, float, int, int]:
