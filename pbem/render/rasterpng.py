@@ -65,10 +65,7 @@ def ground(rgb: Image.Image) -> Ground:
     small = rgb.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     used = max(_used(small), default=0) + 1
     palette = tuple((small.getpalette() or [])[:3 * used])
-    framed = _framed(small)
-    raw = tuple(_rows(framed, y) for y in range(0, rgb.height, SUB))
-    return Ground(rgb, small, framed, palette, raw, tuple(_deflate(band, 9) for band in raw),
-                  tuple(map(zlib.adler32, raw)))
+    return _ground(rgb, small, palette, None)
 
 
 def ground_bytes(base: Ground) -> bytes:
@@ -101,9 +98,17 @@ def ground_of(rgb: Image.Image, data: bytes) -> Ground | None:
     for length in lengths:
         packed.append(data[at:at + length])
         at += length
+    return _ground(rgb, small, palette, tuple(packed))
+
+
+def _ground(rgb: Image.Image, small: Image.Image, palette: tuple[int, ...], packed: tuple[bytes, ...] | None) -> Ground:
+    """The :class:`Ground` of ``rgb`` and its indices ``small``: its bands' rows, their checksums,
+    and the bands deflated (``packed``, read back) or deflated here (``None``)."""
     framed = _framed(small)
     raw = tuple(_rows(framed, y) for y in range(0, rgb.height, SUB))
-    return Ground(rgb, small, framed, palette, raw, tuple(packed), tuple(map(zlib.adler32, raw)))
+    if packed is None:
+        packed = tuple(_deflate(band, 9) for band in raw)
+    return Ground(rgb, small, framed, palette, raw, packed, tuple(map(zlib.adler32, raw)))
 
 
 def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None = None) -> bytes:
