@@ -24,8 +24,9 @@ import struct
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from PIL import Image, ImageChops
+from PIL import Image
 
 COLOURS = 40  # the ground's palette
 EXTRA = 24  # at most this many more for what a phase lays over it
@@ -58,6 +59,7 @@ class Ground:
     raw: tuple[bytes, ...]  # each band's filtered rows (filter type 0 on each), SUB rows a band
     packed: tuple[bytes, ...]  # each band deflated, ended by a full flush
     adlers: tuple[int, ...]  # each band's Adler-32 checksum
+    rgba: Image.Image  # ``rgb`` with an alpha channel, opaque: compared with a picture of that mode as it is
 
 
 def ground(rgb: Image.Image) -> Ground:
@@ -108,38 +110,39 @@ def _ground(rgb: Image.Image, small: Image.Image, palette: tuple[int, ...], pack
     raw = tuple(_rows(framed, y) for y in range(0, rgb.height, SUB))
     if packed is None:
         packed = tuple(_deflate(band, 9) for band in raw)
-    return Ground(rgb, small, framed, palette, raw, packed, tuple(map(zlib.adler32, raw)))
+    return Ground(rgb, small, framed, palette, raw, packed, tuple(map(zlib.adler32, raw)), rgb.convert("RGBA"))
 
 
 def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None = None) -> bytes:
     """``picture`` (RGB or RGBA, opaque, the size of ``base``, drawn over it) as a PNG: the
     ground's pixels keep their palette index; the pixels that differ are mapped to the ground's
     colours and those the octree finds among them. ``drawn``: the boxes outside which the
-    picture is the ground (``None``: it may differ anywhere); only they are compared."""
+    picture is the ground (``None``: it may differ anywhere); only they are compared.
+
+    Its many small steps (a few for each band) call Pillow's core on the pictures' memory, not
+    its :class:`~PIL.Image.Image` methods, whose wrapping cost more than the work."""
     width, height = picture.size
-    bands: list[tuple[Box, Image.Image, Image.Image] | None] = []  # each band's changed box, its pixels and mask
+    picture.load()
+    image = picture.im
+    ground = (base.rgb if picture.mode == "RGB" else base.rgba).im
+    bands: list[tuple[Box, Any] | None] = []  # each band's changed box and its mask
     for n, span in enumerate(_spans(drawn, width, height)):
         y0 = n * BAND
         if span is None:
             bands.append(None)
             continue
         area = (span[0], y0, span[1], min(height, y0 + BAND))
-        part = picture.crop(area)
-        if part.mode != "RGB":
-            part = part.convert("RGB")
-        diff = ImageChops.difference(part, base.rgb.crop(area)).convert("L")
-        mask = diff._new(diff.im.point(_ANY, "L"))  # Image.point, without rounding its table each time
-        box = mask.getbbox()
+        diff = image.crop(area).chop_difference(ground.crop(area)).convert("L")
+        box = diff.getbbox(True)
         bands.append(None if box is None else ((span[0] + box[0], y0 + box[1], span[0] + box[2], y0 + box[3]),
-                                                part.crop(box), mask.crop(box)))
+                                                diff.crop(box).point(_ANY, "L")))
     boxes = [b for b in bands if b is not None]
     palette = list(base.palette)
     mapped = b""  # the changed boxes' palette indices, one box after the other, row by row
     if boxes:
         # the octree sees the pixels of the boxes drawn (where the picture may differ), one after
         # the other on one row: not the ground around them, nor any padding
-        pixels = b"".join(part.crop((x0 - b[0], y0 - b[1], x1 - b[0], y1 - b[1])).tobytes()
-                          for b, part, _mask in boxes for x0, y0, x1, y1 in _within(b, drawn))
+        pixels = b"".join(_rgb(image, part) for b, _mask in boxes for part in _within(b, drawn))
         seen = Image.frombytes("RGB", (len(pixels) // 3, 1), pixels)
         new = seen.quantize(colors=EXTRA, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         theirs = new.getpalette() or []
@@ -150,22 +153,23 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
         lookup.putpalette(palette)
         # each pixel is mapped by its colour alone: the boxes' pixels on one row, no padding;
         # only the changed ones are laid over the ground's indices
-        flat = b"".join(part.tobytes() for _b, part, _mask in boxes)
+        flat = b"".join(_rgb(image, b) for b, _mask in boxes)
         mapped = Image.frombytes("RGB", (len(flat) // 3, 1), flat).quantize(palette=lookup, dither=Image.Dither.NONE).tobytes()
     packed: list[bytes] = []
     run: list[bytes] = []  # the changed rows not yet compressed
     adler, at, line = 1, 0, width + 1
+    framed = base.framed.im
     for n, band in enumerate(bands):
         y0 = n * BAND
         top = bottom = y0  # the rows the phase changed in this band
         raw = b""
         if band is not None:
-            (x0, top, x1, bottom), _part, mask = band
-            rows = base.framed.crop((0, y0, width + 1, min(height, y0 + BAND)))
+            (x0, top, x1, bottom), mask = band
+            rows = framed.crop((0, y0, width + 1, min(height, y0 + BAND)))
             count = (x1 - x0) * (bottom - top)
-            rows.paste(Image.frombytes("P", mask.size, mapped[at:at + count]), (x0 + 1, top - y0), mask)
+            rows.paste(_indices((x1 - x0, bottom - top), mapped[at:at + count]), (x0 + 1, top - y0, x1 + 1, bottom - y0), mask)
             at += count
-            raw = rows.tobytes()
+            raw = _raw(rows, "P")
         # the band's rows in the ground's compressed bands: those it changed compressed again
         for k in range(y0 // SUB, (min(height, y0 + BAND) - 1) // SUB + 1):
             if k * SUB < bottom and top < (k + 1) * SUB:
@@ -183,6 +187,42 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
     idat = b"\x78\x9c" + b"".join(packed) + _FINAL + struct.pack(">I", adler)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
             + _chunk(b"PLTE", bytes(palette)) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
+
+
+def _rgb(image: Any, box: Box) -> bytes:
+    """The pixels of ``box`` of ``image`` (Pillow's core image, RGB or RGBA) as RGB bytes."""
+    return _raw(image.crop(box), "RGB")
+
+
+def _raw(image: Any, rawmode: str) -> bytes:
+    """The pixels of ``image`` (Pillow's core image) as bytes (:meth:`PIL.Image.Image.tobytes`)."""
+    width, height = image.size
+    if not width or not height:
+        return b""
+    encoder = Image.core.raw_encoder(image.mode, rawmode)
+    encoder.setimage(image, (0, 0, width, height))
+    out = []
+    try:
+        while True:
+            _consumed, status, data = encoder.encode(max(1 << 16, width * 4))
+            out.append(data)
+            if status:
+                break
+    finally:
+        encoder.cleanup()
+    if status < 0:
+        raise RuntimeError(f"encoder error {status}")
+    return b"".join(out)
+
+
+def _indices(size: tuple[int, int], data: bytes) -> Any:
+    """Pillow's core image of mode P holding ``data`` (:func:`PIL.Image.frombytes`)."""
+    image = Image.core.new("P", size)
+    decoder = Image.core.raw_decoder("P", "P", 0, 1)
+    decoder.setimage(image, (0, 0, *size))
+    if decoder.decode(data)[0] >= 0:
+        raise ValueError("not enough image data")
+    return image
 
 
 Box = tuple[int, int, int, int]
