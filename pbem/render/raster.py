@@ -215,6 +215,7 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.
     runs = tuple(tuple(elements) for kind, elements in steps if kind == "shape")
     sprites = iter(_sprites(head[head.index(">") + 1:], runs, view))  # the <svg> tag names the language
     picture = base.copy()
+    target = picture.im  # laid on in Pillow's core: Image.alpha_composite's wrapping cost more than the work
     # the view in its units, and how far out a word may stand and still reach into it (no
     # character wider than 20 units, none standing higher or lower than 40)
     west, north = -view.dx / view.scale, -view.dy / view.scale
@@ -223,9 +224,12 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.
     for kind, elements in steps:
         if kind == "shape":
             for sprite in next(sprites):
-                picture.alpha_composite(sprite.tile, (sprite.x, sprite.y))
+                tile = sprite.tile
+                tile.load()
+                box = (sprite.x, sprite.y, sprite.x + tile.width, sprite.y + tile.height)
+                target.paste(Image.core.alpha_composite(target.crop(box), tile.im), box)
                 if drawn is not None:
-                    drawn.append((sprite.x, sprite.y, sprite.x + sprite.tile.width, sprite.y + sprite.tile.height))
+                    drawn.append(box)
             continue
         at = _TEXT_AT.search(elements[0])
         if at and "transform" not in elements[0]:

@@ -146,9 +146,14 @@ def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
             lines = [_extended(line, width / 2) for line in lines]
         for line in lines:
             draw.line(_flat(line), pen)
-    picture = Image.new("RGBA", size)
-    picture.frombytes(draw.tobytes(), "raw", "RGBa")  # AGG's sheet holds premultiplied colours
-    return picture
+    # AGG's sheet holds premultiplied colours; read in Pillow's core (Image.frombytes's
+    # wrapping costs more than the work on a tile)
+    picture = Image.core.new("RGBA", size)
+    decoder = Image.core.raw_decoder("RGBA", "RGBa", 0, 1)
+    decoder.setimage(picture, (0, 0, *size))
+    if decoder.decode(draw.tobytes())[0] >= 0:
+        raise ValueError("a sheet of the wrong size")
+    return Image.Image()._new(picture)
 
 
 def _fill_outlines(draw: Any, outlines: list[list[Point]], brush: Any) -> None:
