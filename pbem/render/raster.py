@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,40 +67,45 @@ def whole_map(svg: str, width: int, ground: int = 0, recurring: Sequence[tuple[i
     (:meth:`~pbem.games.base.Presentation.map_recurring`, Maria's legend); one that nothing
     drawn before it meets is drawn with the ground."""
     if ground:
-        under, over = _layers(svg, ground)
+        head = _head(svg, ground)
         for start, end in sorted(recurring, reverse=True):
             if not ground <= start < end <= len(svg):
                 continue
             before = _wordless(svg[ground:start])
-            if _apart(LANG.sub("", before, count=1), _unchanging(svg[start:end])):
-                under = under[:-len("</svg>")] + svg[start:end] + "</svg>"
-                head = over[:len(over) - len(svg) + ground]
+            if _apart(LANG.sub("", before, count=1), _kept(svg, ((start, end),), "", _bare)):
                 top = LANG.sub("", _wordless(head) + before + _wordless(svg[end:]), count=1)  # _bare, the part before measured once
-                return _layered(_unchanging(under), top, width, None)
-        return _layered(_unchanging(under), _bare(over), width, None)
+                return _layered(_kept(svg, ((0, ground), (start, end)), "</svg>", _bare), top, width, None)
+        return _layered(_kept(svg, ((0, ground),), "</svg>", _bare), _bare(head + svg[ground:]), width, None)
     return _png(_bare(svg), width, None)
 
 
-@lru_cache(maxsize=8)
-def _unchanging(svg: str) -> str:
-    """:func:`_bare` of a part that every phase draws alike (the ground, the legend), kept."""
-    return _bare(svg)
+# What was made of parts of the last drawings that many phases draw alike (the ground, the
+# legend): (the parts, what follows them, how it was made, what it gave), the latest first.
+_KEPT: list[tuple[tuple[str, ...], str, Callable[[str], str], str]] = []
+
+
+def _kept(svg: str, spans: tuple[tuple[int, int], ...], tail: str, make: Callable[[str], str]) -> str:
+    """``make`` of ``svg``'s ``spans`` followed by ``tail``, made once: a part drawn lately is
+    found again by comparing it with ``svg`` where it stands (no copy of the parts, no hash of
+    their text, the same string as before, whose hash Python keeps)."""
+    for parts, kept_tail, kept_make, made in _KEPT:
+        if (kept_make is make and kept_tail == tail and len(parts) == len(spans)
+                and all(b - a == len(part) and svg.startswith(part, a) for part, (a, b) in zip(parts, spans, strict=True))):
+            return made
+    parts = tuple(svg[a:b] for a, b in spans)
+    made = make("".join(parts) + tail)
+    _KEPT.insert(0, (parts, tail, make, made))
+    del _KEPT[8:]
+    return made
 
 
 @lru_cache(maxsize=8)
 def _apart(before: str, layer: str) -> bool:
     """Whether no shape of ``before`` (part of a drawing, without words) meets one of ``layer``
     (both measured by their coordinates)."""
-    def bounds(part: str) -> list[tuple[float, float, float, float]]:
-        out = []
-        for kind, element in _items(part, frozenset()):
-            box = rastersprites.extent(element) if kind == "shape" else None
-            if box is not None:
-                out.append(box)
-        return out
     try:
-        mine = bounds(layer)
-        theirs = bounds(before)
+        mine = _layer_bounds(layer)
+        theirs = _bounds(before)
     except rastersprites.Unmeasured:
         return False
     if not mine:
@@ -112,18 +117,43 @@ def _apart(before: str, layer: str) -> bool:
     return not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for a in mine for b in near)
 
 
+@lru_cache(maxsize=8)
+def _layer_bounds(layer: str) -> tuple[tuple[float, float, float, float], ...]:
+    """:func:`_bounds` of a layer that many phases draw alike (the legend), kept."""
+    return _bounds(layer)
+
+
+def _bounds(part: str) -> tuple[tuple[float, float, float, float], ...]:
+    """The bounds of the shapes of ``part`` (part of a drawing, without words)."""
+    out = []
+    for kind, element in _items(part, frozenset()):
+        box = rastersprites.extent(element) if kind == "shape" else None
+        if box is not None:
+            out.append(box)
+    return tuple(out)
+
+
 def _layers(svg: str, ground: int) -> tuple[str, str]:
     """The drawing's first ``ground`` characters as a drawing, and the rest as another (with the
     same ``<svg>`` tag and definitions)."""
-    under, over = svg[:ground], svg[ground:]
-    defs = under.find("</defs>")
-    start = under[:defs + len("</defs>")] if defs >= 0 else under[:under.index(">") + 1]
-    return under + "</svg>", start + over
+    return svg[:ground] + "</svg>", _head(svg, ground) + svg[ground:]
+
+
+def _head(svg: str, ground: int) -> str:
+    """The drawing's ``<svg>`` tag and definitions (found in its first ``ground`` characters),
+    which the layers drawn apart from those share."""
+    defs = svg.find("</defs>", 0, ground)
+    return svg[:defs + len("</defs>")] if defs >= 0 else svg[:svg.index(">", 0, ground) + 1]
 
 
 def _bare(svg: str) -> str:
     """``svg`` without its words and tooltips, in no language."""
     return LANG.sub("", _wordless(svg), count=1)
+
+
+def _untitled(svg: str) -> str:
+    """``svg`` without its tooltips, in no language (a crop's ground: its words are drawn)."""
+    return LANG.sub("", without_titles(svg), count=1)
 
 
 def _wordless(svg: str) -> str:
@@ -139,12 +169,11 @@ def crop(svg: str, box: Box, width: int, ground: int = 0) -> bytes:
     if ground:
         from pbem.render import rastertiles
 
-        under, over = _layers(svg, ground)
         drawn = rastertiles.steady_box(box, width, view_box(svg))[0]
         # the words over the ground all stay: Pillow passes those the box cannot show at no
         # cost, and both languages' crops then cut their shapes into the same runs, drawn once
-        return _layered(LANG.sub("", without_titles(under), count=1),
-                        without_titles(CIRCLE.sub(near(drawn), over)), width, box)
+        return _layered(_kept(svg, ((0, ground),), "</svg>", _untitled),
+                        without_titles(CIRCLE.sub(near(drawn), _head(svg, ground) + svg[ground:])), width, box)
     return _png(within(svg, box), width, box)
 
 
