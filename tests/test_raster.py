@@ -173,6 +173,30 @@ def test_a_map_whose_pieces_aggdraw_draws_is_the_same_bytes_from_a_cold_or_a_war
     rastersprites.forget()
 
 
+def test_whole_maps_drawn_one_after_the_other_over_one_ground_are_each_as_drawn_alone() -> None:
+    """A phase's whole map is drawn on a picture of the ground that the phase before drew on,
+    what it touched restored first: each map is the same bytes as drawn first in a process."""
+    from pbem.render import raster
+    from pbem.render.maria.mapview import map_ground
+
+    maps = [intro_map("en"), intro_map("en", face_down=6, events=[]), intro_map("en")]
+
+    def alone(svg: str) -> bytes:
+        raster._CANVAS.clear()
+        raster._layered.cache_clear()
+        return raster.whole_map(svg, 720, map_ground(svg))
+
+    first = [alone(svg) for svg in maps]
+    assert first[0] != first[1] and first[0] == first[2]
+    raster._CANVAS.clear()
+    in_turn = []
+    for svg in maps:
+        raster._layered.cache_clear()
+        in_turn.append(raster.whole_map(svg, 720, map_ground(svg)))
+    assert in_turn == first
+    assert len(raster._CANVAS) == 1, "one picture drawn on for the ground"
+
+
 def test_the_elements_of_a_layer_are_found_by_their_tags() -> None:
     """Each top-level element whole (a group with its children, an empty element), a comment
     passed over."""

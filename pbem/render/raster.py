@@ -188,16 +188,18 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
     steady scale, its ground assembled from tiles: :mod:`pbem.render.rastertiles`)."""
     if box is None:
         base = _ground(ground, width)
+        canvas, touched = _canvas(base)
     else:
         from pbem.render import rastertiles
 
         box, step = rastertiles.steady_box(box, width, view_box(ground))
-        base = rastertiles.ground(ground, box, step, width, max(1, round(width * box[3] / box[2])))
+        base = canvas = rastertiles.ground(ground, box, step, width, max(1, round(width * box[3] / box[2])))  # its own
+        touched = []
     x, y, w, h = box if box is not None else view_box(top)
     view = rastersprites.view_of((x, y, w, h), base.width, base.height)
     drawn: list[rasterpng.Box] | None
     try:
-        picture, drawn = _over(base, top, view)
+        picture, drawn = _over(canvas, top, view, touched)
     except (rastersprites.Unmeasured, rastertext.Unsupported):  # drawn whole by resvg, words and all
         sheet = draw(top, width, box, None)
         if sheet.size != base.size:
@@ -225,11 +227,34 @@ def _ground_png(ground: str, width: int) -> rasterpng.Ground:
     return made[0] if made else rasterpng.ground_of(rgb, data) or rasterpng.ground(rgb)
 
 
-def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.Image, list[rasterpng.Box] | None]:
-    """``top`` (a drawing of the layers over the ground) laid over a copy of ``base``: its
-    shapes drawn where they stand (:mod:`pbem.render.rastersprites`), its words by
-    Pillow (:mod:`pbem.render.rastertext`), one after the other in the drawing's order; and the
-    boxes outside which the picture is ``base`` (``None`` once words are drawn)."""
+# The whole map's grounds (pictures never changed), each with a picture drawn over it and the
+# boxes that drawing touched: a phase draws on it once those are the ground again, not on a
+# copy of the whole ground.
+_CANVAS: list[tuple[Image.Image, Image.Image, list[rasterpng.Box]]] = []
+
+
+def _canvas(base: Image.Image) -> tuple[Image.Image, list[rasterpng.Box]]:
+    """A picture equal to ``base`` to draw on, and the list where each box is to be noted before
+    it is drawn on, for the next call to restore."""
+    for kept, picture, touched in _CANVAS:
+        if kept is base:
+            for box in touched:
+                picture.im.paste(base.im.crop(box), box)
+            touched.clear()
+            return picture, touched
+    picture, touched = base.copy(), []
+    _CANVAS.insert(0, (base, picture, touched))
+    del _CANVAS[2:]
+    return picture, touched
+
+
+def _over(canvas: Image.Image, top: str, view: rastersprites.View,
+          touched: list[rasterpng.Box]) -> tuple[Image.Image, list[rasterpng.Box] | None]:
+    """``top`` (a drawing of the layers over the ground) laid over ``canvas`` (the ground, to
+    draw on, each box noted in ``touched`` before it is drawn on): its shapes drawn where they
+    stand (:mod:`pbem.render.rastersprites`), its words by Pillow
+    (:mod:`pbem.render.rastertext`), one after the other in the drawing's order; and the boxes
+    outside which the picture is the ground (``None`` once words are drawn)."""
     defs = top.find("</defs>")
     cut = defs + len("</defs>") if defs >= 0 else top.index(">") + 1
     head, body = top[:cut], top[cut:top.rindex("</svg>")]
@@ -243,7 +268,7 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.
             steps.append((kind, [element]))
     runs = tuple(tuple(elements) for kind, elements in steps if kind == "shape")
     sprites = iter(_sprites(head[head.index(">") + 1:], runs, view))  # the <svg> tag names the language
-    picture = base.copy()
+    picture = canvas
     target = picture.im  # laid on in Pillow's core: Image.alpha_composite's wrapping cost more than the work
     # the view in its units, and how far out a word may stand and still reach into it (no
     # character wider than 20 units, none standing higher or lower than 40)
@@ -256,6 +281,7 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.
                 tile = sprite.tile
                 tile.load()
                 box = (sprite.x, sprite.y, sprite.x + tile.width, sprite.y + tile.height)
+                touched.append(box)
                 target.paste(Image.core.alpha_composite(target.crop(box), tile.im), box)
                 if drawn is not None:
                     drawn.append(box)
@@ -268,6 +294,8 @@ def _over(base: Image.Image, top: str, view: rastersprites.View) -> tuple[Image.
         m = _TEXT_ELEMENT.match(elements[0])
         words = rastertext.element(m.group(1), m.group(2), rules) if m else None
         if words is not None:
+            if drawn is not None:  # the first words: the picture may differ anywhere
+                touched.append((0, 0, picture.width, picture.height))
             rastertext.draw(picture, [words], view.scale, view.dx, view.dy)
             drawn = None
     return picture, drawn
