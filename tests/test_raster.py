@@ -63,7 +63,7 @@ def test_the_shapes_laid_from_their_tiles_are_the_sheet_resvg_draws(box: Any, by
     view = rastersprites.view_of(box or raster.view_box(top), *sheet.size)
     raster._sprites.cache_clear()
     rastersprites.forget()
-    laid = raster._over(Image.new("RGBA", sheet.size), top, view)[0]
+    laid = raster._over(Image.new("RGBA", sheet.size), top, view, [])[0]
     raster._sprites.cache_clear()
     if by == "resvg":
         hist = ImageChops.difference(sheet, laid).convert("L").histogram()

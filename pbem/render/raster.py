@@ -193,7 +193,8 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
         from pbem.render import rastertiles
 
         box, step = rastertiles.steady_box(box, width, view_box(ground))
-        base = canvas = rastertiles.ground(ground, box, step, width, max(1, round(width * box[3] / box[2])))  # its own
+        size = (width, max(1, round(width * box[3] / box[2])))
+        base = canvas = rastertiles.ground(ground, box, step, *size)  # its own, drawn on
         touched = []
     x, y, w, h = box if box is not None else view_box(top)
     view = rastersprites.view_of((x, y, w, h), base.width, base.height)
@@ -201,6 +202,8 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
     try:
         picture, drawn = _over(canvas, top, view, touched)
     except (rastersprites.Unmeasured, rastertext.Unsupported):  # drawn whole by resvg, words and all
+        if box is not None and base is canvas:  # a crop's ground, drawn on before the words it cannot draw: assembled again
+            base = rastertiles.ground(ground, box, step, *size)
         sheet = draw(top, width, box, None)
         if sheet.size != base.size:
             raise ValueError("the drawing's layers are not of one size") from None
