@@ -72,7 +72,7 @@ def whole_map(svg: str, width: int, ground: int = 0, recurring: Sequence[tuple[i
             if not ground <= start < end <= len(svg):
                 continue
             before = _wordless(svg[ground:start])
-            if _apart(LANG.sub("", before, count=1), _kept(svg, ((start, end),), "", _bare)):
+            if _apart(LANG.sub("", before, count=1), _kept(svg, ((start, end),), "", _bare), _styled(head)):
                 top = LANG.sub("", _wordless(head) + before + _wordless(svg[end:]), count=1)  # _bare, the part before measured once
                 return _layered(_kept(svg, ((0, ground), (start, end)), "</svg>", _bare), top, width, None)
         return _layered(_kept(svg, ((0, ground),), "</svg>", _bare), _bare(head + svg[ground:]), width, None)
@@ -100,12 +100,13 @@ def _kept(svg: str, spans: tuple[tuple[int, int], ...], tail: str, make: Callabl
 
 
 @lru_cache(maxsize=8)
-def _apart(before: str, layer: str) -> bool:
+def _apart(before: str, layer: str, styled: frozenset[str]) -> bool:
     """Whether no shape of ``before`` (part of a drawing, without words) meets one of ``layer``
-    (both measured by their coordinates)."""
+    (both measured by their coordinates, their elements found as :func:`_over` finds them,
+    ``styled`` the classes the style sheet paints: the pieces' tiles then find them measured)."""
     try:
-        mine = _layer_bounds(layer)
-        theirs = _bounds(before)
+        mine = _layer_bounds(layer, styled)
+        theirs = _bounds(before, styled)
     except rastersprites.Unmeasured:
         return False
     if not mine:
@@ -118,19 +119,25 @@ def _apart(before: str, layer: str) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _layer_bounds(layer: str) -> tuple[tuple[float, float, float, float], ...]:
+def _layer_bounds(layer: str, styled: frozenset[str]) -> tuple[tuple[float, float, float, float], ...]:
     """:func:`_bounds` of a layer that many phases draw alike (the legend), kept."""
-    return _bounds(layer)
+    return _bounds(layer, styled)
 
 
-def _bounds(part: str) -> tuple[tuple[float, float, float, float], ...]:
+def _bounds(part: str, styled: frozenset[str]) -> tuple[tuple[float, float, float, float], ...]:
     """The bounds of the shapes of ``part`` (part of a drawing, without words)."""
     out = []
-    for kind, element in _items(part, frozenset()):
+    for kind, element in _items(part, styled):
         box = rastersprites.extent(element) if kind == "shape" else None
         if box is not None:
             out.append(box)
     return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _styled(head: str) -> frozenset[str]:
+    """The classes the style sheet in ``head`` (a drawing's tag and definitions) paints."""
+    return frozenset(c for _spec, _place, classes, _decls in rastertext.style_rules(head) for c in classes)
 
 
 def _layers(svg: str, ground: int) -> tuple[str, str]:
@@ -262,7 +269,7 @@ def _over(canvas: Image.Image, top: str, view: rastersprites.View,
     cut = defs + len("</defs>") if defs >= 0 else top.index(">") + 1
     head, body = top[:cut], top[cut:top.rindex("</svg>")]
     rules = rastertext.style_rules(head)
-    styled = frozenset(c for _spec, _place, classes, _decls in rules for c in classes)
+    styled = _styled(head)
     steps: list[tuple[str, list[str]]] = []  # runs of shapes, and words, in drawing order
     for kind, element in _items(body, styled):
         if kind == "shape" and steps and steps[-1][0] == "shape":
