@@ -125,7 +125,7 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
     picture.load()
     image = picture.im
     ground = (base.rgb if picture.mode == "RGB" else base.rgba).im
-    bands: list[tuple[Box, Any] | None] = []  # each band's changed box and its mask
+    bands: list[tuple[Box, Any, list[Box]] | None] = []  # each band's changed box, its mask, the parts drawn on
     for n, span in enumerate(_spans(drawn, width, height)):
         y0 = n * BAND
         if span is None:
@@ -134,15 +134,17 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
         area = (span[0], y0, span[1], min(height, y0 + BAND))
         diff = image.crop(area).chop_difference(ground.crop(area)).convert("L")
         box = diff.getbbox(True)
-        bands.append(None if box is None else ((span[0] + box[0], y0 + box[1], span[0] + box[2], y0 + box[3]),
-                                                diff.crop(box).point(_ANY, "L")))
-    boxes = [b for b in bands if b is not None]
+        if box is None:
+            bands.append(None)
+            continue
+        changed = (span[0] + box[0], y0 + box[1], span[0] + box[2], y0 + box[3])
+        bands.append((changed, diff.crop(box).point(_ANY, "L"), _within(changed, drawn)))
     palette = list(base.palette)
-    mapped = b""  # the changed boxes' palette indices, one box after the other, row by row
-    if boxes:
-        # the octree sees the pixels of the boxes drawn (where the picture may differ), one after
-        # the other on one row: not the ground around them, nor any padding
-        pixels = b"".join(_rgb(image, part) for b, _mask in boxes for part in _within(b, drawn))
+    mapped = b""  # the palette indices of the parts drawn on, one part after the other, row by row
+    # the octree sees the pixels of the boxes drawn (where the picture may differ), one after
+    # the other on one row: not the ground around them, nor any padding
+    pixels = b"".join(_rgb(image, part) for band in bands if band is not None for part in band[2])
+    if pixels:
         seen = Image.frombytes("RGB", (len(pixels) // 3, 1), pixels)
         new = seen.quantize(colors=EXTRA, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         theirs = new.getpalette() or []
@@ -151,10 +153,9 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
         lookup = Image.new("P", (1, 1))
         # only the entries in use: each colour the mapping meets is compared with every entry
         lookup.putpalette(palette)
-        # each pixel is mapped by its colour alone: the boxes' pixels on one row, no padding;
-        # only the changed ones are laid over the ground's indices
-        flat = b"".join(_rgb(image, b) for b, _mask in boxes)
-        mapped = Image.frombytes("RGB", (len(flat) // 3, 1), flat).quantize(palette=lookup, dither=Image.Dither.NONE).tobytes()
+        # each pixel is mapped by its colour alone, those same pixels: a mapping costs most for
+        # each colour it meets, and the ground between the parts drawn would bring many
+        mapped = seen.quantize(palette=lookup, dither=Image.Dither.NONE).tobytes()
     packed: list[bytes] = []
     run: list[bytes] = []  # the changed rows not yet compressed
     adler, at, line = 1, 0, width + 1
@@ -164,11 +165,13 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
         top = bottom = y0  # the rows the phase changed in this band
         raw = b""
         if band is not None:
-            (x0, top, x1, bottom), mask = band
+            (x0, top, _x1, bottom), mask, parts = band
             rows = framed.crop((0, y0, width + 1, min(height, y0 + BAND)))
-            count = (x1 - x0) * (bottom - top)
-            rows.paste(_indices((x1 - x0, bottom - top), mapped[at:at + count]), (x0 + 1, top - y0, x1 + 1, bottom - y0), mask)
-            at += count
+            for px0, py0, px1, py1 in parts:  # only the changed pixels (the mask) laid over the ground's indices
+                count = (px1 - px0) * (py1 - py0)
+                rows.paste(_indices((px1 - px0, py1 - py0), mapped[at:at + count]), (px0 + 1, py0 - y0, px1 + 1, py1 - y0),
+                           mask.crop((px0 - x0, py0 - top, px1 - x0, py1 - top)))
+                at += count
             raw = _raw(rows, "P")
         # the band's rows in the ground's compressed bands: those it changed compressed again
         for k in range(y0 // SUB, (min(height, y0 + BAND) - 1) // SUB + 1):
