@@ -48,6 +48,9 @@ _GEOMETRY = {"rect": {"x", "y", "width", "height", "rx", "ry"}, "circle": {"cx",
              "polyline": {"points"}, "polygon": {"points"}, "path": {"d"}, "g": set()}
 _INHERITED = ("fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "stroke-dasharray",
               "stroke-linejoin", "stroke-linecap")
+_ALLOWED = {tag: frozenset(_PAINT | geometry | ({"marker-end"} if tag in ("line", "polyline", "path") else set()))
+            for tag, geometry in _GEOMETRY.items()}  # what each tag's attributes may say
+_PASSED = frozenset(_INHERITED)
 _ROOT = {"fill": "#000000", "stroke": "none", "stroke-width": "1", "fill-opacity": "1", "stroke-opacity": "1",
          "stroke-dasharray": "none", "stroke-linejoin": "miter", "stroke-linecap": "butt"}
 
@@ -210,16 +213,17 @@ def _parse(text: str, painted: tuple[frozenset[str], ...], markers: dict[str, An
         if tag not in _GEOMETRY:
             raise Unsupported(tag)
         a = dict(ATTR.findall(rest))
-        if set(a) - _PAINT - _GEOMETRY[tag] - ({"marker-end"} if tag in ("line", "polyline", "path") else set()):
+        if not _ALLOWED[tag].issuperset(a):
             raise Unsupported(f"{tag} {sorted(a)}")
         if "class" in a and painted:
             classes = set(a["class"].split())
             if any(rule <= classes for rule in painted):
                 raise Unsupported(a["class"])
         style = stack[-1][0]
-        if any(k in a for k in _INHERITED):
+        if not _PASSED.isdisjoint(a):
             style = {**style, **{k: a[k] for k in _INHERITED if k in a}}
-        opacity = _fraction(a.get("opacity", "1"))
+        given = a.get("opacity")
+        opacity = 1.0 if given is None else _fraction(given)
         if tag == "g":
             if not rest.rstrip().endswith("/"):
                 stack.append((style, [], opacity))
