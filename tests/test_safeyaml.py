@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.common.safeyaml import load_document, load_yaml
+from pbem.common.safeyaml import decode_text, load_document, load_yaml
 from pbem.errors import OrderFileError
 
 
@@ -45,6 +45,22 @@ def test_refusals_are_one_line_with_file_and_line(text: bytes, needle: str, line
     assert "\n" not in message
     assert message.startswith("orders.yaml")
     assert info.value.line == line
+
+
+def test_every_control_character_is_refused_on_its_line_and_no_other_character_is() -> None:
+    """Control characters are looked for in the file's bytes: each of them is found wherever it
+    stands (after non-ASCII text too, and after a byte-order mark), and no other character is
+    taken for one (those whose UTF-8 bytes hold the control bytes' neighbours included)."""
+    controls = [c for c in range(0x80) if c < 0x20 and c not in (0x09, 0x0A, 0x0D) or c == 0x7F]
+    assert len(controls) == 30
+    for prefix in ("", "\ufeff", "a: 維也納\nb: c\u0085d\n"):
+        for code in controls:
+            raw = f"{prefix}x: 1\ny: a{chr(code)}b\n".encode()
+            with pytest.raises(OrderFileError, match=f"control character \\(U\\+{code:04X}\\)") as info:
+                decode_text(raw, "orders.yaml")
+            assert info.value.line == prefix.count("\n") + 2
+    fine = "".join(chr(c) for c in [*range(0x20, 0x7F), *range(0x80, 0x800, 7), 0x2028, 0xFEFF, 0x10FFFF]) + "\t\r\n"
+    assert decode_text(fine.encode(), "orders.yaml") == fine
 
 
 def test_size_and_depth_limits_are_configurable() -> None:

@@ -40,6 +40,11 @@ EDGES = [
     "a: b  c\n", "a: %b\n", "a: @b\n", "a: `b\n", "a: b\u00a0\n", "a: /b\n", "a: (b)\n", "a: .b\n", "a: =b\n",
     "a: b=c\n", "a: b;c\n", "a: $b\n", "a: ^b\n", "a: ~b\n", "a: +b\n", "a: 0b101\n", "a: 0.5\n", "a: 1.\n", "a: 6.8523015e+5\n",
     "a: 190:20:30\n", "a: 1_0\n", "a: 00\n", "a: 0_\n", "a: -\n", "a: --\n", "a: - b\n", "a:\n-  b\n", "a:\n -b\n",
+    "a:b: c\n", "a:: b\n", "a:b:\n  c: d\n", "a:\n- a:b\n", "a:\n- :\n", "a:\n- : b\n", "a:\n-\n", "a:\n- \"b: c\"\n",
+    "a:\n- 'b: c'\n", "a:\n- b:\n", "a:\n- 'b':\n", "a:\n- \"ab\\\n  cd\"\n", "a:\n- \"ab\\\n cd\"\n",
+    "a:\n- \"ab\\\n  cd\"\n- e\n", "a: \"ab\\\n\n  cd\"\n", "a: \"ab\\\n   \n  cd\"\n", "a: \"ab\\\n  \\\n  cd\"\n",
+    "a: \"ab\\\n  \"\n", "a: \"\\\n  ab\"\n", "a: \"\\\n", "a: \"ab\\\n  c\\d\"\n", "a: \"ab\\\n  c\"d\"\n", "a: \"ab\\\n  cd\" \n",
+    "a: b\n\n", "a: b\n  \n", "a:\n  b: 1\n\n  c: 2\n", "a:\n  - b\n  -\n", "a: \"\n", "a: '\n", "a: \"\"\"\n", "a:\n  b\n",
 ]
 
 

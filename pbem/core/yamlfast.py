@@ -21,6 +21,7 @@ one takes only what it is sure of.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from yaml.nodes import ScalarNode
@@ -47,9 +48,7 @@ class _Unusual(Exception):
     """A shape left to the loader."""
 
 
-# a line: its indentation, a sequence's '- ', then a plain key (ASCII letters, digits, '_', '-'
-# not first), its ':' and the text after ': ', or else the whole text
-_LINE = re.compile(r"( *)(- )?(?:([A-Za-z0-9_][A-Za-z0-9_-]*):(?: (.+))?|(.*))\n")
+_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")  # a plain key: ASCII letters, digits, '_', '-' not first
 _MISSING = object()
 _words: dict[str, Any] = {}  # plain word -> its value (order files repeat powers, places, verbs)
 _keys: set[str] = set()  # the keys found plain strings
@@ -61,10 +60,16 @@ def _plain(word: str) -> Any:
     value = _words.get(word, _MISSING)
     if value is not _MISSING:
         return value
-    if not _WORD.fullmatch(word):
+    # (a word of letters and digits alone is of _WORD's shape: \w is a letter, a digit or '_')
+    if not (word.isalnum() or _WORD.fullmatch(word)):
         raise _Unusual
+    return _resolved(word)
+
+
+def _resolved(word: str) -> Any:
+    """The value of ``word``, of :data:`_WORD`'s shape, as the loader builds it (remembered)."""
     if word[0] not in _RESOLVED_FIRST:
-        value = word
+        value: Any = word
     elif _INT.fullmatch(word):
         value = int(word)
     elif word in ("true", "false", "null"):
@@ -87,9 +92,11 @@ def read(text: str, source: str, max_depth: int = DEFAULT_MAX_DEPTH) -> Read | N
     that is accepted without a problem never asks)."""
     if "\r" in text or "\t" in text or text[-1:] != "\n" or text[:1] in ("", " ", "-", "#"):
         return None
+    lines = text.split("\n")
+    lines.pop()  # (the empty text after the last line end)
     try:
-        data = _read(_LINE.findall(text), max_depth)
-    except _Unusual:
+        data = _read(iter(lines), max_depth)
+    except (_Unusual, IndexError):  # (an IndexError: an empty line or value)
         return None
     return Read(data, text, source, max_depth)
 
@@ -119,98 +126,112 @@ class Read:
         return self._document().line_of(path)
 
 
-def _read(lines: list[tuple[str, str, str, str, str]], max_depth: int) -> dict[str, Any]:
+def _read(lines: Iterator[str], max_depth: int) -> dict[str, Any]:
+    """The data of ``lines``. Each is its indentation, maybe a sequence's '- ', then a plain key,
+    its ':' and the text after ': ' (or nothing: a block follows), or else (after '- ' only) a
+    value; anything else raises :class:`_Unusual` (or IndexError)."""
     root: dict[str, Any] = {}
-    # the open blocks, innermost last: [column, container]
-    stack: list[list[Any]] = [[0, root]]
-    pending: tuple[dict[str, Any], str] | None = None  # a 'key:' whose block follows
-    count = len(lines)
-    at = 0
-    while at < count:
-        blank, dash, name, rest, other = lines[at]
-        at += 1
-        column = len(blank)
-        if pending is not None:
-            owner, key = pending
-            pending = None
-            if column < stack[-1][0] or (column == stack[-1][0] and not dash):
+    stack: list[tuple[int, Any]] = []  # the blocks open around the innermost: (column, container)
+    top, out = 0, root  # the innermost open block: its column and container
+    pending = ""  # a 'key:' whose block follows
+    for line in lines:
+        body = line.lstrip(" ")
+        column = len(line) - len(body)
+        dash = body[0] == "-"
+        if dash:
+            if body[1] != " ":
+                raise _Unusual
+            body = body[2:]
+        if pending:
+            if column < top or (column == top and not dash):
                 raise _Unusual  # (an empty value: null, rare in order files)
-            if len(stack) + 1 >= max_depth:
+            if len(stack) + 2 >= max_depth:
                 raise _Unusual
             block: Any = [] if dash else {}
-            owner[key] = block
-            stack.append([column, block])
-        else:
-            while stack[-1][0] > column or (stack[-1][0] == column and not dash and type(stack[-1][1]) is list):
-                stack.pop()
+            out[pending] = block
+            pending = ""
+            stack.append((top, out))
+            top, out = column, block
+        elif column != top or (not dash and type(out) is list):
+            while top > column or (top == column and not dash and type(out) is list):
                 if not stack:
                     raise _Unusual
-            if stack[-1][0] != column:
+                top, out = stack.pop()
+            if top != column:
                 raise _Unusual
-        out = stack[-1][1]
+        name, colon, rest = body.partition(": ")
+        if not colon:
+            name = body[:-1] if body[-1] == ":" else ""  # 'key:', its block below
+        if not name or (name not in _keys and not _key(name)):  # a value (after '- ' only)
+            if not dash or type(out) is not list:
+                raise _Unusual
+            value = _words.get(body, _MISSING)
+            out.append(_scalar(body, lines, column) if value is _MISSING else value)
+            continue
         if dash:
-            if type(out) is not list:
-                raise _Unusual
-            if not name:
-                if not other:
-                    raise _Unusual
-                value, at = _scalar(other, lines, at, column)
-                out.append(value)
-                continue
-            if len(stack) + 1 >= max_depth:
+            if type(out) is not list or len(stack) + 2 >= max_depth:
                 raise _Unusual
             item: dict[str, Any] = {}
             out.append(item)
+            stack.append((top, out))
             column += 2
-            stack.append([column, item])
-            out = item
-        elif not name or type(out) is not dict:
+            top, out = column, item
+        elif type(out) is not dict:
             raise _Unusual
-        if name not in _keys:
-            if type(_plain(name)) is not str:
-                raise _Unusual
-            _keys.add(name)
         if name in out:
             raise _Unusual
-        if rest:
-            out[name], at = _scalar(rest, lines, at, column)
-        else:
-            pending = (out, name)
-    if pending is not None:
+        if not colon:
+            pending = name
+            continue
+        value = _words.get(rest, _MISSING)
+        out[name] = _scalar(rest, lines, column) if value is _MISSING else value
+    if pending:
         raise _Unusual
     return root
 
 
-def _scalar(text: str, lines: list[tuple[str, str, str, str, str]], at: int, column: int) -> tuple[Any, int]:
-    """A value written after 'key: ' or '- ' in a block at ``column``, and the index of the
-    line after it."""
+def _key(name: str) -> bool:
+    """Whether ``name`` is a plain key (one that is not raises :class:`_Unusual`)."""
+    if not _KEY.fullmatch(name):
+        return False
+    if type(_resolved(name)) is not str:
+        raise _Unusual
+    _keys.add(name)
+    return True
+
+
+def _scalar(text: str, lines: Iterator[str], column: int) -> Any:
+    """A value written after 'key: ' or '- ' in a block at ``column`` (a double-quoted word
+    continued over lines takes them from ``lines``)."""
     head = text[0]
     if head == '"':
+        if text[-1] == "\\":
+            return _continued(text, lines, column)
         found = _QUOTED.fullmatch(text)
-        if found:
-            return found.group(1), at
-        return _continued(text, lines, at, column)
+        if not found:
+            raise _Unusual
+        return found.group(1)
     if head == "'":
         found = _SINGLE.fullmatch(text)
         if not found:
             raise _Unusual
-        return found.group(1), at
-    return _plain(text), at
+        return found.group(1)
+    return _plain(text)
 
 
-def _continued(text: str, lines: list[tuple[str, str, str, str, str]], at: int, column: int) -> tuple[str, int]:
+def _continued(text: str, lines: Iterator[str], column: int) -> str:
     """A double-quoted word whose lines end in escaped line breaks (``"abc\\`` then, deeper
     than ``column``, ``def"``)."""
-    if text[-1] != "\\" or not _PIECE.fullmatch(text, 1, len(text) - 1):
-        raise _Unusual
     pieces = [text[1:-1]]
-    while at < len(lines):
-        blank, dash, name, _, rest = lines[at]
-        at += 1
-        end = rest[-1:]
-        if dash or name or len(blank) <= column or end not in ("\\", '"') or not _PIECE.fullmatch(rest, 0, len(rest) - 1):
+    for line in lines:
+        body = line.lstrip(" ")
+        end = body[-1]
+        if len(line) - len(body) <= column or (end != "\\" and end != '"'):
             raise _Unusual
-        pieces.append(rest[:-1])
+        pieces.append(body[:-1])
         if end == '"':
-            return "".join(pieces), at
+            word = "".join(pieces)
+            if not _PIECE.fullmatch(word):
+                raise _Unusual
+            return word
     raise _Unusual
