@@ -57,7 +57,7 @@ def test_usual_orders_are_written_directly() -> None:
     for _ in range(1000):
         data = {rnd.choice(PLAIN): _value(rnd, 1, PLAIN) for _ in range(rnd.randrange(1, 4))}
         out: list[str] = []
-        yamlout._mapping(data, 0, out, "")  # raises if it hands the value over
+        yamlout._mapping(data, "", out, "")  # raises if it hands the value over
         assert "".join(out) == _libyaml(data), data
 
 

@@ -13,7 +13,6 @@ same either way (``tests/test_yamlout.py`` compares them).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -38,93 +37,93 @@ def dump_block(data: Any) -> str:
     """``data`` as the block YAML text of the call above."""
     out: list[str] = []
     try:
-        if not isinstance(data, dict):
+        if type(data) is not dict:
             raise _Unusual
-        _mapping(data, 0, out, "")
-    except _Unusual:
+        _mapping(data, "", out, "")
+    except (_Unusual, TypeError):  # (TypeError: keys sorted() cannot order; libyaml says what it says)
         return str(yaml.dump(data, Dumper=_DUMPER, sort_keys=True, allow_unicode=True, default_flow_style=False))
     return "".join(out)
 
 
-def _word(value: str) -> str:
-    if not _is_plain(value):
-        raise _Unusual
-    return value
+_seen: set[str] = set()
+"""Words found plain so far (order files repeat the same words -- powers, places, verbs --, so
+each is resolved once; a set's look costs less than a call)."""
 
 
-@lru_cache(maxsize=4096)
-def _is_plain(value: str) -> bool:
-    """Whether the emitter writes ``value`` plain and it reads back as a string (order files
-    repeat the same words -- powers, places, verbs --, so each is resolved once)."""
-    return bool(_PLAIN.match(value)) and _resolver.resolve(ScalarNode, value, (True, False)) == _STR
+def _plain(value: str) -> bool:
+    """Whether the emitter writes ``value`` plain and it reads back as a string."""
+    if not (_PLAIN.match(value) and _resolver.resolve(ScalarNode, value, (True, False)) == _STR):
+        return False
+    if len(_seen) >= 4096:
+        _seen.clear()
+    _seen.add(value)
+    return True
 
 
 def _scalar(value: Any) -> str:
-    if isinstance(value, str):
-        return _word(value)
+    kind = type(value)
+    if kind is str:
+        if value in _seen or _plain(value):
+            return value
+        raise _Unusual
     if value is True:
         return "true"
     if value is False:
         return "false"
     if value is None:
         return "null"
-    if type(value) is int:
+    if kind is int:
         return str(value)
     raise _Unusual
 
 
-def _line(out: list[str], text: str) -> None:
-    if len(text) > _WIDTH:
+def _mapping(data: dict[Any, Any], pad: str, out: list[str], first: str) -> None:
+    """``data`` indented by ``pad``; its first line starts with ``first`` (a sequence's ``- ``).
+    Only plain dicts, lists and scalars are written here; anything else (a subclass included)
+    is left to libyaml. (The common cases -- a word, a mapping, a sequence -- are written here
+    rather than through :func:`_scalar`: a receipt echoes every order.)"""
+    if not data:
         raise _Unusual
-    out.append(text + "\n")
-
-
-def _mapping(data: dict[Any, Any], indent: int, out: list[str], first: str) -> None:
-    """``data`` at column ``indent``; its first line starts with ``first`` (a sequence's ``- ``).
-    (The common cases -- a word, a mapping, a sequence -- are written here rather than through
-    :func:`_scalar` and :func:`_line`: a receipt echoes every order.)"""
-    if not data or not all(type(k) is str for k in data):
-        raise _Unusual
-    pad = " " * indent
+    seen = _seen
     lead = first or pad
     for key in sorted(data):
-        value = data[key]
-        if not _is_plain(key):
+        if type(key) is not str or (key not in seen and not _plain(key)):
             raise _Unusual
+        value = data[key]
         kind = type(value)
         if kind is str:
-            if not _is_plain(value):
+            if value not in seen and not _plain(value):
                 raise _Unusual
             text = f"{lead}{key}: {value}"
-        elif kind is dict or kind is list or isinstance(value, (dict, list)):
+        elif kind is dict or kind is list:
             text = f"{lead}{key}:"
         else:
             text = f"{lead}{key}: {_scalar(value)}"
         if len(text) > _WIDTH:
             raise _Unusual
         out.append(text + "\n")
-        if kind is dict or (kind is not list and isinstance(value, dict)):
-            _mapping(value, indent + 2, out, "")
-        elif kind is list or isinstance(value, list):
-            _sequence(value, indent, out)  # a mapping's sequence is not indented
+        if kind is dict:
+            _mapping(value, pad + "  ", out, "")
+        elif kind is list:
+            _sequence(value, pad, out)  # a mapping's sequence is not indented
         lead = pad
 
 
-def _sequence(data: list[Any], indent: int, out: list[str]) -> None:
+def _sequence(data: list[Any], pad: str, out: list[str]) -> None:
     if not data:
         raise _Unusual
-    pad = " " * indent
+    seen = _seen
     for item in data:
-        if type(item) is str:  # (the common case, written here)
-            if not _is_plain(item):
+        kind = type(item)
+        if kind is str:  # (the common case, written here)
+            if item not in seen and not _plain(item):
                 raise _Unusual
             text = f"{pad}- {item}"
-            if len(text) > _WIDTH:
-                raise _Unusual
-            out.append(text + "\n")
-        elif isinstance(item, dict):
-            _mapping(item, indent + 2, out, pad + "- ")
-        elif isinstance(item, list):
+        elif kind is dict:
+            _mapping(item, pad + "  ", out, pad + "- ")
+            continue
+        else:  # (a list in a list, a subclass: libyaml's)
+            text = f"{pad}- {_scalar(item)}"
+        if len(text) > _WIDTH:
             raise _Unusual
-        else:
-            _line(out, f"{pad}- {_scalar(item)}")
+        out.append(text + "\n")

@@ -35,7 +35,8 @@ class _Group:
     def __init__(self, folders: tuple[Path, ...]) -> None:
         self.prefixes = tuple(os.path.join(f, "") for f in folders)
         self.pending: dict[str, tuple[str, bytes]] = {}
-        self.folders: set[str] = set()  # the targets' folders made (or found) so far
+        self.temps: dict[str, str] = {}  # each target folder made (or found) so far: its temp files' names but the end
+        self.scratch = list(_scratch)  # (what the temp names were made under)
 
 
 _group: list[_Group] = []  # the open group, if any (one at a time)
@@ -214,15 +215,22 @@ def write_bytes(path: Path | str, data: bytes, mode: int = 0o644) -> None:
 
 def _write_pending(group: _Group, text: str, data: bytes, mode: int) -> None:
     """A group's write: only its temp file, flushed and renamed at the commit (three calls: open,
-    write, close; a group writes many files to few folders, each folder is made once)."""
-    folder = text.rpartition(os.sep)[0]  # (the folder to make, once: dirname's care is not needed)
-    if folder not in group.folders:
+    write, close; a group writes many files to few folders, each folder is made once and the
+    start of its temp files' names found once)."""
+    folder, _, name = text.rpartition(os.sep)  # (the folder to make, once: dirname's care is not needed)
+    if group.scratch != _scratch:  # (a campaign held or let go within the group)
+        group.temps.clear()
+        group.scratch = list(_scratch)
+    start = group.temps.get(folder)
+    if start is None:
         os.makedirs(folder, exist_ok=True)
-        group.folders.add(folder)
-    tmp = _temp_path(text)
+        start = group.temps[folder] = _temp_path(text)[: -len(f"{name}-{_pid[0]}")]
+    tmp = f"{start}{name}-{_pid[0]}"  # what _temp_path gives
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
     try:
-        _write_all(fd, data)
+        written = os.write(fd, data)  # (all of it, but for a rare short write)
+        if written < len(data):
+            _write_rest(fd, data, written)
     except BaseException:
         os.close(fd)
         _unlink(tmp)
@@ -235,9 +243,13 @@ def _write_all(fd: int, data: bytes) -> None:
     # plain os.write: a file object's buffer costs more than a small write
     written = os.write(fd, data)
     if written < len(data):
-        view = memoryview(data)[written:]
-        while view:
-            view = view[os.write(fd, view):]
+        _write_rest(fd, data, written)
+
+
+def _write_rest(fd: int, data: bytes, written: int) -> None:
+    view = memoryview(data)[written:]
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def write_text(path: Path, text: str, mode: int = 0o644) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import json
+import json.encoder
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -28,7 +29,7 @@ from typing import Any
 from pbem.common.canonical import canonical, sha256_hex
 from pbem.common.catalog import N_
 from pbem.common.yamlout import dump_block
-from pbem.core import atomic, gm, replies, shape
+from pbem.core import atomic, gm, outbox, replies, shape
 from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits, phase_orders_dir, set_aside
 from pbem.core.accepted import accepted_documents as accepted_documents  # where callers found it before
 from pbem.core.accepted import key_tag as _key_tag
@@ -142,7 +143,16 @@ class _Run:
         for seat, old in (set_aside(camp, self.number, self.phase.id, self.roster) if self.phase is not None else {}).items():
             if seat not in self.best or old.seq > self.best[seat].seq:
                 self.best[seat] = old
+        self.tags: dict[tuple[str, str | None], str] = {}
+        self.sent = outbox.SentFolder()  # what sent/ holds, looked at for the receipts of files accepted now
         self.refresh(camp)
+
+    def key_tag(self, camp: Campaign, seat: str, key_id: str | None) -> str:
+        """:func:`~pbem.core.accepted.key_tag` (it depends on the roster of the campaign's creation only)."""
+        tag = self.tags.get((seat, key_id))
+        if tag is None:
+            tag = self.tags[seat, key_id] = _key_tag(camp, seat, key_id)
+        return tag
 
     def refresh(self, camp: Campaign) -> None:
         """Read again what a record appended during the run may change."""
@@ -217,7 +227,7 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
     if doc.request is not None:
         return _accept_request(camp, folder, doc, cand, now, phase)
     existing = run.best.get(doc.player)
-    name = _doc_name(doc.player, doc.seq, _key_tag(camp, doc.player, doc.key_id))
+    name = _doc_name(doc.player, doc.seq, run.key_tag(camp, doc.player, doc.key_id))
     if existing is not None and doc.seq <= existing.seq:
         if atomic.read_bytes(folder / name) == cand.raw:
             return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc, name), orders=doc.orders)
@@ -241,9 +251,33 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
     }
     path = run.folder_prefix + name  # (text: a Path per file costs more than its write)
     atomic.write_bytes(path, cand.raw)
-    atomic.write_bytes(path + ".verdict.json", canonical(verdict) + b"\n")
+    atomic.write_bytes(path + ".verdict.json", verdict_bytes(verdict))
     run.best[doc.player] = Accepted(doc.player, doc.seq, path, verdict)
     return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders, stored=verdict)
+
+
+_VERDICT = '{"archive_head":%s,"body_sha256":%s,"file":%s,"problems":[%s],"raw_sha256":%s,"received_at":%s,"seat":%s,"sender":%s,"seq":%d,"source":%s}\n'
+
+
+def verdict_bytes(verdict: dict[str, Any]) -> bytes:
+    """An accepted file's verdict as stored: its canonical JSON and a line end. Its usual fields
+    are written into a fixed text here, each string by the JSON encoder's own escaping, which
+    costs less than the encoder's walk of the dict (intake writes one per accepted file); a
+    verdict of any other shape goes through :func:`canonical` (``tests/test_intake_verdict.py``)."""
+    seq, sender, problems = verdict.get("seq"), verdict.get("sender"), verdict.get("problems")
+    if len(verdict) == 10 and type(seq) is int and type(problems) is list:
+        enc = _encode_string  # (raises TypeError for anything but a string)
+        try:
+            return (_VERDICT % (
+                enc(verdict["archive_head"]), enc(verdict["body_sha256"]), enc(verdict["file"]), ",".join(map(enc, problems)),
+                enc(verdict["raw_sha256"]), enc(verdict["received_at"]), enc(verdict["seat"]),
+                "null" if sender is None else enc(sender), seq, enc(verdict["source"]))).encode("utf-8")
+        except (KeyError, TypeError):
+            pass
+    return canonical(verdict) + b"\n"
+
+
+_encode_string = json.encoder.encode_basestring  # (what canonical's encoder escapes strings with)
 
 
 def _accept_request(camp: Campaign, folder: Path, doc: OrderDocument, cand: Candidate, now: datetime, phase: Phase) -> Verdict:
@@ -488,4 +522,4 @@ def _reply(camp: Campaign, run: _Run, cand: Candidate, verdict: Verdict, phase_i
     understood = dump_block(verdict.orders)
     replies.receipt(camp, seat, cand, phase_id=phase_id, seq=verdict.seq, body_hash=stored["body_sha256"],
                     raw_hash=stored["raw_sha256"], pin=str(stored.get("archive_head", run.pin)),
-                    problems=verdict.problems, understood=understood, new=new)
+                    problems=verdict.problems, understood=understood, new=new, sent=run.sent)

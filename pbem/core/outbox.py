@@ -40,32 +40,30 @@ def new_message(*, sender: str, to: str, subject: str, mid: str, text: str, head
     rest of intake. Header values come from the roster and the campaign; a line break in one is
     refused, so no header can be injected. ``headers`` adds more (``In-Reply-To``,
     ``References``), ASCII only."""
-    extra = dict(headers or {})
-    for name, value in (("From", sender), ("To", to), ("Subject", subject), ("Message-ID", mid), *extra.items()):
-        if "\r" in value or "\n" in value:
-            raise ValueError(f"a line break in the {name} header of a mail")
-    if subject.isascii():
-        encoded_subject = subject
-    else:
-        encoded_subject = Header(subject, "utf-8").encode(linesep="\r\n")
+    extra = ""
+    values = f"{sender}{to}{subject}{mid}"
+    if headers:
+        for name, value in headers.items():
+            values += value
+            if value.isascii():
+                extra += f"{name}: {value}\r\n"
+    if "\r" in values or "\n" in values:  # (one look at them all; which one, only when one has)
+        for name, value in (("From", sender), ("To", to), ("Subject", subject), ("Message-ID", mid), *(headers or {}).items()):
+            if "\r" in value or "\n" in value:
+                raise ValueError(f"a line break in the {name} header of a mail")
+    if not subject.isascii():
+        subject = Header(subject, "utf-8").encode(linesep="\r\n")
     lines = text.splitlines()
     if text.isascii() and max(map(len, lines), default=0) <= 998:
         cte = "7bit"
     else:
         cte = "quoted-printable"
         lines = quopri.encodestring(text.encode("utf-8")).decode("ascii").splitlines()
-    head = [
-        f"From: {sender}",
-        f"To: {to}",
-        f"Subject: {encoded_subject}",
-        f"Message-ID: {mid}",
-        *(f"{name}: {value}" for name, value in extra.items() if value.isascii()),
-        "Auto-Submitted: auto-replied",
-        "MIME-Version: 1.0",
-        'Content-Type: text/plain; charset="utf-8"',
-        f"Content-Transfer-Encoding: {cte}",
-    ]
-    return ("\r\n".join(head) + "\r\n\r\n" + "\r\n".join(lines) + "\r\n").encode("ascii")
+    return (f"From: {sender}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\n{extra}{_FIXED}"
+            f"Content-Transfer-Encoding: {cte}\r\n\r\n" + "\r\n".join(lines) + "\r\n").encode("ascii")
+
+
+_FIXED = 'Auto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset="utf-8"\r\n'
 
 
 def queue(outbox: Path, name: str, msg: EmailMessage | bytes) -> Path:
@@ -80,16 +78,44 @@ def _folders(outbox: str) -> tuple[str, str]:
     return os.path.join(outbox, ""), os.path.join(os.path.dirname(outbox), "sent", "")
 
 
-def queue_text(outbox: Path | str, name: str, msg: EmailMessage | bytes, new: bool = False) -> str:
+class SentFolder:
+    """What a campaign's ``sent`` folder holds, for the receipts of one intake run: the receipt of
+    a file accepted in this run can be in ``sent`` only if an earlier run queued it (the same
+    signed content accepted again after its file was lost), so after the first few receipts
+    (each a look of its own) the folder is listed once rather than looked in for each."""
+
+    LOOKS = 16
+
+    def __init__(self) -> None:
+        self.looks = 0
+        self.names: frozenset[str] | None = None
+
+    def has(self, folder: str, file_name: str) -> bool:
+        """Whether ``folder`` (the sent folder, as text ending in a separator) holds ``file_name``."""
+        if self.names is None:
+            if self.looks < self.LOOKS:
+                self.looks += 1
+                return os.access(folder + file_name, os.F_OK)  # (os.path.exists raises and catches for a missing file)
+            try:
+                self.names = frozenset(os.listdir(folder))
+            except FileNotFoundError:
+                self.names = frozenset()
+        return file_name in self.names
+
+
+def queue_text(outbox: Path | str, name: str, msg: EmailMessage | bytes, new: bool = False, sent: SentFolder | None = None) -> str:
     """:func:`queue`, the file's path given as text: intake queues a receipt per accepted file,
     and making a ``Path`` costs more than the rest of the call. ``new``: the caller knows this
     mail was never queued with these bytes (the receipt of a file accepted now): it is written
-    without reading the outbox's copy first (a copy in ``sent/`` is still looked for)."""
+    without reading the outbox's copy first (a copy in ``sent/`` is still looked for, through
+    ``sent`` when given: see :class:`SentFolder`)."""
     file_name = _SAFE.sub("_", name) + ".eml"
     folder, sent_folder = _folders(os.fspath(outbox))
-    sent = sent_folder + file_name
-    if os.access(sent, os.F_OK):  # (os.path.exists raises and catches for a missing file)
-        return sent
+    if new and sent is not None:
+        if sent.has(sent_folder, file_name):
+            return sent_folder + file_name
+    elif os.access(sent_folder + file_name, os.F_OK):
+        return sent_folder + file_name
     path = folder + file_name
     data = msg if isinstance(msg, bytes) else msg.as_bytes(policy=email.policy.SMTP)
     if new:

@@ -117,15 +117,15 @@ def _queue(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, heade
 
 
 def _queue_text(camp: Campaign, seat: Seat, text: str, *, name: str, kind: str, headers: dict[str, str] | None,
-                new: bool = False) -> str:
-    """:func:`_queue`, the file's path given as text (``new``: see :func:`outbox.queue_text`)."""
+                new: bool = False, sent: outbox.SentFolder | None = None) -> str:
+    """:func:`_queue`, the file's path given as text (``new``, ``sent``: see :func:`outbox.queue_text`)."""
     subject, _, body = text.partition("\n")
     msg = outbox.new_message(
         sender=str(camp.create_record().get("gm_email", "pbem@localhost")), to=seat.email,
         subject=" ".join(subject.split()), mid=outbox.message_id(kind, name, camp.id),
         text=body.lstrip("\n"), headers=headers,
     )
-    return outbox.queue_text(camp.outbox, f"{kind}-{name}", msg, new)
+    return outbox.queue_text(camp.outbox, f"{kind}-{name}", msg, new, sent)
 
 
 # -- refusals of what did not verify ------------------------------------------------------------
@@ -242,20 +242,45 @@ def refuse_verified(camp: Campaign, roster: dict[str, Seat], refused: Refused, b
 
 
 def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: int, body_hash: str,
-            raw_hash: str, pin: str, problems: Iterable[str], understood: str, new: bool = False) -> str:
+            raw_hash: str, pin: str, problems: Iterable[str], understood: str, new: bool = False,
+            sent: outbox.SentFolder | None = None) -> str:
     """The receipt of accepted orders: the hashes of what was accepted, the archive head it was
     accepted on (the pin ``pbem audit --pin`` checks), every order that will be VOID and why, and
     the orders as understood. Returns the queued file's path as text. ``new``: the file was
-    accepted now (not a copy of a file accepted before), so no receipt of it was queued yet."""
-    from pbem.render.i18n import check_lang, say_problem
+    accepted now (not a copy of a file accepted before), so no receipt of it was queued yet
+    (``sent``: the run's look at sent/, see :func:`outbox.queue_text`)."""
+    i18n = _i18n()
+    tz = seat.tz
+    # the values of receipt_text, made here directly (intake writes a receipt per accepted file)
+    values = {"campaign": camp.id, "seat": seat.name, "tz": tz, "phase": phase_id, "seq": str(seq), "hash": body_hash,
+              "raw_hash": raw_hash, "pin": pin, "understood": understood}
+    when = cand.sent or cand.received  # how the player's mail is named (as mail_ref and _mail_shape say)
+    if when:
+        values["date"] = i18n.local_time(when, tz)
+        subject = cand.subject
+        if subject:
+            values["subject"] = echo(subject)
+        shape = "subject" if subject else "date"
+    else:
+        shape = ""
+    count = 0
+    for count, problem in enumerate(problems, 1):
+        values[f"p{count - 1}"] = i18n.say_problem(seat.lang, problem)
+    text = _receipt_marked(i18n.check_lang(seat.lang), count, shape).format_map(values)
+    return _queue_text(camp, seat, text, name=body_hash[:24], kind="receipt", headers=thread(cand), new=new, sent=sent)
 
-    key = body_hash[:24]
-    ctx = {
-        "mail": mail_ref(cand, seat.tz), "phase": phase_id, "seq": seq, "hash": body_hash, "raw_hash": raw_hash, "pin": pin,
-        "problems": [say_problem(seat.lang, p) for p in problems], "understood": understood,
-        "campaign": camp.id, "seat": seat.name, "tz": seat.tz,
-    }
-    return _queue_text(camp, seat, receipt_text(check_lang(seat.lang), ctx), name=key, kind="receipt", headers=thread(cand), new=new)
+
+def _i18n() -> Any:
+    """:mod:`pbem.render.i18n`, imported at the first reply (it brings the template engine)."""
+    module = _modules.get("i18n")
+    if module is None:
+        from pbem.render import i18n as module
+
+        _modules["i18n"] = module
+    return module
+
+
+_modules: dict[str, Any] = {}
 
 
 # A receipt's text is the same for every file but for the values in it: it is rendered once per

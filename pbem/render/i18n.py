@@ -373,6 +373,9 @@ def say_problem(lang: str, text: str) -> str:
     return gettext_for(lang, "line %(line)s: %(text)s") % {"line": line, "text": said} if line else said
 
 
+_TWO_DIGITS = tuple(f"{i:02d}" for i in range(100))
+
+
 def local_time(when: datetime | str, tz: str = "UTC") -> str:
     """``when`` (a time, or ISO text such as ``2026-12-03T12:00:00Z``) in the IANA time zone
     ``tz`` with UTC beside it: ``2026-12-03 20:00 Asia/Taipei (2026-12-03 12:00 UTC)``."""
@@ -382,10 +385,16 @@ def local_time(when: datetime | str, tz: str = "UTC") -> str:
         when = datetime.fromisoformat(when.replace("Z", "+00:00"))
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    utc = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    # the fields written out, as strftime's %Y-%m-%d %H:%M writes them (a receipt names the
+    # player's mail by its date, and strftime cost more than the rest of the receipt's values)
+    d = _TWO_DIGITS
+    u = when.astimezone(UTC)
+    utc = f"{u.year}-{d[u.month]}-{d[u.day]} {d[u.hour]}:{d[u.minute]} UTC" if u.year >= 1000 else u.strftime("%Y-%m-%d %H:%M UTC")
     if tz in ("UTC", "Etc/UTC", ""):
         return utc
-    return f"{when.astimezone(ZoneInfo(tz)).strftime('%Y-%m-%d %H:%M')} {tz} ({utc})"
+    t = when.astimezone(ZoneInfo(tz))
+    here = f"{t.year}-{d[t.month]}-{d[t.day]} {d[t.hour]}:{d[t.minute]}" if t.year >= 1000 else t.strftime("%Y-%m-%d %H:%M")
+    return f"{here} {tz} ({utc})"
 
 
 def yaml_comment(text: str, indent: int = 0) -> str:

@@ -1,0 +1,48 @@
+"""The verdict file of an accepted order file, written into a fixed text by intake
+(``intake.verdict_bytes``), is its canonical JSON and a line end, whatever its values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem.common.canonical import canonical
+from pbem.core.intake import verdict_bytes
+
+STRINGS = ["", "s00001", 'a"b\\c', "line\nbreak\ttab\x00\x1f\x7f", "普魯士 — Böhmen", "\u2028\u2029\ufeff", "emoji 🎲", "</script>"]
+
+
+def _verdict(n: int) -> dict[str, Any]:
+    pick = STRINGS[n % len(STRINGS)]
+    return {
+        "seat": f"s{n:05d}{pick}", "seq": n, "file": f"s{n:05d}.{n:06d}.yaml{pick}", "source": f"/m/new/{pick}{n}",
+        "sender": None if n % 5 == 0 else f"{pick}@example.org", "received_at": f"2026-12-01T12:00:0{n % 10}Z{pick}",
+        "raw_sha256": "ab" * 32, "body_sha256": pick + "cd" * 32, "problems": STRINGS[: n % 4] + [pick] * (n % 2),
+        "archive_head": f"record {n} sha256:{'ef' * 32}{pick}",
+    }
+
+
+def test_verdict_bytes_are_canonical() -> None:
+    for n in range(64):
+        verdict = _verdict(n)
+        assert verdict_bytes(verdict) == canonical(verdict) + b"\n", verdict
+
+
+@pytest.mark.parametrize("change", [
+    {"seq": True}, {"seq": 1.0}, {"seq": -(2**70)}, {"sender": 3}, {"problems": ("a", "b")}, {"problems": "ab"},
+    {"problems": ["a", 1]}, {"seat": None}, {"extra": "x"}, {"source": ["x"]}, {"archive_head": {"a": 1}},
+])
+def test_unusual_verdicts_are_canonical_too(change: dict[str, Any]) -> None:
+    verdict = {**_verdict(7), **change}
+    assert verdict_bytes(verdict) == canonical(verdict) + b"\n"
+    fewer = {k: v for k, v in verdict.items() if k != "file"}
+    assert verdict_bytes(fewer) == canonical(fewer) + b"\n"
+
+
+def test_a_verdict_that_is_not_text_raises_as_canonical_does() -> None:
+    verdict = _verdict(3)
+    verdict["seat"] = "lone \ud800 surrogate"
+    for fn in (verdict_bytes, lambda v: canonical(v) + b"\n"):
+        with pytest.raises(UnicodeEncodeError):
+            fn(verdict)
