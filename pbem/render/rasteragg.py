@@ -122,7 +122,10 @@ def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
             _pattern(draw, op[1], op[2], to)
             continue
         if op[0] == "fill":
-            draw.polygon(_flat(_filled(op[1], to)), _brush(op[2], alpha))
+            if op[1][0] == "poly":
+                draw.polygon(_flat(_filled(op[1], to)), _brush(op[2], alpha))
+            else:
+                _round_polygon(draw, op[1], to, INSET, _brush(op[2], alpha))
             continue
         width = op[4] * scale
         pen = _pens.get((op[2], alpha, width))
@@ -132,7 +135,7 @@ def _sheet(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
             pen = _pens[op[2], alpha, width] = aggdraw.Pen(op[2], width, alpha)
         outline = op[1]
         if outline[0] != "poly":
-            draw.polygon(_flat(_round_outline(outline, to, 0.0)), pen)
+            _round_polygon(draw, outline, to, 0.0, pen)
             continue
         pts = [(x * scale + ox, y * scale + oy) for x, y in outline[1]]
         if outline[2]:
@@ -192,7 +195,10 @@ def _pattern(draw: Any, outline: Outline, pattern: tuple[Any, ...], to: tuple[fl
     if not _convex(shape):
         raise Unsupported("a pattern in a concave outline")
     if background is not None:
-        draw.polygon(_flat(_filled(outline, to)), _brush(background, 255))
+        if outline[0] == "poly":
+            draw.polygon(_flat(_filled(outline, to)), _brush(background, 255))
+        else:
+            _round_polygon(draw, outline, to, INSET, _brush(background, 255))
     inner = _inset(shape, INSET)
     c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
     narrow = INSET / scale
@@ -330,26 +336,47 @@ def _steps(radius: float) -> int:
 
 def _round_outline(outline: Outline, to: tuple[float, float, float], inset: float) -> list[Point]:
     """An ellipse's or a rectangle's outline as a polygon in pixels, narrowed by ``inset``."""
+    flat, (tx, ty) = _placed(outline, to, inset)
+    return [(tx + flat[i], ty + flat[i + 1]) for i in range(0, len(flat), 2)]
+
+
+def _round_polygon(draw: Any, outline: Outline, to: tuple[float, float, float], inset: float, paint: Any) -> None:
+    """:func:`_round_outline` painted by aggdraw, which moves the outline (the same numbers)."""
+    flat, at = _placed(outline, to, inset)
+    draw.settransform(at)
+    draw.polygon(flat, paint)
+    draw.settransform()
+
+
+def _placed(outline: Outline, to: tuple[float, float, float], inset: float) -> tuple[tuple[float, ...], Point]:
+    """An ellipse's or a rectangle's outline (:func:`_round_outline`) as a polygon around its
+    centre or from its corner, x, y one after the other, and where that point stands in pixels:
+    the polygon is the same for every shape of its size, worked out once."""
     scale, ox, oy = to
     if min(outline[3:5]) * scale < 2 * inset + 0.1:
         raise Unsupported("a fill thinner than aggdraw widens it")
-    if outline[0] == "ellipse":
-        _kind, cx, cy, rx, ry = outline
-        rx, ry = rx * scale - inset, ry * scale - inset
-        x, y = cx * scale + ox, cy * scale + oy
-        return [(x + rx * c, y + ry * s) for c, s in _circle(_steps(max(rx, ry)))[:-1]]
-    _kind, x, y, w, h, rx, ry = outline
-    x0, y0 = x * scale + ox + inset, y * scale + oy + inset
+    return _shape(outline[0], outline[3:], scale, inset), (outline[1] * scale + ox, outline[2] * scale + oy)
+
+
+@lru_cache(maxsize=512)
+def _shape(kind: str, size: tuple[float, ...], scale: float, inset: float) -> tuple[float, ...]:
+    """The polygon of :func:`_placed`: an ellipse of radii ``size`` around (0, 0), or a rectangle
+    of width, height and corner radii ``size`` from (0, 0)."""
+    if kind == "ellipse":
+        rx, ry = size[0] * scale - inset, size[1] * scale - inset
+        return tuple(v for c, s in _circle(_steps(max(rx, ry)))[:-1] for v in (rx * c, ry * s))
+    w, h, rx, ry = size
+    x0 = y0 = inset
     x1, y1 = x0 + w * scale - 2 * inset, y0 + h * scale - 2 * inset
     rx, ry = max(rx * scale - inset, 0.0), max(ry * scale - inset, 0.0)
     if rx <= 0 or ry <= 0:
-        return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        return (x0, y0, x1, y0, x1, y1, x0, y1)
     n = _steps(max(rx, ry))
     unit = _circle(n)
-    out = []
+    out: list[float] = []
     for cx, cy, quarter in ((x1 - rx, y0 + ry, 3), (x1 - rx, y1 - ry, 0), (x0 + rx, y1 - ry, 1), (x0 + rx, y0 + ry, 2)):
-        out += [(cx + rx * c, cy + ry * s) for c, s in unit[quarter * n:quarter * n + n + 1]]
-    return out
+        out += [v for c, s in unit[quarter * n:quarter * n + n + 1] for v in (cx + rx * c, cy + ry * s)]
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
