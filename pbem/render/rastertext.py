@@ -49,6 +49,7 @@ class Words(NamedTuple):
 Rules = tuple[tuple[int, int, frozenset[str], tuple[tuple[str, str], ...]], ...]
 
 
+@lru_cache(maxsize=8)
 def style_rules(svg: str) -> Rules:
     """The class rules of the drawing's style sheet (``.a`` and ``.a.b``; element selectors as
     no class), each with its specificity and place, in the order they apply."""
@@ -99,7 +100,12 @@ def element(attrs: str, content: str, rules: Rules) -> Words | None:
     a property this does not paint (a transform, a rotation, an opacity, a fill painted over
     its stroke...)."""
     at = dict(_XY.findall(attrs))
-    size, bold, fill, anchor, central, halo, halo_width, spacing = _paint(_XY.sub("", attrs), rules)
+    painted = _paints(rules)  # (a rules tuple hashed for each word cost more than the rest)
+    rest = _XY.sub("", attrs)
+    paint = painted.get(rest)
+    if paint is None:
+        paint = painted[rest] = _paint(rest, rules)
+    size, bold, fill, anchor, central, halo, halo_width, spacing = paint
     if not _NUMBER.fullmatch(at.get("x", "0")) or not _NUMBER.fullmatch(at.get("y", "0")):
         raise Unsupported("x, y")
     text = html.unescape(content)
@@ -110,9 +116,21 @@ def element(attrs: str, content: str, rules: Rules) -> Words | None:
 
 
 _XY = re.compile(r' ([xy])="([^"]*)"')
+# the paintings (:func:`_paint`) worked out under each of the last style sheets' rules, found by
+# the rules' identity: id → (the rules, attributes → painting)
+_PAINTS: dict[int, tuple[Rules, dict[str, tuple[float, bool, str, str, bool, str | None, float, float]]]] = {}
 
 
-@lru_cache(maxsize=1024)
+def _paints(rules: Rules) -> dict[str, tuple[float, bool, str, str, bool, str | None, float, float]]:
+    """The paintings worked out under ``rules``, by their elements' attributes (but the place)."""
+    kept = _PAINTS.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        if len(_PAINTS) >= 8:
+            del _PAINTS[next(iter(_PAINTS))]
+        kept = _PAINTS[id(rules)] = (rules, {})
+    return kept[1]
+
+
 def _paint(attrs: str, rules: Rules) -> tuple[float, bool, str, str, bool, str | None, float, float]:
     """How :func:`element` paints a ``<text>`` of these attributes (but its place): the same
     for every element of the same classes and style, worked out once."""
