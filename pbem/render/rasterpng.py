@@ -126,7 +126,8 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
     image = picture.im
     ground = (base.rgb if picture.mode == "RGB" else base.rgba).im
     bands: list[tuple[Box, Any, list[Box]] | None] = []  # each band's changed box, its mask, the parts drawn on
-    for n, span in enumerate(_spans(drawn, width, height)):
+    spans, reaching = _spans(drawn, width, height)
+    for n, span in enumerate(spans):
         y0 = n * BAND
         if span is None:
             bands.append(None)
@@ -138,7 +139,7 @@ def over_ground(base: Ground, picture: Image.Image, drawn: Sequence[Box] | None 
             bands.append(None)
             continue
         changed = (span[0] + box[0], y0 + box[1], span[0] + box[2], y0 + box[3])
-        bands.append((changed, diff.crop(box).point(_ANY, "L"), _within(changed, drawn)))
+        bands.append((changed, diff.crop(box).point(_ANY, "L"), _within(changed, None if reaching is None else reaching[n])))
     palette = list(base.palette)
     mapped = b""  # the palette indices of the parts drawn on, one part after the other, row by row
     # the octree sees the pixels of the boxes drawn (where the picture may differ), one after
@@ -241,21 +242,24 @@ def _within(box: Box, drawn: Sequence[Box] | None) -> list[Box]:
     return [p for p in parts if p[0] < p[2] and p[1] < p[3]]
 
 
-def _spans(drawn: Sequence[Box] | None, width: int, height: int) -> list[tuple[int, int] | None]:
+def _spans(drawn: Sequence[Box] | None, width: int,
+           height: int) -> tuple[list[tuple[int, int] | None], list[list[Box]] | None]:
     """For each band of rows, the columns the boxes ``drawn`` reach in it (``None``: none;
-    ``drawn`` ``None``: all of them)."""
+    ``drawn`` ``None``: all of them), and the boxes that reach it (``None`` when ``drawn`` is)."""
     count = (height + BAND - 1) // BAND
     if drawn is None:
-        return [(0, width)] * count
+        return [(0, width)] * count, None
     spans: list[tuple[int, int] | None] = [None] * count
-    for x0, y0, x1, y1 in drawn:
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    reaching: list[list[Box]] = [[] for _n in range(count)]
+    for box in drawn:
+        x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3])
         if x1 <= x0 or y1 <= y0:
             continue
         for n in range(y0 // BAND, (y1 - 1) // BAND + 1):
             span = spans[n]
             spans[n] = (x0, x1) if span is None else (min(span[0], x0), max(span[1], x1))
-    return spans
+            reaching[n].append(box)
+    return spans, reaching
 
 
 def _adler32_combine(first: int, second: int, length: int) -> int:
