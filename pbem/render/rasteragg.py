@@ -62,13 +62,20 @@ def render(ops: Sequence[Op], size: tuple[int, int], to: tuple[float, float, flo
             parts.append(_sheet(ops[start:i], size, to))
         if i < len(ops):
             layer = render(ops[i][2], size, to)
-            alpha = layer.getchannel("A").point([round(v * ops[i][1]) for v in range(256)])
+            alpha = layer.getchannel("A").point(_faded(ops[i][1]))
             layer.putalpha(alpha)
             parts.append(layer)
         for part in parts:
             out = part if out is None else Image.alpha_composite(out, part)
         start = i + 1
     return out if out is not None else Image.new("RGBA", size)
+
+
+@lru_cache(maxsize=64)
+def _faded(opacity: float) -> list[int]:
+    """The alpha values of a layer faded to ``opacity``, by their value (a table for Pillow's
+    ``point``)."""
+    return [round(v * opacity) for v in range(256)]
 
 
 def _merged(layer: Op, to: tuple[float, float, float]) -> Op:
