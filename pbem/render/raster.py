@@ -377,8 +377,8 @@ def _sprites(defs: str, runs: tuple[tuple[str, ...], ...], view: rastersprites.V
 
 @lru_cache(maxsize=2)
 def _ground(svg: str, width: int) -> Image.Image:
-    """The whole map's layers that no phase changes, drawn once (never changed: a picture is
-    laid over a copy), kept for the process and on disk: a daily run (a new process) reads the
+    """The whole map's layers that no phase changes, drawn once (never changed: a phase draws
+    on a copy, :func:`_canvas`), kept for the process and on disk: a daily run (a new process) reads the
     picture of the days before (its ground, or either of the grounds of a map whose recurring
     layer is drawn with it in some phases only)."""
     vw, vh = view_box(svg)[2:]
