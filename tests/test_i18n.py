@@ -231,3 +231,21 @@ def test_a_module_of_macros_imported_with_context_is_made_once_for_the_same_valu
     assert maria.make_module(page, True) is not maria.make_module(page, True)
     jinjaenv.forget()
     assert politics.make_module({"n": names, "glossary": glossary}, True) is not first
+
+
+def test_values_are_escaped_and_marked_safe_as_markupsafe_does() -> None:
+    """The templates' escaping (a str or int made safe directly, safe text as it is) gives what
+    markupsafe's own ``escape`` and ``Markup`` give, a ``Markup`` each time."""
+    import markupsafe
+
+    class Html:
+        def __html__(self) -> str:
+            return "<b>html</b>"
+
+    for value in ["", "plain", "<a href='x'>&\"</a>", "中文 <", 0, -17, 2**70, True, None, 1.5,
+                  markupsafe.Markup("<i>safe</i>"), Html(), ["<l>"]]:
+        escaped = jinjaenv.escape(value)
+        assert type(escaped) is markupsafe.Markup and escaped == markupsafe.escape(value), value
+    for text in ["", "<b>", markupsafe.Markup("<i>")]:
+        made = jinjaenv.markup(text)
+        assert type(made) is markupsafe.Markup and made == markupsafe.Markup(text)

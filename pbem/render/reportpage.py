@@ -8,7 +8,6 @@ from typing import Any
 
 import jinja2
 import jinja2.runtime
-import markupsafe
 
 from pbem.games import presentation
 from pbem.render import i18n, jinjaenv, rules
@@ -165,7 +164,8 @@ _ALONE = frozenset({"game", "glossary", "names_dir", "view", "public_view"})
 
 
 def _page_text(text: str, ext: str) -> str:
-    return markupsafe.Markup(text) if ext == "html" else text
+    """A shared section's text as a page prints it (HTML: marked safe), made once and kept."""
+    return jinjaenv.markup(text) if ext == "html" else text
 
 
 def situation(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> str:
@@ -175,8 +175,10 @@ def situation(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | N
     kept = kept if kept is not None else _kept(lang, ctx, ext)
     if kept["situation"] is None:
         game = ctx["game"]
-        kept["situation"] = render(lang, [f"{game}/situation.{ext}", f"base/situation.{ext}"], _alone(ctx, **names(lang, ctx, ext, kept)))
-    return _page_text(kept["situation"], ext)
+        kept["situation"] = _page_text(render(lang, [f"{game}/situation.{ext}", f"base/situation.{ext}"],
+                                              _alone(ctx, **names(lang, ctx, ext, kept))), ext)
+    out: str = kept["situation"]
+    return out
 
 
 def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None = None) -> list[str]:
@@ -190,8 +192,8 @@ def event_texts(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] |
     new = {k: e for k, e in zip(keys, events, strict=True) if k not in said}
     if new:
         out = render(lang, f"base/event_list.{ext}", _alone(ctx, events=list(new.values()), mark=_MARK, **names(lang, ctx, ext, kept)))
-        said.update(zip(new, out.split(_MARK)[1::2], strict=True))
-    return [_page_text(said[k], ext) for k in keys]
+        said.update(zip(new, [_page_text(text, ext) for text in out.split(_MARK)[1::2]], strict=True))
+    return [said[k] for k in keys]
 
 
 # what the commitments and reveals and the archive sections read (with the game's names)
@@ -229,9 +231,9 @@ def _section(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | No
     said: dict[str, str] = kept[name]
     key = _section_key(only)
     if key not in said:
-        said[key] = render(lang, f"base/{name}.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
-                                                             names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept)))
-    return _page_text(said[key], ext)
+        said[key] = _page_text(render(lang, f"base/{name}.{ext}", dict(only, game=ctx["game"], glossary=ctx["glossary"],
+                                                                        names_dir=ctx["names_dir"], **names(lang, ctx, ext, kept))), ext)
+    return said[key]
 
 
 def _event_key(event: Any) -> str:
