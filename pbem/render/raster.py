@@ -285,8 +285,12 @@ def _over(canvas: Image.Image, top: str, view: rastersprites.View,
     west, north = -view.dx / view.scale, -view.dy / view.scale
     east, south = west + view.width / view.scale, north + view.height / view.scale
     drawn: list[rasterpng.Box] | None = []
+    pending: list[rastertext.Words] = []  # words to paint before the next shapes (in one call)
     for kind, elements in steps:
         if kind == "shape":
+            if pending:
+                rastertext.draw(picture, pending, view.scale, view.dx, view.dy)
+                pending = []
             for sprite in next(sprites):
                 tile = sprite.tile
                 tile.load()
@@ -306,8 +310,10 @@ def _over(canvas: Image.Image, top: str, view: rastersprites.View,
         if words is not None:
             if drawn is not None:  # the first words: the picture may differ anywhere
                 touched.append((0, 0, picture.width, picture.height))
-            rastertext.draw(picture, [words], view.scale, view.dx, view.dy)
+            pending.append(words)
             drawn = None
+    if pending:
+        rastertext.draw(picture, pending, view.scale, view.dx, view.dy)
     return picture, drawn
 
 
