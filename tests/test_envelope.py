@@ -248,3 +248,18 @@ def test_a_long_word_is_split_into_lines_of_exactly_72() -> None:
 def test_sign_data_keeps_fields_outside_the_standard_order_before_the_signature() -> None:
     signed = sign_data({"pbem": 1, "zeta": 2, "campaign": "c"}, KEY)
     assert list(signed) == "pbem campaign zeta signature".split()
+
+
+def test_a_parsed_document_is_frozen_and_holds_what_the_file_says() -> None:
+    import dataclasses
+
+    key = keys.generate("s1")
+    data = sign_data({"pbem": 1, "campaign": "c-1", "player": "s1", "phase": "turn-1", "seq": 2,
+                      "entropy_commit": "ab" * 32, "orders": {"PR": {"march": ["Wien"]}}}, key)
+    doc = parse_order_document(format_document(data).encode(), "f.yaml")
+    assert (doc.campaign, doc.player, doc.phase, doc.seq, doc.orders, doc.request) == ("c-1", "s1", "turn-1", 2, {"PR": {"march": ["Wien"]}}, None)
+    assert (doc.entropy_reveal, doc.entropy_commit, doc.key_id) == (None, "ab" * 32, key.public().sign_id)
+    assert doc.signature is not None and len(doc.signature) == 64 and doc.source == "f.yaml"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(doc, "seq", 3)  # noqa: B010 - (an attribute set as any code would try it)
+    verify_signature(doc, key.public())

@@ -110,6 +110,37 @@ def test_the_compiled_check_answers_as_jsonschema() -> None:
     assert compiled >= 10, "the schemas stopped compiling: intake lost its quick check"
 
 
+SMALL: list[Any] = [
+    {"type": "object", "oneOf": [{"required": ["a"], "not": {"required": ["b"]}}, {"required": ["b"], "not": {"required": ["a"]}}]},
+    {"oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    {"anyOf": [{"type": "string"}, {"required": ["a", "b"]}, {"type": "integer", "minimum": 3}]},
+    {"not": {"type": ["integer", "null"]}},
+    {"not": {"required": []}},
+    {"oneOf": [True, {"not": {"not": {"required": ["a"]}}}]},
+    {"type": "object", "not": {"required": ["a"]}, "additionalProperties": False, "properties": {"a": {}, "b": {"const": 1}}},
+    {"additionalProperties": False, "properties": {"a": {"type": "integer", "const": 1}}},
+    {"type": "integer", "const": 1},
+    {"type": "number", "enum": [1, 2.5, 0]},
+    {"enum": [1, True, "1", None, 0.0]},
+    {"type": ["integer", "string"], "minimum": 0, "maximum": 999999999, "const": 0},
+    {"minimum": 1.5, "maximum": 10},
+    {"type": "integer", "minimum": -3, "maximum": 2**70},
+]
+
+
+def test_small_schemas_of_the_inlined_forms_answer_as_jsonschema() -> None:
+    """The forms written as one test (choices between required keys, 'not', whole numbers
+    compared as such, a closed set of keys) answer as jsonschema on every value tried."""
+    values = [*SCALARS, 2, 3, 2.5, 2**70, 2**71, -4, {"a": 1}, {"b": 1}, {"a": 1, "b": 1}, {"a": True}, {"a": 1.0}, {"c": 1},
+              {"a": None, "b": 1.0}, {"b": True}]
+    for schema in SMALL:
+        check = compile_check(schema)
+        assert check is not None, schema
+        validator = shape._strict_validator()(schema)
+        for value in values:
+            assert check(value) == (not list(validator.iter_errors(value))), f"{schema} {value!r}"
+
+
 def test_a_schema_with_a_keyword_it_does_not_know_is_left_to_jsonschema() -> None:
     assert compile_check({"type": "object", "patternProperties": {"^x": {"type": "string"}}}) is None
     assert compile_check({"type": "string", "format": "email"}) is None

@@ -57,7 +57,7 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _HEXVALUE = re.compile(r"^[0-9a-f]{32,128}$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class OrderDocument:
     """A parsed (not yet verified) order file."""
 
@@ -74,6 +74,16 @@ class OrderDocument:
     entropy_commit: str | None
     key_id: str | None
     signature: bytes | None
+
+    def __init__(self, raw: bytes, source: str, document: Document | yamlfast.Read, campaign: str, player: str, phase: str,
+                 seq: int, orders: Any, request: Any, entropy_reveal: str | None, entropy_commit: str | None,
+                 key_id: str | None, signature: bytes | None) -> None:
+        # the fields set at once (a frozen dataclass's own __init__ sets each through
+        # object.__setattr__, which cost as much as checking the envelope)
+        self.__dict__.update(
+            raw=raw, source=source, document=document, campaign=campaign, player=player, phase=phase, seq=seq,
+            orders=orders, request=request, entropy_reveal=entropy_reveal, entropy_commit=entropy_commit,
+            key_id=key_id, signature=signature)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -106,7 +116,9 @@ class OrderDocument:
 
 def signing_bytes(data: dict[str, Any]) -> bytes:
     """The bytes a signature covers: the canonical form of every field but ``signature``."""
-    return canonical({k: v for k, v in data.items() if k != "signature"})
+    body = dict(data)
+    body.pop("signature", None)
+    return canonical(body)
 
 
 def _problem(doc: Document | yamlfast.Read, source: str, path: str, message: str) -> OrderFileError:
@@ -149,15 +161,9 @@ def parse_order_document(
     if unknown:
         raise _problem(doc, source, unknown[0], f"unknown field '{echo(unknown[0])}' (allowed: {', '.join(FIELD_ORDER)})")
 
-    def text(name: str) -> str:
-        value = data.get(name)
-        if value is None:
-            raise OrderFileError(f"the field '{name}' is missing", source=source, line=None, field=name)
-        if type(value) not in (str, int):
-            raise _problem(doc, source, name, f"'{name}' must be a word, not {type(value).__name__}")
-        return str(value)
-
-    campaign, player, phase = text("campaign"), text("player"), text("phase")
+    campaign, player, phase = data.get("campaign"), data.get("player"), data.get("phase")
+    if type(campaign) is not str or type(player) is not str or type(phase) is not str:
+        campaign, player, phase = _word(doc, source, "campaign"), _word(doc, source, "player"), _word(doc, source, "phase")
     seq = data.get("seq")
     if type(seq) is not int or seq < 1:
         raise _problem(doc, source, "seq", "'seq' must be a whole number 1 or more (raise it each time you resend)")
@@ -166,12 +172,10 @@ def parse_order_document(
     orders = data.get("orders")
     if "orders" in data and not isinstance(orders, dict):
         raise _problem(doc, source, "orders", "'orders' must be a mapping keyed by power")
-    entropy: dict[str, str | None] = {}
-    for name in ("entropy_reveal", "entropy_commit"):
-        value = data.get(name)
-        if value is not None and not (isinstance(value, str) and (_HEX64.match(value) if name == "entropy_commit" else _HEXVALUE.match(value))):
+    reveal, commit = data.get("entropy_reveal"), data.get("entropy_commit")
+    for name, value, hex_form in (("entropy_reveal", reveal, _HEXVALUE), ("entropy_commit", commit, _HEX64)):
+        if value is not None and not (isinstance(value, str) and hex_form.match(value)):
             raise _problem(doc, source, name, f"'{name}' must be lowercase hex ('pbem sign' fills it)")
-        entropy[name] = value
     key_id = sig = None
     signature = data.get("signature")
     if signature is None:
@@ -182,19 +186,29 @@ def parse_order_document(
                 field="signature",
             )
     else:
-        if not isinstance(signature, dict) or set(signature) != {"key", "value"}:
+        if not isinstance(signature, dict) or len(signature) != 2 or "key" not in signature or "value" not in signature:
             raise _problem(doc, source, "signature", "'signature' must have exactly 'key' and 'value'")
         key_id = str(signature["key"])
         try:
-            sig = base64.b64decode(str(signature["value"]), validate=True)
+            sig = binascii.a2b_base64(str(signature["value"]), strict_mode=True)  # (base64.b64decode(..., validate=True))
         except (binascii.Error, ValueError):
             raise _problem(doc, source, "signature.value", "the signature is not valid base64; was the file edited after signing?") from None
         if len(sig) != 64:
             raise _problem(doc, source, "signature.value", "the signature has the wrong length; was the file edited after signing?")
     return OrderDocument(
         raw, source, doc, campaign, player, phase, seq, orders, data.get("request"),
-        entropy["entropy_reveal"], entropy["entropy_commit"], key_id, sig,
+        reveal, commit, key_id, sig,
     )
+
+
+def _word(doc: Document | yamlfast.Read, source: str, name: str) -> str:
+    """The field ``name`` of an envelope, a word (a number written as one)."""
+    value = doc.data.get(name)
+    if value is None:
+        raise OrderFileError(f"the field '{name}' is missing", source=source, line=None, field=name)
+    if type(value) not in (str, int):
+        raise _problem(doc, source, name, f"'{name}' must be a word, not {type(value).__name__}")
+    return str(value)
 
 
 def verify_signature(doc: OrderDocument, key: PublicKey) -> None:

@@ -44,8 +44,12 @@ class PublicKey:
 
     @property
     def sign_id(self) -> str:
-        """``ed25519:<hex>``: how order files name the key that signed them."""
-        return "ed25519:" + self.ed25519.hex()
+        """``ed25519:<hex>``: how order files name the key that signed them (made once: intake
+        compares it with every file's)."""
+        found: str | None = self.__dict__.get("_sign_id")
+        if found is None:
+            found = self.__dict__["_sign_id"] = "ed25519:" + self.ed25519.hex()
+        return found
 
     def line(self) -> str:
         """The one-line text form (``NAME.pub``)."""

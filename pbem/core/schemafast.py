@@ -97,6 +97,39 @@ class _Compiler:
         self.functions.append("\n".join([f"def {name}(v):", *body, "    return True"]))
         return name
 
+    def fits(self, schema: Any, x: str, known: str | None) -> str:
+        """An expression that is True (or 1) if ``x`` fits ``schema``: the test itself for a
+        schema of 'required', 'not' and 'type' alone (as the envelope's choice between orders
+        and a request is), else a call of its own function."""
+        found = self.expression(schema, x, known)
+        return f"({found})" if found is not None else f"{self.define(schema)}({x})"
+
+    def expression(self, schema: Any, x: str, known: str | None) -> str | None:
+        if schema is True:
+            return "True"
+        if not isinstance(schema, dict) or not set(schema) <= {"required", "not", "type", *_ANNOTATIONS}:
+            return None
+        tests = []
+        kind = schema.get("type")
+        if kind is not None:
+            names = [kind] if isinstance(kind, str) else kind
+            if not isinstance(names, list) or not all(isinstance(n, str) and n in _TYPE_TESTS for n in names):
+                return None
+            tests.append(" or ".join(_TYPE_TESTS[n].format(x=x) for n in names))
+        need = schema.get("required")
+        if need is not None:
+            if not isinstance(need, list) or not all(isinstance(n, str) for n in need):
+                return None
+            if need:
+                present = " and ".join(f"{n!r} in {x}" for n in need)
+                tests.append(present if known == "object" else f"not isinstance({x}, dict) or ({present})")
+        if "not" in schema:
+            inner = self.expression(schema["not"], x, known)
+            if inner is None:
+                return None
+            tests.append(f"not ({inner})")
+        return " and ".join(f"({t})" for t in tests) if tests else "True"
+
     def tests(self, schema: Any, x: str, out: list[str], depth: int) -> None:
         """Lines (indented ``depth`` levels) that return False unless the value ``x`` fits."""
         pad = "    " * depth
@@ -139,7 +172,9 @@ class _Compiler:
             choices = arg if key == "enum" else [arg]
             if not isinstance(choices, list) or not all(_scalar(c) for c in choices):
                 raise _Unknown
-            tests = [f"{x} == {c!r}" if isinstance(c, str) else f"_equal({x}, {self.name('_c', (c,))}[0])" for c in choices]
+            # (a string compares as itself; so does a whole number with a number known not a boolean)
+            tests = [f"{x} == {c!r}" if isinstance(c, str) or (number and type(c) is int) else f"_equal({x}, {self.name('_c', (c,))}[0])"
+                     for c in choices]
             out.append(f"{pad}if not ({' or '.join(tests) or 'False'}): return False")
         elif key == "pattern":
             found = self.name("_pattern", re.compile(arg).search)
@@ -152,9 +187,9 @@ class _Compiler:
         elif key in ("minimum", "maximum"):
             if type(arg) not in (int, float):
                 raise _Unknown
-            limit = self.name("_limit", (arg,))
+            limit = repr(arg) if type(arg) is int else f"{self.name('_limit', (arg,))}[0]"
             sign = "<" if key == "minimum" else ">"  # (as jsonschema compares: a NaN is neither above nor below)
-            out.append(f"{pad}if {'' if number else f'type({x}) in (int, float) and '}{x} {sign} {limit}[0]: return False")
+            out.append(f"{pad}if {'' if number else f'type({x}) in (int, float) and '}{x} {sign} {limit}: return False")
         elif key == "items":
             if "prefixItems" in schema:
                 raise _Unknown
@@ -186,7 +221,9 @@ class _Compiler:
             head, at = block("dict")
             inner = []
             self.tests(arg, f"{x}[{k}]", inner, at + 2)
-            if inner:
+            if arg is False:  # no other key: one look at them all
+                out.append(f"{pad}if {guard('dict')}not {names}.issuperset({x}): return False")
+            elif inner:
                 out += [*head, f"{'    ' * at}for {k} in {x}:", f"{'    ' * at}    if {k} not in {names}:", *inner]
         elif key == "required":
             if not isinstance(arg, list):
@@ -208,13 +245,13 @@ class _Compiler:
                 for sub in arg:
                     self.tests(sub, x, out, depth)
                 return
-            calls = [f"{self.define(sub)}({x})" for sub in arg]
+            calls = [self.fits(sub, x, known) for sub in arg]
             if key == "anyOf":
                 out.append(f"{pad}if not ({' or '.join(calls)}): return False")
             else:
                 out.append(f"{pad}if ({' + '.join(calls)}) != 1: return False")
         elif key == "not":
-            out.append(f"{pad}if {self.define(arg)}({x}): return False")
+            out.append(f"{pad}if {self.fits(arg, x, known)}: return False")
         else:
             raise _Unknown
 
