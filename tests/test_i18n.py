@@ -249,3 +249,22 @@ def test_values_are_escaped_and_marked_safe_as_markupsafe_does() -> None:
     for text in ["", "<b>", markupsafe.Markup("<i>")]:
         made = jinjaenv.markup(text)
         assert type(made) is markupsafe.Markup and made == markupsafe.Markup(text)
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_translations_formatted_with_values_print_as_jinja2_prints_them(autoescape: bool) -> None:
+    """A message filled with named values (``%(name)s`` only: escaped and marked safe by pbem's
+    code where the page autoescapes; any other ``%`` left to Jinja2) prints what the i18n
+    extension prints."""
+    import jinja2
+    import markupsafe
+
+    source = ('{{ _("<b>%(a)s</b> and %(b)s, %(a)s", a=x, b=y) }}|{{ _("%(n)d%% of %(a)s", n=n, a=x) }}|'
+              '{{ _("just %(a)s", a="<const>") }}|{{ _("%(a)s", a=safe) }}|{{ _("none", a=x) }}')
+    pages = []
+    for kind in (jinjaenv.Environment, jinja2.Environment):
+        env = kind(autoescape=autoescape, extensions=["jinja2.ext.i18n"], undefined=jinja2.StrictUndefined)
+        env.install_null_translations(newstyle=True)  # the i18n extension's
+        pages.append(env.from_string(source).render(x="<x & 'y'>", y=7, n=50, safe=markupsafe.Markup("<i>ok</i>")))
+    assert pages[0] == pages[1]
+    assert ("&lt;x &amp; &#39;y&#39;&gt;" in pages[0] and "<i>ok</i>" in pages[0]) if autoescape else "<x & 'y'>" in pages[0]

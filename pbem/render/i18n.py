@@ -127,15 +127,18 @@ class Marks:
         """``x`` in brackets (escaped in HTML, as ``{{ x }}`` prints it)."""
         x = _finalize(x)
         if ctx.autoescape:
-            return markupsafe.Markup(self._paren[0]) + markupsafe.escape(x) + markupsafe.Markup(self._paren[1])
+            return jinjaenv.markup("".join((self._paren[0], jinjaenv.escape(x), self._paren[1])))
         return f"{self._paren[0]}{x}{self._paren[1]}"
 
     @jinja2.pass_eval_context
     def swatch(self, ctx: jinja2.nodes.EvalContext, power: Any) -> str:
         """The colour square of ``power`` before its name."""
         p = _finalize(power)
-        return (markupsafe.Markup('<span class="sw sw-%s" aria-hidden="true"></span>') % p if ctx.autoescape
-                else f'<span class="sw sw-{p}" aria-hidden="true"></span>')
+        if ctx.autoescape and type(p) is str:  # Markup("...%s...") % p, written out: p escaped, the whole marked safe
+            return jinjaenv.markup(f'<span class="sw sw-{jinjaenv.escape(p)}" aria-hidden="true"></span>')
+        if ctx.autoescape:
+            return markupsafe.Markup('<span class="sw sw-%s" aria-hidden="true"></span>') % p
+        return f'<span class="sw sw-{p}" aria-hidden="true"></span>'
 
     @staticmethod
     def heading(text: Any) -> str:
@@ -178,6 +181,7 @@ def environment(lang: str) -> jinja2.Environment:
 
     env.filters["plurals"] = plurals
     env.filters["tidy"] = lambda text: tidy(lang, text)
+    env.filters["keyed"] = jinja2.pass_environment(keyed)
     env.filters["link_rules"] = rules.link_rules
     env.filters["note_rules"] = rules.note_rules
     env.globals["rules"] = rules
@@ -267,15 +271,28 @@ def listed(lang: str, items: Iterable[Any], autoescape: bool = False) -> str:
     return sep.join(str(x) for x in items)
 
 
+def keyed(env: jinja2.Environment, events: Iterable[Any]) -> bool:
+    """Whether one of ``events`` has a key that is set (``events|selectattr("key", "defined")|selectattr("key")|list``
+    as a test, without a filter's calls for each event)."""
+    for e in events:
+        key = env.getattr(e, "key")
+        if not isinstance(key, jinja2.Undefined) and key:
+            return True
+    return False
+
+
 def plurals(text: Any) -> Any:
     """English counts read as words, not template text: ``1 troop(s)`` -> ``1 troop``,
     ``3 card(s)`` -> ``3 cards`` (the text keeps its type, so HTML stays marked safe)."""
+    if type(text) in _TEXTS and "(s)" not in text:  # most sentences count nothing: as they are
+        return text
     out = str(text)
     if "(s)" in out:  # most sentences count nothing
         out = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{'' if m.group(1) == '1' else 's'}", out)
     return type(text)(out) if hasattr(text, "__html__") else out
 
 
+_TEXTS = (str, markupsafe.Markup)
 _CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=[\u3000-\u9fff\uff00-\uffef])")
 
 

@@ -6,6 +6,7 @@ and the folder of compiled templates kept between runs."""
 from __future__ import annotations
 
 import gettext
+import re
 import types
 import weakref
 from collections.abc import Callable, Mapping, MutableMapping
@@ -79,6 +80,10 @@ class Translated(jinja2.visitor.NodeTransformer):
                 return node  # it fails at run time, as before
             out = nodes.MarkSafeIfAutoescape(nodes.Const(text))
         return out.set_lineno(node.lineno).set_environment(self.env)
+
+
+_NAMED = re.compile(r"%\((\w+)\)s")
+_NAMED_ONLY = re.compile(r"(?:[^%]|%\(\w+\)s)*", re.DOTALL)  # no other use of %
 
 
 class Context(jinja2.runtime.Context):
@@ -159,7 +164,32 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
     def writeline(self, x: str, node: nodes.Node | None = None, extra: int = 0) -> None:
         super().writeline(x, node, extra)
         if x.startswith("from jinja2.runtime import "):
-            super().writeline(f"from {__name__} import escape")
+            super().writeline(f"from {__name__} import escape, markup as pbem_markup")
+
+    def visit_Mod(self, node: nodes.BinExpr, frame: jinja2.compiler.Frame) -> None:
+        """A translation whose only fields are ``%(name)s``, formatted with named values (what
+        :class:`Translated` makes of ``_("text", name=value)``), where the template
+        autoescapes: ``pbem_markup(text % {name: escape(value)})``, each value printed as
+        ``Markup(text) % {...}`` prints it (its escaped text), without the helper object
+        ``Markup.__mod__`` makes for every value. Any other ``%`` as Jinja2 writes it."""
+        left, right, ctx = node.left, node.right, frame.eval_ctx
+        if not (ctx.autoescape and not ctx.volatile and isinstance(left, nodes.MarkSafeIfAutoescape)
+                and isinstance(left.expr, nodes.Const) and type(left.expr.value) is str and isinstance(right, nodes.Dict)
+                and all(isinstance(p.key, nodes.Const) and type(p.key.value) is str for p in right.items)
+                and not all(isinstance(p.value, nodes.Const) for p in right.items)):  # (constants: folded by Jinja2)
+            super().visit_Mod(node, frame)
+            return
+        text = left.expr.value
+        keys = [str(p.key.value) for p in right.items if isinstance(p.key, nodes.Const)]
+        if not (_NAMED_ONLY.fullmatch(text) and set(_NAMED.findall(text)) <= set(keys)):
+            super().visit_Mod(node, frame)
+            return
+        self.write(f"pbem_markup({text!r} % {{")
+        for i, (key, pair) in enumerate(zip(keys, right.items, strict=True)):
+            self.write(f"{', ' if i else ''}{key!r}: escape(")
+            self.visit(pair.value, frame)
+            self.write(")")
+        self.write("})")
 
 
 class Template(jinja2.Template):
