@@ -197,6 +197,21 @@ def test_whole_maps_drawn_one_after_the_other_over_one_ground_are_each_as_drawn_
     assert len(raster._CANVAS) == 1, "one picture drawn on for the ground"
 
 
+def test_a_tile_blended_on_an_opaque_picture_is_alpha_composite() -> None:
+    """A crop is drawn in RGB: a piece's tile is pasted through its alpha, which gives the very
+    values Pillow's alpha_composite gives on an opaque RGBA picture (every colour and alpha)."""
+    from PIL import Image
+
+    tile = Image.frombytes("RGBA", (256, 256), bytes(v for a in range(256) for s in range(256) for v in (s, 255 - s, s // 2, a)))
+    under = [(x * 37 + y * 101) % 256 for y in range(256) for x in range(256)]  # each colour under each alpha
+    ground = Image.frombytes("RGB", (256, 256), bytes(v for d in under for v in (d, 255 - d, (d * 7) % 256)))
+    pasted = ground.copy()
+    pasted.paste(tile.convert("RGB"), (0, 0), tile)
+    composed = Image.alpha_composite(ground.convert("RGBA"), tile).convert("RGB")
+    assert pasted.tobytes() == composed.tobytes()
+    assert pasted.tobytes() != ground.tobytes()
+
+
 def test_the_elements_of_a_layer_are_found_by_their_tags() -> None:
     """Each top-level element whole (a group with its children, an empty element), a comment
     passed over."""

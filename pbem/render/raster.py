@@ -201,7 +201,7 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
 
         box, step = rastertiles.steady_box(box, width, view_box(ground))
         size = (width, max(1, round(width * box[3] / box[2])))
-        base = canvas = rastertiles.ground(ground, box, step, *size)  # its own, drawn on
+        base = canvas = rastertiles.ground(ground, box, step, *size, "RGB")  # its own, drawn on
         touched = []
     x, y, w, h = box if box is not None else view_box(top)
     view = rastersprites.view_of((x, y, w, h), base.width, base.height)
@@ -214,11 +214,11 @@ def _layered(ground: str, top: str, width: int, box: Box | None) -> bytes:
         sheet = draw(top, width, box, None)
         if sheet.size != base.size:
             raise ValueError("the drawing's layers are not of one size") from None
-        picture, drawn = Image.alpha_composite(base, sheet), None
+        picture, drawn = Image.alpha_composite(base.convert("RGBA") if base.mode != "RGBA" else base, sheet), None
     if box is None:  # the whole map: encoded against its ground, which every phase shares
         return rasterpng.over_ground(_ground_png(ground, width), picture, drawn)
     rasterglyphs.keep()  # the glyphs its words needed, for the next runs
-    return rasterpng.palette_png(picture.convert("RGB"))
+    return rasterpng.palette_png(picture if picture.mode == "RGB" else picture.convert("RGB"))
 
 
 @lru_cache(maxsize=2)
@@ -280,6 +280,7 @@ def _over(canvas: Image.Image, top: str, view: rastersprites.View,
     sprites = iter(_sprites(head[head.index(">") + 1:], runs, view))  # the <svg> tag names the language
     picture = canvas
     target = picture.im  # laid on in Pillow's core: Image.alpha_composite's wrapping cost more than the work
+    opaque = picture.mode == "RGB"
     # the view in its units, and how far out a word may stand and still reach into it (no
     # character wider than 20 units, none standing higher or lower than 40)
     west, north = -view.dx / view.scale, -view.dy / view.scale
@@ -296,7 +297,10 @@ def _over(canvas: Image.Image, top: str, view: rastersprites.View,
                 tile.load()
                 box = (sprite.x, sprite.y, sprite.x + tile.width, sprite.y + tile.height)
                 touched.append(box)
-                target.paste(Image.core.alpha_composite(target.crop(box), tile.im), box)
+                if opaque:  # the tile's colours blended by its alpha: alpha_composite's very sums on an opaque picture
+                    target.paste(tile.im.convert("RGB"), box, tile.im)
+                else:
+                    target.paste(Image.core.alpha_composite(target.crop(box), tile.im), box)
                 if drawn is not None:
                     drawn.append(box)
             continue

@@ -56,19 +56,19 @@ def steady_box(box: Box, width: int, view: Box) -> tuple[Box, float]:
     return (vx + px * step, vy + py * step, nw, nh), step
 
 
-def ground(svg: str, box: Box, step: float, width: int, height: int) -> Image.Image:
+def ground(svg: str, box: Box, step: float, width: int, height: int, mode: str = "RGBA") -> Image.Image:
     """The drawing ``svg`` (the ground's layers, without tooltips nor language) in ``box`` (as
     :func:`steady_box` gives it) at ``step`` view units a pixel: ``width`` x ``height`` pixels,
-    RGBA, assembled from tiles."""
+    ``mode`` (RGBA or RGB: opaque), assembled from tiles."""
     if "<filter" in svg:  # a filter's effect reaches across the tiles' edges: the box drawn whole
-        return rastersvg.draw(rastersvg.within(svg, box), width, box, rastersvg.PAPER)
+        return rastersvg.draw(rastersvg.within(svg, box), width, box, rastersvg.PAPER).convert(mode)
     vx, vy = rastersvg.view_box(svg)[:2]
     px, py = round((box[0] - vx) / step), round((box[1] - vy) / step)
     picture = Image.new("RGB", (width, height))
     for j in range(py // TILE, (py + height - 1) // TILE + 1):
         for i in range(px // TILE, (px + width - 1) // TILE + 1):
             picture.paste(_tile(svg, step, i, j), (i * TILE - px, j * TILE - py))
-    return picture.convert("RGBA")
+    return picture if mode == "RGB" else picture.convert(mode)
 
 
 @lru_cache(maxsize=96)
