@@ -25,7 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -74,6 +74,7 @@ class OrderDocument:
     entropy_commit: str | None
     key_id: str | None
     signature: bytes | None
+    data: dict[str, Any] = field(init=False, repr=False, compare=False)  # the document's data (a mapping)
 
     def __init__(self, raw: bytes, source: str, document: Document | yamlfast.Read, campaign: str, player: str, phase: str,
                  seq: int, orders: Any, request: Any, entropy_reveal: str | None, entropy_commit: str | None,
@@ -83,12 +84,7 @@ class OrderDocument:
         self.__dict__.update(
             raw=raw, source=source, document=document, campaign=campaign, player=player, phase=phase, seq=seq,
             orders=orders, request=request, entropy_reveal=entropy_reveal, entropy_commit=entropy_commit,
-            key_id=key_id, signature=signature)
-
-    @property
-    def data(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.document.data
-        return data
+            key_id=key_id, signature=signature, data=document.data)
 
     @property
     def signed(self) -> bytes:

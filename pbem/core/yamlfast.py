@@ -135,8 +135,11 @@ def _read(lines: Iterator[str], max_depth: int) -> dict[str, Any]:
     top, out = 0, root  # the innermost open block: its column and container
     pending = ""  # a 'key:' whose block follows
     for line in lines:
-        body = line.lstrip(" ")
-        column = len(line) - len(body)
+        if line[0] == " ":
+            body = line.lstrip(" ")
+            column = len(line) - len(body)
+        else:
+            body, column = line, 0
         dash = body[0] == "-"
         if dash:
             if body[1] != " ":
@@ -176,8 +179,7 @@ def _read(lines: Iterator[str], max_depth: int) -> dict[str, Any]:
             stack.append((top, out))
             column += 2
             top, out = column, item
-        elif type(out) is not dict:
-            raise _Unusual
+        # (else ``out`` is a mapping: a sequence at this column was closed above)
         if name in out:
             raise _Unusual
         if not colon:
@@ -231,7 +233,7 @@ def _continued(text: str, lines: Iterator[str], column: int) -> str:
         pieces.append(body[:-1])
         if end == '"':
             word = "".join(pieces)
-            if not _PIECE.fullmatch(word):
+            if not (word.isalnum() and word.isascii()) and not _PIECE.fullmatch(word):  # (a hash: letters and digits)
                 raise _Unusual
             return word
     raise _Unusual
