@@ -34,13 +34,18 @@ def _verifier(raw: bytes) -> Ed25519PublicKey:
     return Ed25519PublicKey.from_public_bytes(raw)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PublicKey:
     """A player's public keys, as on the roster."""
 
     ed25519: bytes
     x25519: bytes | None = None
     name: str = ""
+
+    def __init__(self, ed25519: bytes, x25519: bytes | None = None, name: str = "") -> None:
+        # the fields set at once (a frozen dataclass's own __init__ sets each through
+        # object.__setattr__: a roster of many seats is read for every intake)
+        self.__dict__.update(ed25519=ed25519, x25519=x25519, name=name)
 
     @property
     def sign_id(self) -> str:
@@ -82,8 +87,23 @@ class PrivateKey:
         return self.ed25519.sign(message)
 
 
+# the usual line, as PublicKey.line writes it for a named key (a roster holds one per seat)
+_USUAL = re.compile(r"ed25519:([0-9a-f]{64}) x25519:([0-9a-f]{64}) ([^\s:]+)")
+
+
 def parse_public_key(text: str, source: str = "public key") -> PublicKey:
     """Parse a public key line: ``ed25519:<hex> [x25519:<hex>] [NAME]``."""
+    usual = _USUAL.fullmatch(text)
+    ed, x, name = (bytes.fromhex(usual[1]), bytes.fromhex(usual[2]), usual[3]) if usual else _parts(text, source)
+    try:
+        _verifier(ed)  # (the key that checks its signatures, made now and kept)
+    except ValueError:
+        raise KeyFileError("the ed25519 key is not a valid public key", source=source) from None
+    return PublicKey(ed, x, name)
+
+
+def _parts(text: str, source: str) -> tuple[bytes, bytes | None, str]:
+    """The keys and the name of a public key line, token by token."""
     ed = x = None
     name_parts: list[str] = []
     for token in text.strip().split():
@@ -102,11 +122,7 @@ def parse_public_key(text: str, source: str = "public key") -> PublicKey:
             "no 'ed25519:<hex>' key found; give the .pub file written by 'pbem keygen'",
             source=source,
         )
-    try:
-        Ed25519PublicKey.from_public_bytes(ed)
-    except ValueError:
-        raise KeyFileError("the ed25519 key is not a valid public key", source=source) from None
-    return PublicKey(ed, x, " ".join(name_parts))
+    return ed, x, " ".join(name_parts)
 
 
 def load_public_key(ref: str) -> PublicKey:
