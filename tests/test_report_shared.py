@@ -103,3 +103,28 @@ def test_names_are_made_once_only_when_they_read_no_more_than_the_shared_section
     made = reportpage.names("en", ctx, "html")["n"]
     assert reportpage.names("en", ctx, "html")["n"] is made
     assert str(made.power("AU")) == "Austria"
+
+
+def test_a_names_module_kept_for_the_process_shows_the_view_of_the_reports_it_serves() -> None:
+    """The names module is made once per process and language; a macro reading the public view
+    (what a victory gives depends on the game's variant) says what the view of the reports being
+    rendered says, phases taken in turn or interleaved, as a module made for that view alone."""
+    event = {"winner_power": "SX", "major_victory": True}
+    base = reportpage.with_names("en", {"game": "maria"})
+    views = [{"variant": "intro", "tracks": {}}, {"variant": "advanced", "tracks": {"saxony": "A"}},
+             {"variant": "advanced", "tracks": {"saxony": "P"}}]
+
+    def said(view: dict[str, Any], ext: str) -> str:
+        return str(reportpage.names("en", dict(base, public_view=view), ext)["n"].victory_gives(event))
+
+    def alone(view: dict[str, Any], ext: str) -> str:
+        tpl = i18n.environment("en").get_template(f"maria/names.{ext}")
+        return str(tpl.make_module(dict(base, view=view, public_view=view)).victory_gives(event))
+
+    reportpage.forget_shared()
+    for ext in ("txt", "html"):
+        wanted = [alone(v, ext) for v in views]
+        assert len(set(wanted)) == 3
+        assert [said(v, ext) for v in views] == wanted
+        assert [said(v, ext) for v in reversed(views)] == wanted[::-1]  # each kept, shown again
+        assert reportpage.names("en", dict(base, public_view=views[0]), ext)["n"].power("SX") == "Saxony"

@@ -7,6 +7,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
+import jinja2.environment
+import jinja2.nodes
 import jinja2.runtime
 
 from pbem.games import presentation
@@ -79,7 +81,8 @@ def _kept(lang: str, ctx: dict[str, Any], ext: str) -> dict[str, Any]:
         if len(_SHARED) >= _KEPT:
             _SHARED.clear()
             _SAID.clear()
-        kept = _SHARED[key] = {"view": view, "situation": None, "events": {}, "fairness": {}, "next": {}, "names": None}
+        kept = _SHARED[key] = {"view": view, "situation": None, "events": {}, "fairness": {}, "next": {}, "names": None,
+                               "names_view": None}
     return kept
 
 
@@ -107,20 +110,62 @@ def names(lang: str, ctx: dict[str, Any], ext: str, kept: dict[str, Any] | None 
         tpl = env.get_template(f"{ctx['names_dir']}/names.{ext}")
         made: dict[str, Any] = {"m": env.get_template(f"base/macros.{ext}").module}
         if i18n.reads_only(tpl, _ALONE):
-            made["n"] = _remembering(tpl.make_module(_alone(ctx)))
+            module, kept["names_view"] = _names_module(tpl, ctx)
+            made["n"] = _remembering(module)
         kept["names"] = made
+    elif kept.get("names_view"):  # the module kept for the process shows this view again
+        shown, view = kept["names_view"]
+        shown["view"] = shown["public_view"] = view
     out: dict[str, Any] = kept["names"]
     return out
 
 
+# The names modules made, by template, game, names folder and glossary: a module is made once
+# per process (its body defines some thirty macros, a twentieth of a phase's report rendering)
+# and shows the public view of the reports it serves, set in its context before each use (its
+# macros look the view up when called; the module's body itself reads none of it).
+_MADE: dict[tuple[Any, ...], tuple[jinja2.environment.TemplateModule, dict[str, Any], Any]] = {}
+
+
+def _names_module(tpl: jinja2.Template, ctx: dict[str, Any]) -> tuple[jinja2.environment.TemplateModule, Any]:
+    """The module of the names template ``tpl`` in ``ctx``'s names context (:func:`_alone`),
+    and where to set its view again (the module's context and the view), None when it is
+    made for ``ctx`` alone."""
+    if not _body_reads_no_view(tpl):
+        return tpl.make_module(_alone(ctx)), None
+    key = (tpl, ctx["game"], ctx["names_dir"], id(ctx["glossary"]))
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= 16:
+            _MADE.clear()
+        context = tpl.new_context(_alone(ctx))
+        made = _MADE[key] = (jinja2.environment.TemplateModule(tpl, context), context.parent, ctx["glossary"])
+    module, shown, _ = made
+    view = shown["view"] = shown["public_view"] = _public_view(ctx)
+    return module, (shown, view)
+
+
+@cache
+def _body_reads_no_view(tpl: jinja2.Template) -> bool:
+    """Whether the body of ``tpl`` (outside its macros, which look names up when called) reads no view."""
+    env = tpl.environment
+    if env.loader is None or tpl.name is None:
+        return False
+    tree = env.parse(env.loader.get_source(env, tpl.name)[0])
+    return not any(name.name in ("view", "public_view") for node in tree.body if not isinstance(node, jinja2.nodes.Macro)
+                   for name in node.find_all(jinja2.nodes.Name))
+
+
 def _remembering(module: Any) -> Any:
-    """``module`` whose macros each say a name once for the same arguments (ids, numbers, lists of
-    them): a game's names macros are functions of their arguments and of the names' context, and
-    a phase's reports name the same pieces hundreds of times."""
+    """A copy of ``module`` whose macros each say a name once for the same arguments (ids,
+    numbers, lists of them): a game's names macros are functions of their arguments and of the
+    names' context, and a phase's reports name the same pieces hundreds of times."""
+    out = object.__new__(type(module))
+    out.__dict__.update(vars(module))
     for name, value in vars(module).items():
         if isinstance(value, jinja2.runtime.Macro):
-            setattr(module, name, _remembered(value))
-    return module
+            setattr(out, name, _remembered(value))
+    return out
 
 
 def _remembered(macro: jinja2.runtime.Macro) -> Any:
