@@ -152,7 +152,7 @@ def environment(lang: str) -> jinja2.Environment:
     strict about undefined names so a typo in a template fails a test instead of printing ''."""
     env = jinjaenv.Environment(
         loader=jinjaenv.GameLoader(),
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "svg"), default_for_string=False),
+        autoescape=_AUTOESCAPE,
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -186,6 +186,10 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["note_rules"] = rules.note_rules
     env.globals["rules"] = rules
     return env
+
+
+# whether a template autoescapes, by its name: asked for every context a render or an include makes
+_AUTOESCAPE = cache(jinja2.select_autoescape(enabled_extensions=("html", "svg"), default_for_string=False))
 
 
 def has_template(name: str) -> bool:
