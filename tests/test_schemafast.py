@@ -125,13 +125,16 @@ SMALL: list[Any] = [
     {"type": ["integer", "string"], "minimum": 0, "maximum": 999999999, "const": 0},
     {"minimum": 1.5, "maximum": 10},
     {"type": "integer", "minimum": -3, "maximum": 2**70},
+    {"type": ["string", "integer"], "pattern": "^[a-z]", "minLength": 2, "maxLength": 3, "minimum": 1, "maximum": 5},
+    {"pattern": "x$", "maxLength": 1, "minimum": 2.5},
+    {"minLength": 1, "maximum": 0, "enum": [0, "", "x", -1, 1.5]},
 ]
 
 
 def test_small_schemas_of_the_inlined_forms_answer_as_jsonschema() -> None:
     """The forms written as one test (choices between required keys, 'not', whole numbers
     compared as such, a closed set of keys) answer as jsonschema on every value tried."""
-    values = [*SCALARS, 2, 3, 2.5, 2**70, 2**71, -4, {"a": 1}, {"b": 1}, {"a": 1, "b": 1}, {"a": True}, {"a": 1.0}, {"c": 1},
+    values = [*SCALARS, 2, 3, 2.5, "ab", "abcd", "x\n", "Ab", 2**70, 2**71, -4, {"a": 1}, {"b": 1}, {"a": 1, "b": 1}, {"a": True}, {"a": 1.0}, {"c": 1},
               {"a": None, "b": 1.0}, {"b": True}]
     for schema in SMALL:
         check = compile_check(schema)

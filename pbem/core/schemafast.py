@@ -65,6 +65,8 @@ _TYPE_TESTS = {
     "null": "{x} is None",
 }
 _KINDS = {"L": "str", "I": "list", "P": "dict"}
+_ONE_TYPE = [("isinstance({x}, str)", "string", ("pattern", "minLength", "maxLength")),
+             ("type({x}) in (int, float)", "number", ("minimum", "maximum"))]
 _TYPE_NAMES = {"string": "str", "array": "list", "object": "dict"}  # (what isinstance tests for them)
 
 
@@ -145,9 +147,18 @@ class _Compiler:
         known = kind if isinstance(kind, str) and kind in _TYPE_TESTS else None
         if known is not None:
             self.keyword("type", known, schema, x, out, depth, None)
+        # a value of several types: the keywords of strings (or of numbers), when more than one,
+        # under one test that ``x`` is one
+        groups = [] if known is not None else [
+            (test, kind, keys) for test, kind, keys in _ONE_TYPE if sum(k in schema for k in keys) > 1]
         for key, arg in schema.items():
-            if key not in _ANNOTATIONS and not (key == "type" and known is not None):
+            if key not in _ANNOTATIONS and not (key == "type" and known is not None) and not any(key in g[2] for g in groups):
                 self.keyword(key, arg, schema, x, out, depth, known)
+        for test, kind, keys in groups:
+            out.append(f"{pad}if {test.format(x=x)}:")
+            for key in keys:
+                if key in schema:
+                    self.keyword(key, schema[key], schema, x, out, depth + 1, kind)
 
     def keyword(self, key: str, arg: Any, schema: dict[str, Any], x: str, out: list[str], depth: int,  # noqa: C901, PLR0912, PLR0915 - one case per keyword
                 known: str | None) -> None:
