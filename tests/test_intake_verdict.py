@@ -46,3 +46,19 @@ def test_a_verdict_that_is_not_text_raises_as_canonical_does() -> None:
     for fn in (verdict_bytes, lambda v: canonical(v) + b"\n"):
         with pytest.raises(UnicodeEncodeError):
             fn(verdict)
+
+
+def test_received_at_is_format_time() -> None:
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from pbem.core.campaign import format_time
+    from pbem.core.intake import _utc_text
+
+    zones = [UTC, timezone(timedelta(hours=8)), timezone(timedelta(hours=-3, minutes=-30)), timezone(timedelta(seconds=-7))]
+    for n in range(0, 24 * 3600 * 400, 7919):
+        for tz in zones:
+            when = datetime(2026, 1, 1, tzinfo=tz) + timedelta(seconds=n, microseconds=n % 1000)
+            assert _utc_text(when) == format_time(when)
+    for when in (datetime(999, 12, 31, 23, 59, 59, tzinfo=UTC), datetime(1, 1, 1, tzinfo=UTC), datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC),
+                 datetime(1000, 1, 1, 0, 0, 1, tzinfo=timezone(timedelta(hours=1)))):
+        assert _utc_text(when) == format_time(when)

@@ -36,14 +36,21 @@ def phase_orders_dir(camp: Campaign, number: int, phase_id: str) -> Path:
     return camp.orders_folder(number, phase_id)
 
 
-def key_tag(camp: Campaign, seat: str, key_id: str | None) -> str:
+def key_tag(camp: Campaign, seat: str, key_id: str | None, original: str | None = None) -> str:
     """What the names of a seat's files carry besides seq: nothing for the key the seat had at
     creation, ``.`` and 12 hex digits of the key for a key given by replace-player. So a new
-    player's seq 1 never takes the name of the old player's seq 1, and seqs compare per key."""
-    original = str(camp.create_record()["roster"].get(seat, {}).get("key", "")).split(" ")[0]
+    player's seq 1 never takes the name of the old player's seq 1, and seqs compare per key.
+    ``original``: the seat's key at creation, if the caller has it (:func:`original_keys`)."""
+    if original is None:
+        original = str(camp.create_record()["roster"].get(seat, {}).get("key", "")).split(" ")[0]
     if key_id is None or key_id == original:
         return ""
     return "." + key_id.rpartition(":")[2][:12]
+
+
+def original_keys(camp: Campaign) -> dict[str, str]:
+    """Each seat's key at the campaign's creation (what :func:`key_tag` compares with)."""
+    return {seat: str(entry.get("key", "")).split(" ")[0] for seat, entry in camp.create_record()["roster"].items()}
 
 
 def accepted_documents(camp: Campaign, number: int, phase_id: str, all_seqs: bool = False, folder: Path | None = None) -> Any:

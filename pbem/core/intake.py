@@ -22,7 +22,7 @@ import json
 import json.encoder
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from pbem.common.canonical import canonical, sha256_hex
 from pbem.common.catalog import N_
 from pbem.common.yamlout import dump_block
 from pbem.core import atomic, gm, outbox, replies, shape
-from pbem.core.accepted import Accepted, chosen_documents, outstanding_commits, phase_orders_dir, set_aside
+from pbem.core.accepted import Accepted, chosen_documents, original_keys, outstanding_commits, phase_orders_dir, set_aside
 from pbem.core.accepted import accepted_documents as accepted_documents  # where callers found it before
 from pbem.core.accepted import key_tag as _key_tag
 from pbem.core.campaign import Campaign, Seat, format_time, parse_time
@@ -143,16 +143,9 @@ class _Run:
         for seat, old in (set_aside(camp, self.number, self.phase.id, self.roster) if self.phase is not None else {}).items():
             if seat not in self.best or old.seq > self.best[seat].seq:
                 self.best[seat] = old
-        self.tags: dict[tuple[str, str | None], str] = {}
+        self.originals = original_keys(camp)  # each seat's key at creation, which its files' names compare with
         self.sent = outbox.SentFolder()  # what sent/ holds, looked at for the receipts of files accepted now
         self.refresh(camp)
-
-    def key_tag(self, camp: Campaign, seat: str, key_id: str | None) -> str:
-        """:func:`~pbem.core.accepted.key_tag` (it depends on the roster of the campaign's creation only)."""
-        tag = self.tags.get((seat, key_id))
-        if tag is None:
-            tag = self.tags[seat, key_id] = _key_tag(camp, seat, key_id)
-        return tag
 
     def refresh(self, camp: Campaign) -> None:
         """Read again what a record appended during the run may change."""
@@ -227,7 +220,7 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
     if doc.request is not None:
         return _accept_request(camp, folder, doc, cand, now, phase)
     existing = run.best.get(doc.player)
-    name = _doc_name(doc.player, doc.seq, run.key_tag(camp, doc.player, doc.key_id))
+    name = _doc_name(doc.player, doc.seq, _key_tag(camp, doc.player, doc.key_id, run.originals.get(doc.player, "")))
     if existing is not None and doc.seq <= existing.seq:
         if atomic.read_bytes(folder / name) == cand.raw:
             return Verdict(cand.source, True, "already accepted", doc.player, doc.seq, duplicate=True, problems=_stored_problems(folder, doc, name), orders=doc.orders)
@@ -243,7 +236,7 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
         "file": name,
         "source": cand.source,
         "sender": cand.sender,
-        "received_at": format_time(cand.received or now),
+        "received_at": _utc_text(cand.received or now),
         "raw_sha256": doc.raw_hash,
         "body_sha256": doc.body_hash,
         "problems": problems,
@@ -256,27 +249,52 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
     return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders, stored=verdict)
 
 
-_VERDICT = '{"archive_head":%s,"body_sha256":%s,"file":%s,"problems":[%s],"raw_sha256":%s,"received_at":%s,"seat":%s,"sender":%s,"seq":%d,"source":%s}\n'
+
+
+_TWO_DIGITS = tuple(f"{i:02d}" for i in range(100))
+
+
+def _utc_text(when: datetime) -> str:
+    """:func:`~pbem.core.campaign.format_time`, its fields written out from a table (its format
+    specs cost more than the rest of an accepted file's verdict)."""
+    u = when.astimezone(UTC)
+    d = _TWO_DIGITS
+    if u.year < 1000:
+        return format_time(when)
+    return f"{u.year}-{d[u.month]}-{d[u.day]}T{d[u.hour]}:{d[u.minute]}:{d[u.second]}Z"
 
 
 def verdict_bytes(verdict: dict[str, Any]) -> bytes:
     """An accepted file's verdict as stored: its canonical JSON and a line end. Its usual fields
-    are written into a fixed text here, each string by the JSON encoder's own escaping, which
-    costs less than the encoder's walk of the dict (intake writes one per accepted file); a
-    verdict of any other shape goes through :func:`canonical` (``tests/test_intake_verdict.py``)."""
+    are written into a fixed text here, which costs less than the JSON encoder's walk of the dict
+    (intake writes one per accepted file): strings that need no escape as they are, others by
+    the encoder's own escaping; a verdict of any other shape goes through :func:`canonical`
+    (``tests/test_intake_verdict.py``)."""
     seq, sender, problems = verdict.get("seq"), verdict.get("sender"), verdict.get("problems")
     if len(verdict) == 10 and type(seq) is int and type(problems) is list:
-        enc = _encode_string  # (raises TypeError for anything but a string)
         try:
-            return (_VERDICT % (
-                enc(verdict["archive_head"]), enc(verdict["body_sha256"]), enc(verdict["file"]), ",".join(map(enc, problems)),
-                enc(verdict["raw_sha256"]), enc(verdict["received_at"]), enc(verdict["seat"]),
-                "null" if sender is None else enc(sender), seq, enc(verdict["source"]))).encode("utf-8")
+            head, body, file, raw = verdict["archive_head"], verdict["body_sha256"], verdict["file"], verdict["raw_sha256"]
+            received, seat, source = verdict["received_at"], verdict["seat"], verdict["source"]
+            every = "".join((head, body, file, raw, received, seat, source, sender or "", *problems))  # (TypeError: not text)
         except (KeyError, TypeError):
             pass
+        else:
+            if every.isprintable() and '"' not in every and "\\" not in every:  # nothing JSON escapes
+                listed = '"' + '","'.join(problems) + '"' if problems else ""
+                said = "null" if sender is None else f'"{sender}"'
+                text = (f'{{"archive_head":"{head}","body_sha256":"{body}","file":"{file}","problems":[{listed}],"raw_sha256":"{raw}",'
+                        f'"received_at":"{received}","seat":"{seat}","sender":{said},"seq":{seq},"source":"{source}"}}\n')
+            else:
+                enc = _encode_string
+                text = _VERDICT.replace('"%s"', "%s") % (
+                    enc(head), enc(body), enc(file), ",".join(map(enc, problems)), enc(raw), enc(received), enc(seat),
+                    "null" if sender is None else enc(sender), seq, enc(source))
+            return text.encode("utf-8")
     return canonical(verdict) + b"\n"
 
 
+_VERDICT = ('{"archive_head":"%s","body_sha256":"%s","file":"%s","problems":[%s],"raw_sha256":"%s","received_at":"%s",'
+            '"seat":"%s","sender":%s,"seq":%d,"source":"%s"}\n')
 _encode_string = json.encoder.encode_basestring  # (what canonical's encoder escapes strings with)
 
 
