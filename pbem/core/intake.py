@@ -30,7 +30,14 @@ from pbem.common.canonical import canonical, sha256_hex
 from pbem.common.catalog import N_
 from pbem.common.yamlout import dump_block
 from pbem.core import atomic, gm, outbox, replies, shape
-from pbem.core.accepted import Accepted, chosen_documents, original_keys, outstanding_commits, phase_orders_dir, set_aside
+from pbem.core.accepted import (
+    Accepted,
+    chosen_documents,
+    original_keys,
+    outstanding_commits,
+    phase_orders_dir,
+    set_aside,
+)
 from pbem.core.accepted import accepted_documents as accepted_documents  # where callers found it before
 from pbem.core.accepted import key_tag as _key_tag
 from pbem.core.campaign import Campaign, Seat, format_time, parse_time
