@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
 
 from pbem.common.canonical import canonical
+from pbem.core.campaign import format_time
 from pbem.core.intake import verdict_bytes
 
 STRINGS = ["", "s00001", 'a"b\\c', "line\nbreak\ttab\x00\x1f\x7f", "普魯士 — Böhmen", "\u2028\u2029\ufeff", "emoji 🎲", "</script>"]
@@ -48,17 +50,17 @@ def test_a_verdict_that_is_not_text_raises_as_canonical_does() -> None:
             fn(verdict)
 
 
-def test_received_at_is_format_time() -> None:
-    from datetime import UTC, datetime, timedelta, timezone
+def _spec_formatted(when: Any) -> str:
+    u = when.astimezone(UTC)
+    return f"{u.year:04d}-{u.month:02d}-{u.day:02d}T{u.hour:02d}:{u.minute:02d}:{u.second:02d}Z"
 
-    from pbem.core.campaign import format_time
-    from pbem.core.intake import _utc_text
 
+def test_format_time_writes_the_iso_fields() -> None:
     zones = [UTC, timezone(timedelta(hours=8)), timezone(timedelta(hours=-3, minutes=-30)), timezone(timedelta(seconds=-7))]
     for n in range(0, 24 * 3600 * 400, 7919):
         for tz in zones:
             when = datetime(2026, 1, 1, tzinfo=tz) + timedelta(seconds=n, microseconds=n % 1000)
-            assert _utc_text(when) == format_time(when)
+            assert format_time(when) == _spec_formatted(when)
     for when in (datetime(999, 12, 31, 23, 59, 59, tzinfo=UTC), datetime(1, 1, 1, tzinfo=UTC), datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC),
                  datetime(1000, 1, 1, 0, 0, 1, tzinfo=timezone(timedelta(hours=1)))):
-        assert _utc_text(when) == format_time(when)
+        assert format_time(when) == _spec_formatted(when)

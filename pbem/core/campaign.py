@@ -57,10 +57,16 @@ def parse_time(text: str) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+_TWO_DIGITS = tuple(f"{i:02d}" for i in range(100))
+
+
 def format_time(when: datetime) -> str:
     """UTC ISO text, seconds precision, with a Z (``2026-11-30T18:00:00Z``)."""
-    u = when.astimezone(UTC)  # (the fields written out: intake writes one per file it takes)
-    return f"{u.year:04d}-{u.month:02d}-{u.day:02d}T{u.hour:02d}:{u.minute:02d}:{u.second:02d}Z"
+    u = when.astimezone(UTC)  # (the fields written out from a table: intake writes one per file it takes)
+    if u.year < 1000:
+        return f"{u.year:04d}-{u.month:02d}-{u.day:02d}T{u.hour:02d}:{u.minute:02d}:{u.second:02d}Z"
+    d = _TWO_DIGITS
+    return f"{u.year}-{d[u.month]}-{d[u.day]}T{d[u.hour]}:{d[u.minute]}:{d[u.second]}Z"
 
 
 def parse_duration(text: str) -> int:

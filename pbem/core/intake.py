@@ -22,7 +22,7 @@ import json
 import json.encoder
 import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -243,7 +243,7 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
         "file": name,
         "source": cand.source,
         "sender": cand.sender,
-        "received_at": _utc_text(cand.received or now),
+        "received_at": format_time(cand.received or now),
         "raw_sha256": doc.raw_hash,
         "body_sha256": doc.body_hash,
         "problems": problems,
@@ -254,21 +254,6 @@ def _judge(camp: Campaign, run: _Run, cand: Candidate, now: datetime) -> Verdict
     atomic.write_bytes(path + ".verdict.json", verdict_bytes(verdict))
     run.best[doc.player] = Accepted(doc.player, doc.seq, path, verdict)
     return Verdict(cand.source, True, "accepted", doc.player, doc.seq, problems=problems, orders=doc.orders, stored=verdict)
-
-
-
-
-_TWO_DIGITS = tuple(f"{i:02d}" for i in range(100))
-
-
-def _utc_text(when: datetime) -> str:
-    """:func:`~pbem.core.campaign.format_time`, its fields written out from a table (its format
-    specs cost more than the rest of an accepted file's verdict)."""
-    u = when.astimezone(UTC)
-    d = _TWO_DIGITS
-    if u.year < 1000:
-        return format_time(when)
-    return f"{u.year}-{d[u.month]}-{d[u.day]}T{d[u.hour]}:{d[u.minute]}:{d[u.second]}Z"
 
 
 def verdict_bytes(verdict: dict[str, Any]) -> bytes:
