@@ -250,23 +250,12 @@ def receipt(camp: Campaign, seat: Seat, cand: Candidate, *, phase_id: str, seq: 
     accepted now (not a copy of a file accepted before), so no receipt of it was queued yet
     (``sent``: the run's look at sent/, see :func:`outbox.queue_text`)."""
     i18n = _i18n()
-    tz = seat.tz
-    # the values of receipt_text, made here directly (intake writes a receipt per accepted file)
-    values = {"campaign": camp.id, "seat": seat.name, "tz": tz, "phase": phase_id, "seq": str(seq), "hash": body_hash,
-              "raw_hash": raw_hash, "pin": pin, "understood": understood}
-    when = cand.sent or cand.received  # how the player's mail is named (as mail_ref and _mail_shape say)
-    if when:
-        values["date"] = i18n.local_time(when, tz)
-        subject = cand.subject
-        if subject:
-            values["subject"] = echo(subject)
-        shape = "subject" if subject else "date"
-    else:
-        shape = ""
-    count = 0
-    for count, problem in enumerate(problems, 1):
-        values[f"p{count - 1}"] = i18n.say_problem(seat.lang, problem)
-    text = _receipt_marked(i18n.check_lang(seat.lang), count, shape).format_map(values)
+    ctx = {
+        "mail": mail_ref(cand, seat.tz), "phase": phase_id, "seq": seq, "hash": body_hash, "raw_hash": raw_hash, "pin": pin,
+        "problems": [i18n.say_problem(seat.lang, p) for p in problems], "understood": understood,
+        "campaign": camp.id, "seat": seat.name, "tz": seat.tz,
+    }
+    text = receipt_text(i18n.check_lang(seat.lang), ctx)
     return _queue_text(camp, seat, text, name=body_hash[:24], kind="receipt", headers=thread(cand), new=new, sent=sent)
 
 
